@@ -1,0 +1,117 @@
+# gridsolve - build, test and run.
+#
+#   make run     install missing Debian packages (as root), build, serve
+#   make test    the same dependency step, then unit and integration tests
+#   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make bench   benchmarks (speed and memory figures)
+
+BUILD ?= build
+ifeq ($(SANITIZE),1)
+BUILD := $(BUILD)-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined
+endif
+
+CC ?= cc
+PKGS := libmicrohttpd libcjson
+TEST_PKGS := check libcurl
+DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
+            check libsubunit-dev libcurl4-openssl-dev curl
+# Recursive (=) so pkg-config runs after `make deps` installed it.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
+TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS))
+
+CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread \
+          $(SAN_FLAGS)
+LDFLAGS += -pthread $(SAN_FLAGS)
+LDLIBS += -lm
+
+SRC := $(shell find src -name '*.c' | sort)
+CORE_SRC := $(filter-out src/cli/main.c,$(SRC))
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
+INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
+INTEG_OBJ := $(INTEG_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_SRC := $(shell find bench -name '*.c' 2>/dev/null | sort)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
+
+BIN := $(BUILD)/gridsolve
+UNIT := $(BUILD)/unit_tests
+INTEG := $(BUILD)/integration_tests
+BENCH := $(BUILD)/bench
+
+.PHONY: all deps build run test check-unit check-integration bench \
+        container-test format clean
+
+all: build
+
+# Installs the Debian packages when pkg-config does not find every library.
+deps:
+	@if command -v pkg-config >/dev/null 2>&1 && \
+	    pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v cc >/dev/null; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "make deps: installing $(DEB_PKGS)"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends $(DEB_PKGS); \
+	else \
+	  echo "make deps: missing libraries; run 'sudo make deps' or install: $(DEB_PKGS)" >&2; \
+	  exit 1; \
+	fi
+
+build: $(BIN)
+
+run: deps
+	@$(MAKE) --no-print-directory build
+	$(BIN) serve
+
+test: deps
+	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
+	@$(MAKE) --no-print-directory check-unit check-integration
+
+check-unit: $(UNIT)
+	$(UNIT)
+
+check-integration: $(INTEG) $(BIN)
+	GRIDSOLVE_BIN=$(BIN) $(INTEG)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
+	$(BENCH)
+	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
+
+container-test:
+	bash docker/container-test.sh
+
+$(BIN): $(CORE_OBJ) $(BUILD)/obj/src/cli/main.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(UNIT): $(CORE_OBJ) $(UNIT_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) $(LDLIBS)
+
+$(INTEG): $(INTEG_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) $(LDLIBS)
+
+$(BENCH): $(CORE_OBJ) $(BENCH_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+format:
+	clang-format -i $$(find src include tests bench -name '*.[ch]')
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

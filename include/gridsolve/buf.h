@@ -1,0 +1,31 @@
+/* buf.h - a growable byte buffer for building responses and judge output.
+ *
+ * Allocation failure is sticky: once an append fails, `oom` is set, later
+ * appends are no-ops, and gs_buf_status() reports GS_ENOMEM. This lets
+ * formatting code append freely and check once at the end.
+ */
+#ifndef GRIDSOLVE_BUF_H
+#define GRIDSOLVE_BUF_H
+
+#include <stddef.h>
+
+typedef struct gs_buf {
+    char *data; /* always NUL-terminated when len > 0 */
+    size_t len;
+    size_t cap;
+    int oom;
+} gs_buf;
+
+#define GS_BUF_INIT {NULL, 0, 0, 0}
+
+void gs_buf_append(gs_buf *b, const void *data, size_t len);
+void gs_buf_puts(gs_buf *b, const char *s);
+void gs_buf_printf(gs_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* GS_OK, or GS_ENOMEM when any append failed. */
+int gs_buf_status(const gs_buf *b);
+/* Hands the data to the caller (who frees it) and resets the buffer. */
+char *gs_buf_take(gs_buf *b, size_t *len);
+void gs_buf_free(gs_buf *b);
+
+#endif

@@ -1,0 +1,133 @@
+/* search.h - the shared search core used by every solver.
+ *
+ * One engine holds the visited set, the open queue and the parent links:
+ *
+ *   - Hashed states: each state is a fixed-width packed key of key_size
+ *     bytes, stored once in a chunked arena and found through an
+ *     open-addressing hash index. A record holds the key, the parent id and
+ *     the move byte that led to it (and the cost in priority mode).
+ *   - Dense states: when a puzzle can number its states 0..dense_count-1
+ *     (bloxorz: 3 orientations per cell), the visited set is one byte per
+ *     state holding the move that reached it, and the predecessor is
+ *     recomputed through dense_parent(); memory is then proportional to the
+ *     board, not to a hash table.
+ *
+ * The open list is FIFO (BFS: states pop in discovery order) or a binary
+ * min-heap on a 64-bit priority (A*, best-first). Limits (deadline, state
+ * cap, cancel flag) are checked inside gs_search_add/gs_search_pop, so no
+ * solver can forget them: on a limit those return GS_ELIMIT and
+ * gs_search_finish() turns that into a `limit` result.
+ */
+#ifndef GRIDSOLVE_SEARCH_H
+#define GRIDSOLVE_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gridsolve/error.h"
+
+#define GS_NO_PARENT UINT64_MAX
+
+/* Limits of one solve. All optional (0 / NULL = none). */
+typedef struct gs_limits {
+    uint64_t max_states;       /* states stored before giving up */
+    int64_t deadline_ns;       /* CLOCK_MONOTONIC, from gs_now_ns() */
+    const atomic_int *cancel;  /* set by the server when it must stop */
+} gs_limits;
+
+enum gs_status { GS_SOLVED = 0, GS_IMPOSSIBLE = 1, GS_LIMIT = 2 };
+enum gs_limit_kind { GS_LIMIT_NONE = 0, GS_LIMIT_TIME = 1, GS_LIMIT_STATES = 2 };
+
+/* What a solver reports. gs_result_clear() before use, gs_result_free() after. */
+typedef struct gs_result {
+    enum gs_status status;
+    enum gs_limit_kind limit; /* which limit, when status == GS_LIMIT */
+    char *moves;              /* malloc'd and NUL-terminated when solved */
+    size_t steps;             /* == strlen(moves) when solved */
+    long pushes;              /* sokoban: pushes in moves; else -1 */
+    bool optimal;             /* steps proven minimal for the objective */
+    uint64_t expanded;        /* states expanded (popped) */
+    double elapsed_ms;        /* wall time of the solve */
+} gs_result;
+
+void gs_result_clear(gs_result *res);
+void gs_result_free(gs_result *res);
+
+/* Monotonic clock in nanoseconds. */
+int64_t gs_now_ns(void);
+
+/* Deadline `ms` milliseconds from now (0 ms = no deadline). */
+int64_t gs_deadline_after_ms(double ms);
+
+enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
+
+typedef struct gs_search_config {
+    size_t key_size;          /* hashed mode: bytes per packed state */
+    uint64_t dense_count;     /* > 0 selects dense mode */
+    /* Dense mode: the state that `move` was applied to in order to reach
+     * `id`. Required in dense mode. */
+    uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);
+    void *ctx;
+    enum gs_queue_kind queue; /* priority mode: hashed states only */
+    const gs_limits *limits;  /* may be NULL */
+} gs_search_config;
+
+typedef struct gs_search gs_search;
+
+/* Allocates a search. Returns GS_OK or GS_ENOMEM/GS_EINTERNAL. */
+int gs_search_new(const gs_search_config *cfg, gs_search **out);
+void gs_search_free(gs_search *s);
+
+/* Adds a state reached from `parent` (GS_NO_PARENT for a start state) by
+ * `move`. `key` points to key_size bytes, or in dense mode to a uint64_t id.
+ * Returns 1 when the state is new, 0 when it was already known (*id is set
+ * either way when id != NULL), GS_ELIMIT when the state cap is reached, or
+ * GS_ENOMEM. In FIFO mode a new state is queued; a known one is left alone. */
+int gs_search_add(gs_search *s, const void *key, uint64_t parent,
+                  unsigned char move, uint64_t *id);
+
+/* Priority mode: adds or improves a state with path cost `cost` and queues
+ * it with priority `prio` (e.g. cost + heuristic). A known state is
+ * re-queued only when `cost` is lower than its recorded cost and it has not
+ * been expanded yet; its parent and move are then replaced. Same returns as
+ * gs_search_add (1 also when an existing state was improved). */
+int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
+                       unsigned char move, uint64_t cost, uint64_t prio,
+                       uint64_t *id);
+
+/* Takes the next state to expand. Returns 1 with *id set, 0 when the open
+ * list is empty (space exhausted), GS_ELIMIT on deadline or cancel. Stale
+ * heap entries are skipped; a popped state counts as expanded. */
+int gs_search_pop(gs_search *s, uint64_t *id);
+
+/* The packed key of a hashed state (valid until the next add). */
+const void *gs_search_key(const gs_search *s, uint64_t id);
+/* Recorded cost of a state (priority mode; 0 in FIFO mode). */
+uint64_t gs_search_cost(const gs_search *s, uint64_t id);
+/* Parent id and move of a state; GS_NO_PARENT for start states. */
+uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move);
+
+uint64_t gs_search_count(const gs_search *s);    /* states stored */
+uint64_t gs_search_expanded(const gs_search *s); /* states popped */
+/* Why the search stopped when a call returned GS_ELIMIT. */
+enum gs_limit_kind gs_search_limit(const gs_search *s);
+
+/* Builds the move string from the start to `id`, then appends `suffix`
+ * (may be NULL; e.g. the final move that leaves the board). */
+int gs_search_path(const gs_search *s, uint64_t id, const char *suffix,
+                   char **moves, size_t *len);
+
+/* Fills res from a finished search: rc is the last return of the search
+ * loop (GS_ELIMIT -> limit, 0 -> impossible); when `found` is true the path
+ * to goal_id plus suffix is the solution. Sets optimal as given, expanded.
+ * Returns GS_OK or GS_ENOMEM. Does not free the search. */
+int gs_search_finish(gs_search *s, int rc, bool found, uint64_t goal_id,
+                     const char *suffix, bool optimal, gs_result *res);
+
+/* True once the deadline passed or cancel is set (for solvers with their
+ * own inner loops, e.g. a reachability flood inside one expansion). */
+bool gs_limits_expired(const gs_limits *lim);
+
+#endif

@@ -1,0 +1,60 @@
+/* service.h - request-level logic shared by the server and the CLI.
+ *
+ * Turns a request body into a response body: JSON mode (one instance, a
+ * JSON response) or judge text mode (many cases, the classic output). No
+ * HTTP here; callers map a returned error to a status via error.h.
+ */
+#ifndef GRIDSOLVE_SERVICE_H
+#define GRIDSOLVE_SERVICE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gridsolve/buf.h"
+#include "gridsolve/error.h"
+#include "gridsolve/puzzle.h"
+
+/* Limits a request may ask for, and the ceilings the server clamps to. */
+typedef struct gs_solve_opts {
+    double timeout_ms;         /* default deadline of one request */
+    double max_timeout_ms;     /* ceiling for a requested timeout_ms */
+    uint64_t max_states;       /* default state cap */
+    uint64_t max_states_limit; /* ceiling for a requested max_states */
+    gs_caps caps;
+    const atomic_int *cancel;  /* may be NULL */
+} gs_solve_opts;
+
+/* Defaults used by the CLI and the server before configuration. */
+void gs_solve_opts_default(gs_solve_opts *o);
+
+/* What a solve produced, for logs and metrics. */
+typedef struct gs_solve_info {
+    enum gs_status status; /* of the last case in text mode */
+    uint64_t expanded;     /* summed over cases */
+    double elapsed_ms;
+} gs_solve_info;
+
+/* JSON mode: parses body (len bytes), solves, writes the response JSON to
+ * out. The body's "limits" object is clamped to opts. Returns GS_OK or an
+ * error with err filled (400/422/500 kinds). */
+int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, gs_buf *out,
+                    gs_solve_info *info, gs_error *err);
+
+/* Judge text mode: every case of body, one output line each, sharing one
+ * deadline. `query_timeout_ms` / `query_max_states` override the defaults
+ * when >= 0 (clamped). An input error names the case and line. */
+int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, double query_timeout_ms,
+                    long long query_max_states, gs_buf *out,
+                    gs_solve_info *info, gs_error *err);
+
+/* The JSON document for GET /puzzles. */
+int gs_service_puzzles_json(gs_buf *out);
+
+/* An RFC 9457 problem+json body for err at `instance` (the request path). */
+void gs_service_problem_json(const gs_error *err, int http_status,
+                             const char *instance, gs_buf *out);
+
+#endif

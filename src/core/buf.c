@@ -1,0 +1,99 @@
+/* buf.c - growable byte buffer with sticky allocation failure. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/buf.h"
+#include "gridsolve/error.h"
+
+/* Makes room for `extra` more bytes plus a NUL; sets oom on failure. */
+static int buf_reserve(gs_buf *b, size_t extra)
+{
+    if (b->oom)
+        return -1;
+    if (extra > SIZE_MAX / 2 - b->len - 1) {
+        b->oom = 1;
+        return -1;
+    }
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->oom = 1;
+        return -1;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+void gs_buf_append(gs_buf *b, const void *data, size_t len)
+{
+    if (buf_reserve(b, len))
+        return;
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void gs_buf_puts(gs_buf *b, const char *s)
+{
+    gs_buf_append(b, s, strlen(s));
+}
+
+void gs_buf_printf(gs_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    char small[256];
+
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        gs_buf_append(b, small, (size_t)n);
+        return;
+    }
+    if (buf_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+int gs_buf_status(const gs_buf *b)
+{
+    return b->oom ? GS_ENOMEM : GS_OK;
+}
+
+char *gs_buf_take(gs_buf *b, size_t *len)
+{
+    char *p = b->data;
+    if (len)
+        *len = b->len;
+    if (!p && !b->oom)
+        p = calloc(1, 1);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->oom = 0;
+    return p;
+}
+
+void gs_buf_free(gs_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->oom = 0;
+}

@@ -1,0 +1,388 @@
+/* service.c - request-level logic shared by the HTTP server and the CLI:
+ * body -> instance -> solve -> response body, in JSON or judge text mode.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gridsolve/json.h"
+#include "gridsolve/service.h"
+
+#define DEFAULT_TIMEOUT_MS 10000.0
+#define DEFAULT_MAX_TIMEOUT_MS 60000.0
+#define DEFAULT_MAX_STATES 20000000ull
+#define DEFAULT_MAX_STATES_LIMIT 100000000ull
+#define DEFAULT_MAX_CELLS (4096ull * 4096ull)
+
+void gs_solve_opts_default(gs_solve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->timeout_ms = DEFAULT_TIMEOUT_MS;
+    o->max_timeout_ms = DEFAULT_MAX_TIMEOUT_MS;
+    o->max_states = DEFAULT_MAX_STATES;
+    o->max_states_limit = DEFAULT_MAX_STATES_LIMIT;
+    o->caps.max_cells = DEFAULT_MAX_CELLS;
+}
+
+/* The limits of one request: requested values (< 0 = default) clamped. */
+static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
+                             long long max_states)
+{
+    gs_limits lim = {0};
+    double t = timeout_ms >= 0 ? timeout_ms : o->timeout_ms;
+    if (o->max_timeout_ms > 0 && t > o->max_timeout_ms)
+        t = o->max_timeout_ms;
+    uint64_t m = max_states >= 0 ? (uint64_t)max_states : o->max_states;
+    if (o->max_states_limit > 0 && m > o->max_states_limit)
+        m = o->max_states_limit;
+    /* A zero timeout means "as the server allows", never "no deadline". */
+    if (t <= 0)
+        t = o->max_timeout_ms > 0 ? o->max_timeout_ms : o->timeout_ms;
+    lim.deadline_ns = gs_deadline_after_ms(t);
+    lim.max_states = m;
+    lim.cancel = o->cancel;
+    return lim;
+}
+
+/* Reads the optional "limits" object of a JSON body. */
+static int read_limits(const cJSON *body, double *timeout_ms,
+                       long long *max_states, gs_error *err)
+{
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(body, "limits");
+    *timeout_ms = -1;
+    *max_states = -1;
+    if (!lim || cJSON_IsNull(lim))
+        return GS_OK;
+    if (!cJSON_IsObject(lim))
+        return gs_error_set(err, GS_EBADREQ,
+                            "field \"limits\" must be an object");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(lim, "timeout_ms");
+    if (t) {
+        if (!cJSON_IsNumber(t))
+            return gs_error_set(err, GS_EBADREQ,
+                                "field \"limits.timeout_ms\" must be a number");
+        if (t->valuedouble < 0 || !isfinite(t->valuedouble))
+            return gs_error_set(err, GS_EINVALID,
+                                "field \"limits.timeout_ms\" must be >= 0");
+        *timeout_ms = t->valuedouble;
+    }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(lim, "max_states");
+    if (m) {
+        if (!cJSON_IsNumber(m) || m->valuedouble != floor(m->valuedouble))
+            return gs_error_set(
+                err, GS_EBADREQ,
+                "field \"limits.max_states\" must be an integer");
+        if (m->valuedouble < 1)
+            return gs_error_set(err, GS_EINVALID,
+                                "field \"limits.max_states\" must be >= 1");
+        *max_states = m->valuedouble > 9e18 ? (long long)9e18
+                                            : (long long)m->valuedouble;
+    }
+    return GS_OK;
+}
+
+/* Line and column (1-based) of byte offset `pos` in body. */
+static void locate(const char *body, size_t pos, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (body[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+static int parse_body(const char *body, size_t len, cJSON **out,
+                      gs_error *err)
+{
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(body, len, &end, false);
+    if (!doc) {
+        int line, col;
+        size_t pos = end && end >= body && end <= body + len
+                         ? (size_t)(end - body)
+                         : 0;
+        locate(body, pos, &line, &col);
+        return gs_error_set(err, GS_EBADREQ,
+                            "body is not valid JSON (line %d, column %d)",
+                            line, col);
+    }
+    /* Anything but whitespace after the document is an error too. */
+    for (const char *p = end; p && p < body + len; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p) {
+            cJSON_Delete(doc);
+            return gs_error_set(err, GS_EBADREQ,
+                                "body is not valid JSON: trailing data");
+        }
+    }
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return gs_error_set(err, GS_EBADREQ, "body must be a JSON object");
+    }
+    *out = doc;
+    return GS_OK;
+}
+
+/* Runs the puzzle's solver with timing. */
+static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
+                     gs_result *res, gs_error *err)
+{
+    int64_t t0 = gs_now_ns();
+    gs_result_clear(res);
+    int rc = p->solve(inst, lim, res, err);
+    res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+    if (rc == GS_OK && res->status == GS_SOLVED && !res->moves)
+        rc = gs_error_set(err, GS_EINTERNAL, "solver returned no moves");
+    return rc;
+}
+
+static const char *status_name(enum gs_status s)
+{
+    switch (s) {
+    case GS_SOLVED:
+        return "solved";
+    case GS_IMPOSSIBLE:
+        return "impossible";
+    default:
+        return "limit";
+    }
+}
+
+/* Serializes a result as the JSON response of API.md. */
+static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
+                       gs_error *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *stats = cJSON_CreateObject();
+    bool solved = res->status == GS_SOLVED;
+    bool ok = o && stats;
+    ok = ok && cJSON_AddStringToObject(o, "puzzle", p->name);
+    ok = ok && cJSON_AddStringToObject(o, "status", status_name(res->status));
+    if (res->status == GS_LIMIT)
+        ok = ok && cJSON_AddStringToObject(
+                       o, "limit",
+                       res->limit == GS_LIMIT_STATES ? "states" : "time");
+    ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps",
+                                                 (double)res->steps)
+                       : cJSON_AddNullToObject(o, "steps"));
+    ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)
+                       : cJSON_AddNullToObject(o, "moves"));
+    if (p->reports_pushes)
+        ok = ok && (solved && res->pushes >= 0
+                        ? cJSON_AddNumberToObject(o, "pushes",
+                                                  (double)res->pushes)
+                        : cJSON_AddNullToObject(o, "pushes"));
+    ok = ok && cJSON_AddBoolToObject(o, "optimal", solved && res->optimal);
+    ok = ok &&
+         cJSON_AddNumberToObject(stats, "expanded", (double)res->expanded);
+    ok = ok && cJSON_AddNumberToObject(stats, "elapsed_ms",
+                                       round(res->elapsed_ms * 1000) / 1000);
+    if (ok) {
+        ok = cJSON_AddItemToObject(o, "stats", stats);
+        if (ok)
+            stats = NULL;
+    }
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    cJSON_Delete(stats);
+    if (!text)
+        return gs_error_set(err, GS_ENOMEM, "out of memory writing response");
+    gs_buf_puts(out, text);
+    gs_buf_puts(out, "\n");
+    free(text);
+    return gs_buf_status(out);
+}
+
+int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, gs_buf *out,
+                    gs_solve_info *info, gs_error *err)
+{
+    cJSON *doc = NULL;
+    void *inst = NULL;
+    gs_result res;
+    double timeout_ms;
+    long long max_states;
+
+    gs_result_clear(&res);
+    int rc = parse_body(body, len, &doc, err);
+    if (rc)
+        return rc;
+    rc = read_limits(doc, &timeout_ms, &max_states, err);
+    if (!rc)
+        rc = p->parse_json(doc, &opts->caps, &inst, err);
+    cJSON_Delete(doc);
+    if (rc) {
+        if (inst)
+            p->free(inst);
+        return rc;
+    }
+    gs_limits lim = make_limits(opts, timeout_ms, max_states);
+    rc = run_solve(p, inst, &lim, &res, err);
+    p->free(inst);
+    if (!rc)
+        rc = result_json(p, &res, out, err);
+    if (info) {
+        info->status = res.status;
+        info->expanded = res.expanded;
+        info->elapsed_ms = res.elapsed_ms;
+    }
+    gs_result_free(&res);
+    return rc;
+}
+
+/* Frees the first n instances of a parsed text body. */
+static void free_cases(const gs_puzzle *p, void **cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p->free(cases[i]);
+    free(cases);
+}
+
+/* Parses every case first, so that a bad case late in the input costs no
+ * solving time and the answer is all-or-nothing. */
+static int parse_cases(const gs_puzzle *p, const char *body, size_t len,
+                       const gs_caps *caps, void ***cases, size_t *count,
+                       gs_error *err)
+{
+    gs_text t;
+    void **v = NULL;
+    size_t n = 0, cap = 0;
+
+    gs_text_init(&t, body, len);
+    for (;;) {
+        void *inst = NULL;
+        int rc = p->parse_text(&t, caps, &inst, err);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            if (inst)
+                p->free(inst);
+            free_cases(p, v, n);
+            gs_error_prefix(err, "case %zu: ", n + 1);
+            return rc;
+        }
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            void **nv = realloc(v, ncap * sizeof *nv);
+            if (!nv) {
+                p->free(inst);
+                free_cases(p, v, n);
+                return gs_error_set(err, GS_ENOMEM, "out of memory");
+            }
+            v = nv;
+            cap = ncap;
+        }
+        v[n++] = inst;
+    }
+    *cases = v;
+    *count = n;
+    return GS_OK;
+}
+
+int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, double query_timeout_ms,
+                    long long query_max_states, gs_buf *out,
+                    gs_solve_info *info, gs_error *err)
+{
+    void **cases = NULL;
+    size_t n = 0;
+    int rc = parse_cases(p, body, len, &opts->caps, &cases, &n, err);
+    if (rc)
+        return rc;
+    gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states);
+    if (info)
+        memset(info, 0, sizeof *info);
+    for (size_t i = 0; i < n && !rc; i++) {
+        gs_result res;
+        rc = run_solve(p, cases[i], &lim, &res, err);
+        if (!rc) {
+            p->format_text(cases[i], &res, (int)i + 1, out);
+            rc = gs_buf_status(out);
+        }
+        if (info) {
+            info->status = res.status;
+            info->expanded += res.expanded;
+            info->elapsed_ms += res.elapsed_ms;
+        }
+        gs_result_free(&res);
+        if (rc)
+            gs_error_prefix(err, "case %zu: ", i + 1);
+    }
+    free_cases(p, cases, n);
+    return rc;
+}
+
+/* Adds `text` (a JSON document from a puzzle's table) parsed into o. */
+static bool add_parsed(cJSON *o, const char *name, const char *text)
+{
+    cJSON *v = cJSON_Parse(text ? text : "{}");
+    if (!v)
+        return false;
+    if (!cJSON_AddItemToObject(o, name, v)) {
+        cJSON_Delete(v);
+        return false;
+    }
+    return true;
+}
+
+int gs_service_puzzles_json(gs_buf *out)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *arr = doc ? cJSON_AddArrayToObject(doc, "puzzles") : NULL;
+    bool ok = arr != NULL;
+    for (size_t i = 0; ok && i < gs_puzzle_count; i++) {
+        const gs_puzzle *p = gs_puzzles[i];
+        cJSON *o = cJSON_CreateObject();
+        char path[96];
+        snprintf(path, sizeof path, "/solve/%s", p->name);
+        ok = o && cJSON_AddItemToArray(arr, o);
+        if (!ok) {
+            cJSON_Delete(o);
+            break;
+        }
+        ok = cJSON_AddStringToObject(o, "name", p->name) &&
+             cJSON_AddStringToObject(o, "description", p->summary) &&
+             cJSON_AddStringToObject(o, "path", path) &&
+             add_parsed(o, "options", p->options) &&
+             add_parsed(o, "example", p->example);
+    }
+    char *text = ok ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text)
+        return GS_ENOMEM;
+    gs_buf_puts(out, text);
+    gs_buf_puts(out, "\n");
+    free(text);
+    return gs_buf_status(out);
+}
+
+void gs_service_problem_json(const gs_error *err, int http_status,
+                             const char *instance, gs_buf *out)
+{
+    const char *type = gs_problem_type(http_status);
+    const char *title = gs_problem_title(http_status);
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddStringToObject(o, "type", type) &&
+              cJSON_AddStringToObject(o, "title", title) &&
+              cJSON_AddNumberToObject(o, "status", http_status) &&
+              cJSON_AddStringToObject(o, "detail",
+                                      err && err->detail[0] ? err->detail
+                                                            : title) &&
+              cJSON_AddStringToObject(o, "instance", instance ? instance : "");
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!text) {
+        out->oom = 1;
+        return;
+    }
+    gs_buf_puts(out, text);
+    gs_buf_puts(out, "\n");
+    free(text);
+}

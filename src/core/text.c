@@ -1,0 +1,108 @@
+/* text.c - cursor over classic judge text input. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+
+#include "gridsolve/text.h"
+
+void gs_text_init(gs_text *t, const char *data, size_t len)
+{
+    t->p = data;
+    t->end = data + len;
+    t->line = 1;
+}
+
+static void skip_space(gs_text *t)
+{
+    while (t->p < t->end && isspace((unsigned char)*t->p)) {
+        if (*t->p == '\n')
+            t->line++;
+        t->p++;
+    }
+}
+
+int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
+{
+    skip_space(t);
+    if (t->p >= t->end)
+        return 0;
+    const char *s = t->p;
+    int neg = 0;
+    if (*s == '-' || *s == '+')
+        neg = *s++ == '-';
+    if (s >= t->end || !isdigit((unsigned char)*s))
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: expected an integer (%s)", t->line,
+                            what);
+    long n = 0;
+    while (s < t->end && isdigit((unsigned char)*s)) {
+        int d = *s - '0';
+        if (n > (LONG_MAX - d) / 10)
+            return gs_error_set(err, GS_EINVALID,
+                                "line %d: integer too large (%s)", t->line,
+                                what);
+        n = n * 10 + d;
+        s++;
+    }
+    if (s < t->end && !isspace((unsigned char)*s))
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: expected an integer (%s), found '%c'",
+                            t->line, what, *s);
+    t->p = s;
+    *v = neg ? -n : n;
+    return 1;
+}
+
+int gs_text_need_int(gs_text *t, long *v, const char *what, gs_error *err)
+{
+    int rc = gs_text_int(t, v, what, err);
+    if (rc == 0)
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: input ends where %s was expected",
+                            t->line, what);
+    return rc < 0 ? rc : GS_OK;
+}
+
+void gs_text_skip_line(gs_text *t)
+{
+    while (t->p < t->end && *t->p != '\n')
+        t->p++;
+    if (t->p < t->end) {
+        t->p++;
+        t->line++;
+    }
+}
+
+void gs_text_skip_blank_lines(gs_text *t)
+{
+    for (;;) {
+        const char *s = t->p;
+        while (s < t->end && *s != '\n' && isspace((unsigned char)*s))
+            s++;
+        if (s < t->end && *s == '\n') {
+            t->p = s + 1;
+            t->line++;
+        } else {
+            if (s >= t->end)
+                t->p = s;
+            return;
+        }
+    }
+}
+
+int gs_text_line(gs_text *t, const char **s, size_t *n)
+{
+    if (t->p >= t->end)
+        return 0;
+    const char *start = t->p, *e = t->p;
+    while (e < t->end && *e != '\n')
+        e++;
+    size_t len = (size_t)(e - start);
+    if (len > 0 && start[len - 1] == '\r')
+        len--;
+    *s = start;
+    *n = len;
+    t->p = e < t->end ? e + 1 : e;
+    t->line++;
+    return 1;
+}

@@ -1,0 +1,609 @@
+/* holedox.c - POJ 1324 "Holedox Moving": bring a snake's head to a target.
+ *
+ * A state is the head cell plus, for every following body cell, the 2-bit
+ * direction from the cell before it. That packs a 20x20 board with an 8-cell
+ * snake into 4 bytes and a 64x64 board with a 16-cell snake into 6, so the
+ * hashed visited set of the search core stays small.
+ *
+ * The judge's worst boards have millions of reachable states, so the solver
+ * is A* rather than BFS: the heuristic is the distance from the head to the
+ * target on the board without the body (one BFS from the target, computed
+ * once). It is admissible (the body only adds obstacles) and consistent (one
+ * move changes the head's distance by at most one), so the first goal found
+ * is a shortest one and no state is ever expanded twice. Cells from which
+ * the target cannot be reached at all are pruned, and a head that cannot
+ * reach the target even without its body answers `impossible` at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/json.h"
+#include "gridsolve/puzzle.h"
+
+/* Longest snake accepted (the judge's is 8). The directions of the body then
+ * fit in 62 bits. */
+#define GS_HOLEDOX_MAX_SNAKE 32
+/* Longest board side and most cells, whatever the configured caps say: the
+ * solver keeps a few bytes per cell. */
+#define GS_HOLEDOX_MAX_SIDE 32768L
+#define GS_HOLEDOX_MAX_CELLS (1UL << 24)
+
+#define HOLEDOX_UNREACHABLE UINT32_MAX
+
+enum { CELL_FREE = 0, CELL_STONE = 1, CELL_SNAKE = 2 };
+
+typedef struct gs_holedox {
+    int rows, cols;
+    int len;                          /* snake cells */
+    int snake[GS_HOLEDOX_MAX_SNAKE];  /* cell r * cols + c, head first */
+    int target;                       /* cell index */
+    unsigned char *cell;              /* rows * cols, CELL_FREE or _STONE */
+} gs_holedox;
+
+/* Moves in the order they are tried: U D L R. Opposites are d ^ 1. */
+static const char holedox_moves[4] = {'U', 'D', 'L', 'R'};
+static const int holedox_dr[4] = {-1, 1, 0, 0};
+static const int holedox_dc[4] = {0, 0, -1, 1};
+
+/* ------------------------------------------------------------------------
+ * Building and validating an instance. JSON and judge text share this code;
+ * only the naming in error messages differs (JSON: 0-based `snake[3]`,
+ * text: the judge's 1-based numbering).
+ * ---------------------------------------------------------------------- */
+
+typedef struct holedox_build {
+    gs_holedox *h;
+    int text; /* 1: judge text (1-based), 0: JSON (0-based) */
+} holedox_build;
+
+static void holedox_free(void *inst)
+{
+    gs_holedox *h = inst;
+    if (!h)
+        return;
+    free(h->cell);
+    free(h);
+}
+
+/* Writes the name of item `idx` of `list` at (r, c), both 0-based, in the
+ * numbering of the input it came from. */
+static void name_item(const holedox_build *b, char *out, size_t n,
+                      const char *list, long idx, long r, long c)
+{
+    if (b->text)
+        snprintf(out, n, "%s %ld (row %ld, col %ld)", list, idx + 1, r + 1,
+                 c + 1);
+    else
+        snprintf(out, n, "%s[%ld] [%ld, %ld]", list, idx, r, c);
+}
+
+/* Allocates an empty rows x cols board after checking its size. */
+static int holedox_begin(holedox_build *b, long rows, long cols, long len,
+                         const gs_caps *caps, gs_error *err)
+{
+    b->h = NULL;
+    if (rows < 1 || cols < 1 || rows > GS_HOLEDOX_MAX_SIDE ||
+        cols > GS_HOLEDOX_MAX_SIDE)
+        return gs_error_set(err, GS_EINVALID,
+                            "board size %ldx%ld: rows and cols must be "
+                            "between 1 and %ld",
+                            rows, cols, GS_HOLEDOX_MAX_SIDE);
+    unsigned long cells = (unsigned long)rows * (unsigned long)cols;
+    unsigned long max = GS_HOLEDOX_MAX_CELLS;
+    if (caps && caps->max_cells && caps->max_cells < max)
+        max = (unsigned long)caps->max_cells;
+    if (cells > max)
+        return gs_error_set(err, GS_EINVALID,
+                            "board %ldx%ld has %lu cells, above the maximum "
+                            "of %lu",
+                            rows, cols, cells, max);
+    if (len < 2 || len > GS_HOLEDOX_MAX_SNAKE)
+        return gs_error_set(err, GS_EINVALID,
+                            "snake has %ld cells, expected 2 to %d", len,
+                            GS_HOLEDOX_MAX_SNAKE);
+    gs_holedox *h = calloc(1, sizeof *h);
+    if (!h)
+        return gs_error_set(err, GS_ENOMEM, "out of memory");
+    h->cell = calloc(cells, 1);
+    if (!h->cell) {
+        free(h);
+        return gs_error_set(err, GS_ENOMEM, "out of memory");
+    }
+    h->rows = (int)rows;
+    h->cols = (int)cols;
+    h->len = (int)len;
+    b->h = h;
+    return GS_OK;
+}
+
+static int on_board(const gs_holedox *h, long r, long c)
+{
+    return r >= 0 && c >= 0 && r < h->rows && c < h->cols;
+}
+
+/* Places snake cell `i` (cells must come head first, in order): on the
+ * board, not repeated, side-adjacent to cell i - 1. */
+static int holedox_snake_cell(holedox_build *b, int i, long r, long c,
+                              gs_error *err)
+{
+    gs_holedox *h = b->h;
+    char me[96], other[96];
+
+    name_item(b, me, sizeof me, "snake", i, r, c);
+    if (!on_board(h, r, c))
+        return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
+                            h->rows, h->cols);
+    int cell = (int)(r * h->cols + c);
+    if (h->cell[cell] == CELL_SNAKE) {
+        int j = 0;
+        while (h->snake[j] != cell)
+            j++;
+        name_item(b, other, sizeof other, "snake", j, r, c);
+        return gs_error_set(err, GS_EINVALID, "%s repeats %s", me, other);
+    }
+    if (i > 0) {
+        int prev = h->snake[i - 1];
+        long pr = prev / h->cols, pc = prev % h->cols;
+        if (labs(pr - r) + labs(pc - c) != 1) {
+            name_item(b, other, sizeof other, "snake", i - 1, pr, pc);
+            return gs_error_set(err, GS_EINVALID,
+                                "%s is not side-adjacent to %s", me, other);
+        }
+    }
+    h->snake[i] = cell;
+    h->cell[cell] = CELL_SNAKE;
+    return GS_OK;
+}
+
+/* Places stone `i` (after the whole snake): on the board, not under the
+ * snake. A repeated stone is harmless and accepted. */
+static int holedox_stone(holedox_build *b, long i, long r, long c,
+                         gs_error *err)
+{
+    gs_holedox *h = b->h;
+    char me[96], other[96];
+
+    name_item(b, me, sizeof me, b->text ? "stone" : "blocks", i, r, c);
+    if (!on_board(h, r, c))
+        return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
+                            h->rows, h->cols);
+    int cell = (int)(r * h->cols + c);
+    if (h->cell[cell] == CELL_SNAKE) {
+        int j = 0;
+        while (h->snake[j] != cell)
+            j++;
+        name_item(b, other, sizeof other, "snake", j, r, c);
+        return gs_error_set(err, GS_EINVALID, "%s lies on %s", me, other);
+    }
+    h->cell[cell] = CELL_STONE;
+    return GS_OK;
+}
+
+/* Sets the target and clears the snake marks, leaving stones only. */
+static int holedox_end(holedox_build *b, long tr, long tc, gs_error *err)
+{
+    gs_holedox *h = b->h;
+
+    if (!on_board(h, tr, tc)) {
+        long base = b->text ? 1 : 0;
+        return gs_error_set(err, GS_EINVALID,
+                            "target [%ld, %ld] is off the %dx%d board",
+                            tr + base, tc + base, h->rows, h->cols);
+    }
+    h->target = (int)(tr * h->cols + tc);
+    for (int i = 0; i < h->len; i++)
+        h->cell[h->snake[i]] = CELL_FREE;
+    return GS_OK;
+}
+
+/* Frees a half-built instance and passes rc on. */
+static int holedox_abort(holedox_build *b, int rc)
+{
+    holedox_free(b->h);
+    b->h = NULL;
+    return rc;
+}
+
+/* Reads the optional `blocks` array of a JSON body. */
+static int holedox_json_blocks(holedox_build *b, const cJSON *body,
+                               gs_error *err)
+{
+    const cJSON *blocks = NULL, *item;
+    char what[32];
+    long i = 0, r, c;
+    int rc = gs_json_array(body, "blocks", false, &blocks, err);
+
+    if (rc || !blocks)
+        return rc;
+    cJSON_ArrayForEach(item, blocks)
+    {
+        snprintf(what, sizeof what, "blocks[%ld]", i);
+        if ((rc = gs_json_cell(item, what, &r, &c, err)) ||
+            (rc = holedox_stone(b, i, r, c, err)))
+            return rc;
+        i++;
+    }
+    return GS_OK;
+}
+
+/* Contract: see gs_puzzle.parse_json. */
+static int holedox_parse_json(const cJSON *body, const gs_caps *caps,
+                              void **inst, gs_error *err)
+{
+    holedox_build b = {NULL, 0};
+    const cJSON *snake, *target = NULL, *item;
+    long rows, cols, r, c, tr = 0, tc = 0;
+    char what[32];
+    int rc, i = 0;
+
+    *inst = NULL;
+    if ((rc = gs_json_int(body, "rows", true, 1, GS_HOLEDOX_MAX_SIDE, &rows,
+                          err)) ||
+        (rc = gs_json_int(body, "cols", true, 1, GS_HOLEDOX_MAX_SIDE, &cols,
+                          err)) ||
+        (rc = gs_json_array(body, "snake", true, &snake, err)) ||
+        (rc = gs_json_field(body, "target", false, &target, err)))
+        return rc;
+    /* Type errors (400) come before validity (422), whatever the order of
+     * the fields, so check the shape of every cell first. */
+    cJSON_ArrayForEach(item, snake)
+    {
+        snprintf(what, sizeof what, "snake[%d]", i++);
+        if ((rc = gs_json_cell(item, what, &r, &c, err)))
+            return rc;
+    }
+    if (target && (rc = gs_json_cell(target, "target", &tr, &tc, err)))
+        return rc;
+    if ((rc = holedox_begin(&b, rows, cols, cJSON_GetArraySize(snake), caps,
+                            err)))
+        return rc;
+    i = 0;
+    cJSON_ArrayForEach(item, snake)
+    {
+        gs_json_cell(item, "snake", &r, &c, err);
+        if ((rc = holedox_snake_cell(&b, i++, r, c, err)))
+            return holedox_abort(&b, rc);
+    }
+    if ((rc = holedox_json_blocks(&b, body, err)) ||
+        (rc = holedox_end(&b, tr, tc, err)))
+        return holedox_abort(&b, rc);
+    *inst = b.h;
+    return GS_OK;
+}
+
+/* Reads one `row col` pair of judge text (1-based) as 0-based values. */
+static int read_pair(gs_text *in, long *r, long *c, const char *what,
+                     gs_error *err)
+{
+    int rc = gs_text_need_int(in, r, what, err);
+    if (rc == GS_OK)
+        rc = gs_text_need_int(in, c, what, err);
+    *r -= 1;
+    *c -= 1;
+    return rc;
+}
+
+/* Contract: see gs_puzzle.parse_text. Format: `R C L`, L pairs (head
+ * first), K, K pairs; `0 0 0` ends the input. */
+static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
+                              gs_error *err)
+{
+    holedox_build b = {NULL, 1};
+    long rows, cols, len, k, r, c;
+    int rc;
+
+    *inst = NULL;
+    rc = gs_text_int(in, &rows, "board rows", err);
+    if (rc <= 0)
+        return rc;
+    if ((rc = gs_text_need_int(in, &cols, "board columns", err)) ||
+        (rc = gs_text_need_int(in, &len, "snake length", err)))
+        return rc;
+    if (rows == 0 && cols == 0 && len == 0)
+        return 0;
+    if ((rc = holedox_begin(&b, rows, cols, len, caps, err)))
+        return rc;
+    for (int i = 0; i < len; i++)
+        if ((rc = read_pair(in, &r, &c, "snake cell", err)) ||
+            (rc = holedox_snake_cell(&b, i, r, c, err)))
+            return holedox_abort(&b, rc);
+    if ((rc = gs_text_need_int(in, &k, "stone count", err)))
+        return holedox_abort(&b, rc);
+    if (k < 0)
+        return holedox_abort(&b, gs_error_set(err, GS_EINVALID,
+                                              "line %d: stone count %ld is "
+                                              "negative",
+                                              in->line, k));
+    for (long i = 0; i < k; i++)
+        if ((rc = read_pair(in, &r, &c, "stone", err)) ||
+            (rc = holedox_stone(&b, i, r, c, err)))
+            return holedox_abort(&b, rc);
+    if ((rc = holedox_end(&b, 0, 0, err)))
+        return holedox_abort(&b, rc);
+    *inst = b.h;
+    return 1;
+}
+
+/* Contract: see gs_puzzle.format_text. */
+static void holedox_format_text(const void *inst, const gs_result *res,
+                                int index, gs_buf *out)
+{
+    switch (res->status) {
+    case GS_SOLVED:
+        gs_buf_printf(out, "Case %d: %zu\n", index, res->steps);
+        break;
+    case GS_IMPOSSIBLE:
+        gs_buf_printf(out, "Case %d: -1\n", index);
+        break;
+    default:
+        gs_buf_printf(out, "Case %d: limit\n", index);
+        break;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Solving.
+ * ---------------------------------------------------------------------- */
+
+typedef struct holedox_solver {
+    const gs_holedox *h;
+    uint32_t *dist;     /* body-free moves from each cell to the target */
+    size_t head_bytes;  /* key: head cell, then the body directions */
+    size_t dir_bytes;
+    uint64_t dir_mask;  /* 2 * (len - 1) bits */
+} holedox_solver;
+
+/* Fills dist by a BFS from the target over the cells without a stone. */
+static int holedox_distances(holedox_solver *sv)
+{
+    const gs_holedox *h = sv->h;
+    size_t cells = (size_t)h->rows * h->cols;
+    int *queue = malloc(cells * sizeof *queue);
+    size_t head = 0, tail = 0;
+
+    sv->dist = malloc(cells * sizeof *sv->dist);
+    if (!queue || !sv->dist) {
+        free(queue);
+        return GS_ENOMEM;
+    }
+    for (size_t i = 0; i < cells; i++)
+        sv->dist[i] = HOLEDOX_UNREACHABLE;
+    if (h->cell[h->target] != CELL_STONE) {
+        sv->dist[h->target] = 0;
+        queue[tail++] = h->target;
+    }
+    while (head < tail) {
+        int cur = queue[head++];
+        int r = cur / h->cols, c = cur % h->cols;
+        for (int d = 0; d < 4; d++) {
+            int nr = r + holedox_dr[d], nc = c + holedox_dc[d];
+            if (!on_board(h, nr, nc))
+                continue;
+            int n = nr * h->cols + nc;
+            if (h->cell[n] == CELL_STONE ||
+                sv->dist[n] != HOLEDOX_UNREACHABLE)
+                continue;
+            sv->dist[n] = sv->dist[cur] + 1;
+            queue[tail++] = n;
+        }
+    }
+    free(queue);
+    return GS_OK;
+}
+
+/* Number of bytes that hold values below 2^bits. */
+static size_t bytes_for_bits(unsigned bits)
+{
+    return bits == 0 ? 1 : (bits + 7) / 8;
+}
+
+static void put_le(unsigned char *p, uint64_t v, size_t n)
+{
+    for (size_t i = 0; i < n; i++, v >>= 8)
+        p[i] = (unsigned char)v;
+}
+
+static uint64_t get_le(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void holedox_pack(const holedox_solver *sv, unsigned char *key,
+                         int head, uint64_t dirs)
+{
+    put_le(key, (uint64_t)head, sv->head_bytes);
+    put_le(key + sv->head_bytes, dirs, sv->dir_bytes);
+}
+
+/* Direction code d (0..3) such that cell b is one step from a towards d. */
+static int dir_between(const gs_holedox *h, int a, int b)
+{
+    if (b == a - h->cols)
+        return 0;
+    if (b == a + h->cols)
+        return 1;
+    return b == a - 1 ? 2 : 3;
+}
+
+/* Unpacks a key into the body cells, head first. */
+static void holedox_unpack(const holedox_solver *sv, const unsigned char *key,
+                           int *body, uint64_t *dirs)
+{
+    const gs_holedox *h = sv->h;
+    const int delta[4] = {-h->cols, h->cols, -1, 1};
+
+    body[0] = (int)get_le(key, sv->head_bytes);
+    *dirs = get_le(key + sv->head_bytes, sv->dir_bytes);
+    for (int i = 1; i < h->len; i++)
+        body[i] = body[i - 1] + delta[(*dirs >> (2 * (i - 1))) & 3];
+}
+
+/* The packed key of the instance's starting snake. */
+static void holedox_start_key(const holedox_solver *sv, unsigned char *key)
+{
+    const gs_holedox *h = sv->h;
+    uint64_t dirs = 0;
+
+    for (int i = h->len - 1; i >= 1; i--)
+        dirs = dirs << 2 | (uint64_t)dir_between(h, h->snake[i - 1],
+                                                 h->snake[i]);
+    holedox_pack(sv, key, h->snake[0], dirs);
+}
+
+/* Head-move legality: on the board, no stone, no body cell as it stands
+ * now (the tail's cell too: that is the judge's rule). Returns the new head
+ * cell or -1. */
+static int holedox_step(const holedox_solver *sv, const int *body, int d)
+{
+    const gs_holedox *h = sv->h;
+    int r = body[0] / h->cols + holedox_dr[d];
+    int c = body[0] % h->cols + holedox_dc[d];
+
+    if (!on_board(h, r, c))
+        return -1;
+    int n = r * h->cols + c;
+    if (h->cell[n] == CELL_STONE || sv->dist[n] == HOLEDOX_UNREACHABLE)
+        return -1;
+    for (int i = 1; i < h->len; i++)
+        if (body[i] == n)
+            return -1;
+    return n;
+}
+
+/* A* priority: f = g + h first, then the deeper state (fewer ties to
+ * expand before the goal). */
+static uint64_t holedox_prio(uint64_t g, uint32_t h)
+{
+    return (g + h) << 32 | (UINT32_MAX - (g & UINT32_MAX));
+}
+
+/* Expands states until the goal is generated (*goal, *last set), the space
+ * is exhausted (0) or a limit/error stops the search (< 0). */
+static int holedox_astar(holedox_solver *sv, gs_search *s, uint64_t *goal,
+                         char *last)
+{
+    const gs_holedox *h = sv->h;
+    size_t ksize = sv->head_bytes + sv->dir_bytes;
+    unsigned char key[16];
+    int body[GS_HOLEDOX_MAX_SNAKE];
+    uint64_t id, dirs;
+    int rc;
+
+    while ((rc = gs_search_pop(s, &id)) == 1) {
+        uint64_t g = gs_search_cost(s, id);
+        holedox_unpack(sv, gs_search_key(s, id), body, &dirs);
+        for (int d = 0; d < 4; d++) {
+            int n = holedox_step(sv, body, d);
+            if (n < 0)
+                continue;
+            if (n == h->target) {
+                /* f of this child equals f of its parent, the least f in
+                 * the open list: nothing can be shorter. */
+                *goal = id;
+                *last = holedox_moves[d];
+                return 1;
+            }
+            holedox_pack(sv, key, n, (dirs << 2 | (uint64_t)(d ^ 1)) &
+                                         sv->dir_mask);
+            rc = gs_search_add_prio(s, key, id, (unsigned char)holedox_moves[d],
+                                    g + 1, holedox_prio(g + 1, sv->dist[n]),
+                                    NULL);
+            if (rc < 0)
+                return rc;
+        }
+        (void)ksize;
+    }
+    return rc;
+}
+
+/* Runs the search proper once the distances are known. */
+static int holedox_run(holedox_solver *sv, const gs_limits *lim,
+                       gs_result *res, gs_error *err)
+{
+    const gs_holedox *h = sv->h;
+    gs_search_config cfg = {0};
+    gs_search *s = NULL;
+    unsigned char key[16];
+    uint64_t start = 0, goal = 0;
+    char suffix[2] = {0, 0};
+    int rc, found = 0;
+
+    cfg.key_size = sv->head_bytes + sv->dir_bytes;
+    cfg.queue = GS_QUEUE_PRIORITY;
+    cfg.limits = lim;
+    if ((rc = gs_search_new(&cfg, &s)))
+        return gs_error_set(err, rc, "cannot allocate the search");
+    uint32_t h0 = sv->dist[h->snake[0]];
+    if (h->snake[0] == h->target) {
+        holedox_start_key(sv, key);
+        rc = gs_search_add_prio(s, key, GS_NO_PARENT, 0, 0, 0, &start);
+        found = rc >= 0;
+        goal = start;
+    } else if (h0 != HOLEDOX_UNREACHABLE) {
+        holedox_start_key(sv, key);
+        rc = gs_search_add_prio(s, key, GS_NO_PARENT, 0, 0,
+                                holedox_prio(0, h0), &start);
+        if (rc >= 0)
+            rc = holedox_astar(sv, s, &goal, &suffix[0]);
+        found = rc == 1;
+    } else {
+        rc = 0; /* even a body-free head cannot reach the target */
+    }
+    if (rc == GS_ENOMEM) {
+        gs_search_free(s);
+        return gs_error_set(err, GS_ENOMEM, "out of memory while searching");
+    }
+    rc = gs_search_finish(s, found ? GS_OK : rc, found, goal, suffix, true,
+                          res);
+    gs_search_free(s);
+    if (rc)
+        return gs_error_set(err, rc, "out of memory building the moves");
+    return GS_OK;
+}
+
+/* Contract: see gs_puzzle.solve. */
+static int holedox_solve(void *inst, const gs_limits *lim, gs_result *res,
+                         gs_error *err)
+{
+    holedox_solver sv = {0};
+    int64_t t0 = gs_now_ns();
+    unsigned head_bits = 0;
+    int rc;
+
+    sv.h = inst;
+    while (head_bits < 32 &&
+           (1UL << head_bits) < (unsigned long)sv.h->rows * sv.h->cols)
+        head_bits++;
+    sv.head_bytes = bytes_for_bits(head_bits);
+    sv.dir_bytes = bytes_for_bits(2 * (unsigned)(sv.h->len - 1));
+    sv.dir_mask = sv.h->len - 1 >= 32
+                      ? UINT64_MAX
+                      : (UINT64_C(1) << (2 * (sv.h->len - 1))) - 1;
+    gs_result_clear(res);
+    if (holedox_distances(&sv) != GS_OK)
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory");
+    else
+        rc = holedox_run(&sv, lim, res, err);
+    free(sv.dist);
+    res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+    return rc;
+}
+
+const gs_puzzle gs_puzzle_holedox = {
+    .name = "holedox",
+    .summary = "Move a snake's head to the target on a board with stones "
+               "(POJ 1324 Holedox Moving)",
+    .options = "{\"target\": \"[row, col] the head must reach (default "
+               "[0, 0])\"}",
+    .example = "{\"rows\": 5, \"cols\": 6, \"snake\": [[3,0],[3,1],[2,1],"
+               "[2,0]], \"blocks\": [[1,2],[2,2],[2,3]], \"target\": [0,0]}",
+    .parse_json = holedox_parse_json,
+    .parse_text = holedox_parse_text,
+    .format_text = holedox_format_text,
+    .solve = holedox_solve,
+    .free = holedox_free,
+};

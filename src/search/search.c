@@ -1,0 +1,561 @@
+/* search.c - the shared search core: visited set, open list, parent links
+ * and limits for every solver (see search.h for the two state modes).
+ *
+ * Hashed records live in fixed-size chunks so that growing the arena never
+ * moves a record (keys returned by gs_search_key stay valid across adds
+ * within a chunk's life) and never needs a giant realloc. A record is
+ * [key | parent u32 | move u8] plus [cost u64 | closed u8] in priority
+ * mode; ids are arena indices, so in FIFO mode the arena itself is the
+ * queue: states are expanded in the order they were discovered.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gridsolve/search.h"
+
+#define CHUNK_SHIFT 16
+#define CHUNK_RECS (1u << CHUNK_SHIFT)
+#define NONE32 UINT32_MAX
+#define DENSE_UNSEEN 0
+#define DENSE_START 0xFF
+#define CHECK_EVERY 256 /* pops between clock reads */
+
+typedef struct heap_ent {
+    uint64_t prio;
+    uint32_t id;
+} heap_ent;
+
+struct gs_search {
+    gs_search_config cfg;
+    bool dense;
+    bool prio;
+    uint64_t expanded;
+    enum gs_limit_kind limit;
+    uint32_t tick;
+
+    /* dense mode */
+    unsigned char *dmove;
+    uint32_t *dq;
+    size_t dq_head, dq_len, dq_cap;
+    uint64_t dcount;
+
+    /* hashed mode */
+    size_t rec_size;
+    unsigned char **chunks;
+    size_t nchunks, chunks_cap;
+    uint32_t count;
+    uint32_t *table; /* id + 1; 0 = empty */
+    uint64_t table_mask;
+    uint64_t fifo_head;
+    heap_ent *heap;
+    size_t heap_len, heap_cap;
+};
+
+void gs_result_clear(gs_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->pushes = -1;
+}
+
+void gs_result_free(gs_result *res)
+{
+    free(res->moves);
+    res->moves = NULL;
+}
+
+int64_t gs_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t gs_deadline_after_ms(double ms)
+{
+    if (ms <= 0)
+        return 0;
+    return gs_now_ns() + (int64_t)(ms * 1e6);
+}
+
+bool gs_limits_expired(const gs_limits *lim)
+{
+    if (!lim)
+        return false;
+    if (lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed))
+        return true;
+    return lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
+}
+
+/* 64-bit mix over the packed key (splitmix-style finalizers per word). */
+static uint64_t hash_key(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    while (n >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    h = (h ^ v) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static inline unsigned char *rec_at(const gs_search *s, uint32_t id)
+{
+    return s->chunks[id >> CHUNK_SHIFT] +
+           (size_t)(id & (CHUNK_RECS - 1)) * s->rec_size;
+}
+
+static inline uint32_t rec_parent(const gs_search *s, const unsigned char *r)
+{
+    uint32_t p;
+    memcpy(&p, r + s->cfg.key_size, 4);
+    return p;
+}
+
+static inline void rec_set_link(const gs_search *s, unsigned char *r,
+                                uint32_t parent, unsigned char move)
+{
+    memcpy(r + s->cfg.key_size, &parent, 4);
+    r[s->cfg.key_size + 4] = move;
+}
+
+static inline uint64_t rec_cost(const gs_search *s, const unsigned char *r)
+{
+    uint64_t c;
+    memcpy(&c, r + s->cfg.key_size + 5, 8);
+    return c;
+}
+
+static inline void rec_set_cost(const gs_search *s, unsigned char *r,
+                                uint64_t c)
+{
+    memcpy(r + s->cfg.key_size + 5, &c, 8);
+}
+
+static inline unsigned char *rec_closed(const gs_search *s, unsigned char *r)
+{
+    return r + s->cfg.key_size + 13;
+}
+
+int gs_search_new(const gs_search_config *cfg, gs_search **out)
+{
+    *out = NULL;
+    if (cfg->dense_count ? (!cfg->dense_parent || cfg->queue != GS_QUEUE_FIFO ||
+                            cfg->dense_count > NONE32)
+                         : cfg->key_size == 0)
+        return GS_EINTERNAL;
+    gs_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return GS_ENOMEM;
+    s->cfg = *cfg;
+    s->dense = cfg->dense_count > 0;
+    s->prio = cfg->queue == GS_QUEUE_PRIORITY;
+    if (s->dense) {
+        s->dmove = calloc(cfg->dense_count, 1);
+        if (!s->dmove) {
+            free(s);
+            return GS_ENOMEM;
+        }
+    } else {
+        s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
+        s->table_mask = 1023;
+        s->table = calloc(s->table_mask + 1, sizeof *s->table);
+        if (!s->table) {
+            free(s);
+            return GS_ENOMEM;
+        }
+    }
+    *out = s;
+    return GS_OK;
+}
+
+void gs_search_free(gs_search *s)
+{
+    if (!s)
+        return;
+    free(s->dmove);
+    free(s->dq);
+    for (size_t i = 0; i < s->nchunks; i++)
+        free(s->chunks[i]);
+    free(s->chunks);
+    free(s->table);
+    free(s->heap);
+    free(s);
+}
+
+/* Doubles the hash index; called at load 1/2. */
+static int table_grow(gs_search *s)
+{
+    uint64_t mask = s->table_mask * 2 + 1;
+    uint32_t *t = calloc(mask + 1, sizeof *t);
+    if (!t)
+        return GS_ENOMEM;
+    for (uint32_t id = 0; id < s->count; id++) {
+        uint64_t h = hash_key(rec_at(s, id), s->cfg.key_size) & mask;
+        while (t[h])
+            h = (h + 1) & mask;
+        t[h] = id + 1;
+    }
+    free(s->table);
+    s->table = t;
+    s->table_mask = mask;
+    return GS_OK;
+}
+
+/* Appends a record slot; returns its id or NONE32 on allocation failure. */
+static uint32_t arena_push(gs_search *s)
+{
+    uint32_t id = s->count;
+    if ((id & (CHUNK_RECS - 1)) == 0) {
+        size_t c = id >> CHUNK_SHIFT;
+        if (c == s->chunks_cap) {
+            size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
+            unsigned char **p = realloc(s->chunks, cap * sizeof *p);
+            if (!p)
+                return NONE32;
+            s->chunks = p;
+            s->chunks_cap = cap;
+        }
+        s->chunks[c] = malloc((size_t)CHUNK_RECS * s->rec_size);
+        if (!s->chunks[c])
+            return NONE32;
+        s->nchunks = c + 1;
+    }
+    s->count++;
+    return id;
+}
+
+/* Finds key; returns its table slot. *found tells whether it is there. */
+static uint64_t table_find(const gs_search *s, const void *key, bool *found)
+{
+    uint64_t h = hash_key(key, s->cfg.key_size) & s->table_mask;
+    for (;;) {
+        uint32_t v = s->table[h];
+        if (!v) {
+            *found = false;
+            return h;
+        }
+        if (memcmp(rec_at(s, v - 1), key, s->cfg.key_size) == 0) {
+            *found = true;
+            return h;
+        }
+        h = (h + 1) & s->table_mask;
+    }
+}
+
+static bool states_full(gs_search *s, uint64_t stored)
+{
+    const gs_limits *lim = s->cfg.limits;
+    if (lim && lim->max_states && stored >= lim->max_states) {
+        s->limit = GS_LIMIT_STATES;
+        return true;
+    }
+    return false;
+}
+
+static int dense_add(gs_search *s, uint64_t sid, uint64_t parent,
+                     unsigned char move, uint64_t *id)
+{
+    if (sid >= s->cfg.dense_count)
+        return GS_EINTERNAL;
+    if (id)
+        *id = sid;
+    if (s->dmove[sid] != DENSE_UNSEEN)
+        return 0;
+    if (states_full(s, s->dcount))
+        return GS_ELIMIT;
+    if (s->dq_len == s->dq_cap) {
+        size_t cap = s->dq_cap ? s->dq_cap * 2 : 1024;
+        if (cap > s->cfg.dense_count)
+            cap = s->cfg.dense_count;
+        /* Compact the consumed prefix before growing. */
+        if (s->dq_head > 0) {
+            memmove(s->dq, s->dq + s->dq_head,
+                    (s->dq_len - s->dq_head) * sizeof *s->dq);
+            s->dq_len -= s->dq_head;
+            s->dq_head = 0;
+        }
+        if (s->dq_len == s->dq_cap) {
+            uint32_t *q = realloc(s->dq, cap * sizeof *q);
+            if (!q)
+                return GS_ENOMEM;
+            s->dq = q;
+            s->dq_cap = cap;
+        }
+    }
+    s->dq[s->dq_len++] = (uint32_t)sid;
+    s->dmove[sid] = parent == GS_NO_PARENT ? DENSE_START : move;
+    s->dcount++;
+    return 1;
+}
+
+/* Inserts a new hashed record at table slot `slot`. */
+static int hashed_insert(gs_search *s, uint64_t slot, const void *key,
+                         uint64_t parent, unsigned char move, uint32_t *out)
+{
+    if (states_full(s, s->count))
+        return GS_ELIMIT;
+    if (s->count >= NONE32 - 1)
+        return GS_ENOMEM;
+    uint32_t id = arena_push(s);
+    if (id == NONE32)
+        return GS_ENOMEM;
+    unsigned char *r = rec_at(s, id);
+    memcpy(r, key, s->cfg.key_size);
+    rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
+                 move);
+    s->table[slot] = id + 1;
+    *out = id;
+    if ((uint64_t)s->count * 2 > s->table_mask) {
+        int rc = table_grow(s);
+        if (rc)
+            return rc;
+    }
+    return GS_OK;
+}
+
+int gs_search_add(gs_search *s, const void *key, uint64_t parent,
+                  unsigned char move, uint64_t *id)
+{
+    if (s->dense)
+        return dense_add(s, *(const uint64_t *)key, parent, move, id);
+    if (s->prio)
+        return GS_EINTERNAL;
+    bool found;
+    uint64_t slot = table_find(s, key, &found);
+    if (found) {
+        if (id)
+            *id = s->table[slot] - 1;
+        return 0;
+    }
+    uint32_t nid;
+    int rc = hashed_insert(s, slot, key, parent, move, &nid);
+    if (rc)
+        return rc;
+    if (id)
+        *id = nid;
+    return 1;
+}
+
+static bool heap_less(const heap_ent *a, const heap_ent *b)
+{
+    return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
+}
+
+static int heap_push(gs_search *s, uint64_t prio, uint32_t id)
+{
+    if (s->heap_len == s->heap_cap) {
+        size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
+        heap_ent *h = realloc(s->heap, cap * sizeof *h);
+        if (!h)
+            return GS_ENOMEM;
+        s->heap = h;
+        s->heap_cap = cap;
+    }
+    size_t i = s->heap_len++;
+    heap_ent e = {prio, id};
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!heap_less(&e, &s->heap[p]))
+            break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = e;
+    return GS_OK;
+}
+
+static heap_ent heap_pop(gs_search *s)
+{
+    heap_ent top = s->heap[0];
+    heap_ent last = s->heap[--s->heap_len];
+    size_t i = 0, n = s->heap_len;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap_less(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!heap_less(&s->heap[c], &last))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n)
+        s->heap[i] = last;
+    return top;
+}
+
+int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
+                       unsigned char move, uint64_t cost, uint64_t prio,
+                       uint64_t *id)
+{
+    if (!s->prio)
+        return GS_EINTERNAL;
+    bool found;
+    uint64_t slot = table_find(s, key, &found);
+    uint32_t rid;
+    if (found) {
+        rid = s->table[slot] - 1;
+        if (id)
+            *id = rid;
+        unsigned char *r = rec_at(s, rid);
+        if (*rec_closed(s, r) || cost >= rec_cost(s, r))
+            return 0;
+        rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
+                     move);
+        rec_set_cost(s, r, cost);
+    } else {
+        int rc = hashed_insert(s, slot, key, parent, move, &rid);
+        if (rc)
+            return rc;
+        unsigned char *r = rec_at(s, rid);
+        rec_set_cost(s, r, cost);
+        *rec_closed(s, r) = 0;
+        if (id)
+            *id = rid;
+    }
+    int rc = heap_push(s, prio, rid);
+    return rc ? rc : 1;
+}
+
+/* Reads the clock every CHECK_EVERY pops; cancel is cheap, checked always. */
+static bool time_up(gs_search *s)
+{
+    const gs_limits *lim = s->cfg.limits;
+    if (!lim)
+        return false;
+    if (lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed))
+        return true;
+    if (++s->tick % CHECK_EVERY)
+        return false;
+    return lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
+}
+
+int gs_search_pop(gs_search *s, uint64_t *id)
+{
+    if (time_up(s)) {
+        s->limit = GS_LIMIT_TIME;
+        return GS_ELIMIT;
+    }
+    if (s->dense) {
+        if (s->dq_head == s->dq_len)
+            return 0;
+        *id = s->dq[s->dq_head++];
+    } else if (!s->prio) {
+        if (s->fifo_head == s->count)
+            return 0;
+        *id = s->fifo_head++;
+    } else {
+        for (;;) {
+            if (s->heap_len == 0)
+                return 0;
+            heap_ent e = heap_pop(s);
+            unsigned char *closed = rec_closed(s, rec_at(s, e.id));
+            if (*closed)
+                continue; /* stale: improved and expanded already */
+            *closed = 1;
+            *id = e.id;
+            break;
+        }
+    }
+    s->expanded++;
+    return 1;
+}
+
+const void *gs_search_key(const gs_search *s, uint64_t id)
+{
+    return s->dense ? NULL : rec_at(s, (uint32_t)id);
+}
+
+uint64_t gs_search_cost(const gs_search *s, uint64_t id)
+{
+    return s->prio ? rec_cost(s, rec_at(s, (uint32_t)id)) : 0;
+}
+
+uint64_t gs_search_parent(const gs_search *s, uint64_t id,
+                          unsigned char *move)
+{
+    if (s->dense) {
+        unsigned char m = s->dmove[id];
+        if (m == DENSE_START || m == DENSE_UNSEEN)
+            return GS_NO_PARENT;
+        if (move)
+            *move = m;
+        return s->cfg.dense_parent(s->cfg.ctx, id, m);
+    }
+    const unsigned char *r = rec_at(s, (uint32_t)id);
+    uint32_t p = rec_parent(s, r);
+    if (move)
+        *move = r[s->cfg.key_size + 4];
+    return p == NONE32 ? GS_NO_PARENT : p;
+}
+
+uint64_t gs_search_count(const gs_search *s)
+{
+    return s->dense ? s->dcount : s->count;
+}
+
+uint64_t gs_search_expanded(const gs_search *s)
+{
+    return s->expanded;
+}
+
+enum gs_limit_kind gs_search_limit(const gs_search *s)
+{
+    return s->limit;
+}
+
+int gs_search_path(const gs_search *s, uint64_t id, const char *suffix,
+                   char **moves, size_t *len)
+{
+    size_t n = 0, extra = suffix ? strlen(suffix) : 0;
+    unsigned char m;
+    for (uint64_t v = id; (v = gs_search_parent(s, v, &m)) != GS_NO_PARENT;)
+        n++;
+    char *out = malloc(n + extra + 1);
+    if (!out)
+        return GS_ENOMEM;
+    size_t i = n;
+    for (uint64_t v = id, p; (p = gs_search_parent(s, v, &m)) != GS_NO_PARENT;
+         v = p)
+        out[--i] = (char)m;
+    memcpy(out + n, suffix ? suffix : "", extra);
+    out[n + extra] = '\0';
+    *moves = out;
+    if (len)
+        *len = n + extra;
+    return GS_OK;
+}
+
+int gs_search_finish(gs_search *s, int rc, bool found, uint64_t goal_id,
+                     const char *suffix, bool optimal, gs_result *res)
+{
+    res->expanded = s->expanded;
+    if (found) {
+        int prc = gs_search_path(s, goal_id, suffix, &res->moves, &res->steps);
+        if (prc)
+            return prc;
+        res->status = GS_SOLVED;
+        res->optimal = optimal;
+        return GS_OK;
+    }
+    if (rc == GS_ELIMIT) {
+        res->status = GS_LIMIT;
+        res->limit = s->limit ? s->limit : GS_LIMIT_TIME;
+        return GS_OK;
+    }
+    if (rc < 0)
+        return rc;
+    res->status = GS_IMPOSSIBLE;
+    return GS_OK;
+}

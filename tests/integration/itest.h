@@ -1,0 +1,73 @@
+/* itest.h - helpers shared by the integration suites: server start/stop
+ * assertions, problem+json checks, solve-result checks, move replayers and
+ * instance generators. */
+#ifndef GS_ITEST_H
+#define GS_ITEST_H
+
+#include <check.h>
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "harness.h"
+
+#define GS_PROBLEM_BASE "https://gridsolve.dev/problems/"
+
+/* Starts a server with the given extra flags or fails the test. */
+#define ITEST_START(srv, ...)                                                 \
+    do {                                                                      \
+        const char *itest_args_[] = {__VA_ARGS__};                            \
+        char itest_why_[512] = "";                                            \
+        ck_assert_msg(gs_srv_start((srv), itest_args_, itest_why_,            \
+                                   sizeof(itest_why_)) == 0,                  \
+                      "server did not start: %s", itest_why_);                \
+    } while (0)
+
+/* SIGTERMs the server and asserts a clean exit 0 within 5 s. */
+#define ITEST_STOP(srv)                                                       \
+    do {                                                                      \
+        int itest_rc_ = gs_srv_stop((srv), 5000);                             \
+        ck_assert_msg(itest_rc_ == 0, "server exit status %d after SIGTERM",  \
+                      itest_rc_);                                             \
+    } while (0)
+
+/* Asserts that resp is a complete RFC 9457 answer of the given status and
+ * problem kind (the suffix of the type URI, e.g. "not-found") for
+ * `instance` (NULL: not checked). Returns the parsed body (caller frees)
+ * so a test can check detail further. */
+cJSON *itest_problem(const gs_resp *resp, long status, const char *kind,
+                     const char *instance);
+
+/* Asserts a 200 JSON solve answer for puzzle with the given status
+ * ("solved", "impossible", "limit"); for "solved", steps == want_steps
+ * (when >= 0) and moves has that length, only letters from alphabet.
+ * Returns the parsed body (caller frees). */
+cJSON *itest_solve_ok(const gs_resp *resp, const char *puzzle,
+                      const char *status, int want_steps,
+                      const char *alphabet);
+
+/* The string value of obj[name], or NULL. */
+const char *itest_str(const cJSON *obj, const char *name);
+
+/* POSTs a JSON body to /solve/<puzzle>. */
+int itest_post_json(const gs_srv *s, const char *puzzle, const char *body,
+                    gs_resp *resp);
+
+/* Replays moves on an instance; true when legal and ending at the goal.
+ * why gets the reason on failure. */
+bool itest_bloxorz_replay(const char *const *grid, int rows,
+                          const char *moves, char *why, size_t why_len);
+bool itest_wallpushers_replay(const int *walls, int rows, int cols,
+                              int start_r, int start_c, const char *moves,
+                              char *why, size_t why_len);
+bool itest_sokoban_seed_replay(const char *const *grid, int rows,
+                               const char *moves, char *why, size_t why_len);
+
+/* A JSON body for an n x n open bloxorz board whose goal sits in a walled
+ * pocket, so the solver must exhaust about 3*n*n states before answering
+ * impossible: a reliably slow solve whose time scales with n. `extra` is
+ * appended inside the object (e.g. ",\"limits\":{...}") or NULL. Caller
+ * frees. */
+char *itest_slow_bloxorz(int n, const char *extra);
+
+#endif

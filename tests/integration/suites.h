@@ -1,0 +1,12 @@
+/* suites.h - every integration suite, registered in one list. */
+#ifndef GS_ITEST_SUITES_H
+#define GS_ITEST_SUITES_H
+
+#include <check.h>
+
+#define GS_INTEGRATION_SUITES(X) X(http)
+
+#define GS_DECLARE_SUITE(name) Suite *gs_itest_##name##_suite(void);
+GS_INTEGRATION_SUITES(GS_DECLARE_SUITE)
+
+#endif
