@@ -1,8 +1,145 @@
-/* test_core.c - unit tests for core (to be written). */
+/* test_core.c - unit tests for the buffer, judge-text cursor, errors and
+ * JSON field readers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/buf.h"
+#include "gridsolve/json.h"
+#include "gridsolve/text.h"
 #include "suites.h"
+
+START_TEST(buf_appends_and_formats)
+{
+    gs_buf b = GS_BUF_INIT;
+    gs_buf_puts(&b, "steps ");
+    gs_buf_printf(&b, "%d", 42);
+    for (int i = 0; i < 1000; i++)
+        gs_buf_puts(&b, "x");
+    ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+    ck_assert_uint_eq(b.len, 8 + 1000);
+    ck_assert(strncmp(b.data, "steps 42x", 9) == 0);
+    size_t len;
+    char *p = gs_buf_take(&b, &len);
+    ck_assert_uint_eq(len, 1008);
+    ck_assert_ptr_null(b.data);
+    free(p);
+}
+END_TEST
+
+START_TEST(buf_long_printf)
+{
+    gs_buf b = GS_BUF_INIT;
+    char big[1000];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    gs_buf_printf(&b, "<%s>", big);
+    ck_assert_uint_eq(b.len, 1001);
+    ck_assert_int_eq(b.data[1000], '>');
+    gs_buf_free(&b);
+}
+END_TEST
+
+START_TEST(text_reads_ints_and_lines)
+{
+    const char *in = "3 4\n#..#\r\n\n  \n-7 x";
+    gs_text t;
+    gs_error err = {0};
+    long v;
+    gs_text_init(&t, in, strlen(in));
+    ck_assert_int_eq(gs_text_int(&t, &v, "rows", &err), 1);
+    ck_assert_int_eq(v, 3);
+    ck_assert_int_eq(gs_text_need_int(&t, &v, "cols", &err), GS_OK);
+    ck_assert_int_eq(v, 4);
+    gs_text_skip_line(&t);
+    const char *s;
+    size_t n;
+    ck_assert_int_eq(gs_text_line(&t, &s, &n), 1);
+    ck_assert_uint_eq(n, 4);
+    ck_assert(memcmp(s, "#..#", 4) == 0);
+    gs_text_skip_blank_lines(&t);
+    ck_assert_int_eq(t.line, 5);
+    ck_assert_int_eq(gs_text_int(&t, &v, "k", &err), 1);
+    ck_assert_int_eq(v, -7);
+    ck_assert_int_eq(gs_text_int(&t, &v, "stones", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 5: expected an integer (stones)");
+}
+END_TEST
+
+START_TEST(text_end_of_input)
+{
+    gs_text t;
+    gs_error err = {0};
+    long v;
+    gs_text_init(&t, "  \n ", 4);
+    ck_assert_int_eq(gs_text_int(&t, &v, "rows", &err), 0);
+    ck_assert_int_eq(gs_text_need_int(&t, &v, "rows", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 2: input ends where rows was expected");
+}
+END_TEST
+
+START_TEST(error_prefix_keeps_detail)
+{
+    gs_error err;
+    ck_assert_int_eq(gs_error_set(&err, GS_EINVALID, "row %d bad", 3),
+                     GS_EINVALID);
+    gs_error_prefix(&err, "case %d: ", 2);
+    ck_assert_str_eq(err.detail, "case 2: row 3 bad");
+    ck_assert_int_eq(gs_error_http_status(GS_EINVALID), 422);
+    ck_assert_int_eq(gs_error_http_status(GS_EBADREQ), 400);
+    ck_assert_str_eq(gs_problem_type(413),
+                     "https://gridsolve.dev/problems/payload-too-large");
+    ck_assert_str_eq(gs_problem_type(999),
+                     "https://gridsolve.dev/problems/internal");
+}
+END_TEST
+
+START_TEST(json_fields_typed)
+{
+    cJSON *o = cJSON_Parse("{\"n\": 5, \"f\": 1.5, \"s\": \"x\", \"a\": [1],"
+                           " \"g\": [\"ab\", 3], \"c\": [1, \"2\"]}");
+    gs_error err = {0};
+    long v = -1;
+    const char *s = NULL;
+    const cJSON *a;
+    ck_assert_int_eq(gs_json_int(o, "n", true, 0, 10, &v, &err), GS_OK);
+    ck_assert_int_eq(v, 5);
+    ck_assert_int_eq(gs_json_int(o, "n", true, 0, 4, &v, &err), GS_EINVALID);
+    ck_assert_int_eq(gs_json_int(o, "f", true, 0, 4, &v, &err), GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "field \"f\" must be an integer");
+    ck_assert_int_eq(gs_json_int(o, "zz", true, 0, 4, &v, &err), GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "missing required field \"zz\"");
+    v = 9;
+    ck_assert_int_eq(gs_json_int(o, "zz", false, 0, 4, &v, &err), GS_OK);
+    ck_assert_int_eq(v, 9);
+    ck_assert_int_eq(gs_json_string(o, "s", true, &s, &err), GS_OK);
+    ck_assert_str_eq(s, "x");
+    ck_assert_int_eq(gs_json_string(o, "n", true, &s, &err), GS_EBADREQ);
+    ck_assert_int_eq(gs_json_array(o, "a", true, &a, &err), GS_OK);
+    ck_assert_int_eq(gs_json_array(o, "s", true, &a, &err), GS_EBADREQ);
+    const char **rows;
+    int nrows;
+    ck_assert_int_eq(gs_json_grid(o, "g", &rows, &nrows, &err), GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "g row 1 must be a string");
+    long r, c;
+    ck_assert_int_eq(gs_json_cell(cJSON_GetObjectItem(o, "c"), "snake[0]", &r,
+                                  &c, &err),
+                     GS_EBADREQ);
+    ck_assert_str_eq(err.detail,
+                     "snake[0] must be a [row, col] pair of integers");
+    cJSON_Delete(o);
+}
+END_TEST
 
 Suite *gs_test_core_suite(void)
 {
     Suite *s = suite_create("core");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, buf_appends_and_formats);
+    tcase_add_test(tc, buf_long_printf);
+    tcase_add_test(tc, text_reads_ints_and_lines);
+    tcase_add_test(tc, text_end_of_input);
+    tcase_add_test(tc, error_prefix_keeps_detail);
+    tcase_add_test(tc, json_fields_typed);
+    suite_add_tcase(s, tc);
     return s;
 }

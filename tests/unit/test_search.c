@@ -1,8 +1,307 @@
-/* test_search.c - unit tests for search (to be written). */
+/* test_search.c - unit tests for the shared search core: the same grid
+ * walk solved in hashed FIFO, dense and priority mode, parent links,
+ * improvement of queued states, and every limit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/search.h"
 #include "suites.h"
+
+/* A 6x7 maze; '#' blocks. Start S, goal G. Shortest path: 11 moves (the Manhattan distance). */
+static const char *maze[] = {
+    "S..#...", ".#.#.#.", ".#...#.", ".####..", "......#", "#####.G",
+};
+#define MR 6
+#define MC 7
+static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+static const char dname[] = "UDLR";
+
+static int dir_of(unsigned char m)
+{
+    return (int)(strchr(dname, m) - dname);
+}
+
+static bool open_cell(int r, int c)
+{
+    return r >= 0 && c >= 0 && r < MR && c < MC && maze[r][c] != '#';
+}
+
+/* Replays moves from S; true when they end on G through open cells. */
+static bool replay(const char *moves)
+{
+    int r = 0, c = 0;
+    for (const char *m = moves; *m; m++) {
+        int d = dir_of((unsigned char)*m);
+        r += dr[d];
+        c += dc[d];
+        if (!open_cell(r, c))
+            return false;
+    }
+    return r == MR - 1 && c == MC - 1;
+}
+
+typedef struct cell {
+    uint16_t r, c;
+} cell;
+
+/* Expands hashed states until G; returns the loop's last rc. */
+static int walk_hashed(gs_search *s, bool prio, uint64_t *goal, bool *found)
+{
+    cell start = {0, 0};
+    int rc = prio ? gs_search_add_prio(s, &start, GS_NO_PARENT, 0, 0, 0, NULL)
+                  : gs_search_add(s, &start, GS_NO_PARENT, 0, NULL);
+    *found = false;
+    uint64_t id;
+    while (rc >= 0 && (rc = gs_search_pop(s, &id)) == 1) {
+        cell cur;
+        memcpy(&cur, gs_search_key(s, id), sizeof cur);
+        if (cur.r == MR - 1 && cur.c == MC - 1) {
+            *found = true;
+            *goal = id;
+            return 0;
+        }
+        for (int d = 0; d < 4 && rc >= 0; d++) {
+            int nr = cur.r + dr[d], nc = cur.c + dc[d];
+            if (!open_cell(nr, nc))
+                continue;
+            cell n = {(uint16_t)nr, (uint16_t)nc};
+            uint64_t g = gs_search_cost(s, id) + 1;
+            uint64_t h = (uint64_t)(MR - 1 - nr + MC - 1 - nc);
+            rc = prio ? gs_search_add_prio(s, &n, id, dname[d], g, g + h, NULL)
+                      : gs_search_add(s, &n, id, dname[d], NULL);
+        }
+    }
+    return rc;
+}
+
+static void check_solution(gs_search *s, int rc, bool found, uint64_t goal)
+{
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert(found);
+    ck_assert_int_eq(gs_search_finish(s, rc, found, goal, NULL, true, &res),
+                     GS_OK);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 11);
+    ck_assert_uint_eq(strlen(res.moves), 11);
+    ck_assert(replay(res.moves));
+    ck_assert(res.optimal);
+    ck_assert_uint_gt(res.expanded, 0);
+    gs_result_free(&res);
+}
+
+START_TEST(fifo_hashed_finds_shortest)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = sizeof(cell)};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint64_t goal = 0;
+    bool found;
+    int rc = walk_hashed(s, false, &goal, &found);
+    check_solution(s, rc, found, goal);
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(priority_astar_finds_shortest)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = sizeof(cell),
+                            .queue = GS_QUEUE_PRIORITY};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint64_t goal = 0;
+    bool found;
+    int rc = walk_hashed(s, true, &goal, &found);
+    check_solution(s, rc, found, goal);
+    ck_assert_uint_eq(gs_search_cost(s, goal), 11);
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(priority_improves_unexpanded_state)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 4, .queue = GS_QUEUE_PRIORITY};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint32_t a = 1, b = 2, c = 3;
+    uint64_t ia, ib, ic, id;
+    ck_assert_int_eq(gs_search_add_prio(s, &a, GS_NO_PARENT, 0, 0, 0, &ia), 1);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ia);
+    ck_assert_int_eq(gs_search_add_prio(s, &b, ia, 'x', 5, 5, &ib), 1);
+    ck_assert_int_eq(gs_search_add_prio(s, &c, ia, 'y', 1, 1, &ic), 1);
+    /* A worse path to b changes nothing; a better one replaces the link. */
+    ck_assert_int_eq(gs_search_add_prio(s, &b, ic, 'z', 7, 7, NULL), 0);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ic);
+    ck_assert_int_eq(gs_search_add_prio(s, &b, ic, 'z', 2, 2, NULL), 1);
+    unsigned char m;
+    ck_assert_uint_eq(gs_search_parent(s, ib, &m), ic);
+    ck_assert_int_eq(m, 'z');
+    ck_assert_uint_eq(gs_search_cost(s, ib), 2);
+    /* b pops once (the stale entry is skipped), then the list is empty. */
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ib);
+    ck_assert_int_eq(gs_search_pop(s, &id), 0);
+    /* An expanded state is never re-opened. */
+    ck_assert_int_eq(gs_search_add_prio(s, &c, ia, 'w', 0, 0, NULL), 0);
+    char *path;
+    size_t len;
+    ck_assert_int_eq(gs_search_path(s, ib, "!", &path, &len), GS_OK);
+    ck_assert_str_eq(path, "yz!");
+    ck_assert_uint_eq(len, 3);
+    free(path);
+    ck_assert_uint_eq(gs_search_expanded(s), 3);
+    gs_search_free(s);
+}
+END_TEST
+
+/* Dense ids: r * MC + c; the parent is one step back against the move. */
+static uint64_t dense_parent(void *ctx, uint64_t id, unsigned char move)
+{
+    int d = dir_of(move);
+    int r = (int)(id / MC) - dr[d], c = (int)(id % MC) - dc[d];
+    return (uint64_t)(r * MC + c);
+}
+
+START_TEST(dense_mode_finds_shortest)
+{
+    gs_search *s;
+    gs_search_config cfg = {.dense_count = MR * MC,
+                            .dense_parent = dense_parent};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint64_t start = 0, id, goal = 0;
+    bool found = false;
+    int rc = gs_search_add(s, &start, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(rc, 1);
+    ck_assert_int_eq(gs_search_add(s, &start, GS_NO_PARENT, 0, NULL), 0);
+    while (!found && (rc = gs_search_pop(s, &id)) == 1) {
+        if (id == MR * MC - 1) {
+            found = true;
+            goal = id;
+            break;
+        }
+        int r = (int)(id / MC), c = (int)(id % MC);
+        for (int d = 0; d < 4; d++) {
+            if (!open_cell(r + dr[d], c + dc[d]))
+                continue;
+            uint64_t n = (uint64_t)((r + dr[d]) * MC + c + dc[d]);
+            ck_assert_int_ge(gs_search_add(s, &n, id, dname[d], NULL), 0);
+        }
+    }
+    check_solution(s, rc, found, goal);
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(unreachable_goal_is_impossible)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 4};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint32_t k = 7;
+    uint64_t id;
+    ck_assert_int_eq(gs_search_add(s, &k, GS_NO_PARENT, 0, NULL), 1);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    int rc = gs_search_pop(s, &id);
+    ck_assert_int_eq(rc, 0);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_search_finish(s, rc, false, 0, NULL, true, &res),
+                     GS_OK);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    ck_assert_ptr_null(res.moves);
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(state_cap_gives_limit_states)
+{
+    gs_limits lim = {.max_states = 10};
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 4, .limits = &lim};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    int rc = 0;
+    uint32_t k;
+    for (k = 0; k < 100 && rc >= 0; k++)
+        rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_uint_eq(gs_search_count(s), 10);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_search_finish(s, rc, false, 0, NULL, true, &res),
+                     GS_OK);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(deadline_and_cancel_give_limit_time)
+{
+    gs_limits lim = {.deadline_ns = gs_now_ns() - 1};
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 4, .limits = &lim};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    for (uint32_t k = 0; k < 2000; k++)
+        ck_assert_int_eq(gs_search_add(s, &k, GS_NO_PARENT, 0, NULL), 1);
+    int rc;
+    uint64_t id;
+    int pops = 0;
+    while ((rc = gs_search_pop(s, &id)) == 1)
+        pops++;
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_int_lt(pops, 1000); /* the clock is read every few hundred */
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_TIME);
+    gs_search_free(s);
+
+    atomic_int cancel = 1;
+    gs_limits lc = {.cancel = &cancel};
+    cfg.limits = &lc;
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint32_t k = 1;
+    gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(gs_search_pop(s, &id), GS_ELIMIT);
+    ck_assert(gs_limits_expired(&lc));
+    gs_search_free(s);
+}
+END_TEST
+
+START_TEST(many_states_grow_index)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 8};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    for (uint64_t k = 0; k < 200000; k++) {
+        uint64_t key = k * 2654435761u, id;
+        ck_assert_int_eq(gs_search_add(s, &key, k ? k - 1 : GS_NO_PARENT, 'a',
+                                       &id),
+                         1);
+        ck_assert_uint_eq(id, k);
+    }
+    for (uint64_t k = 0; k < 200000; k += 7) {
+        uint64_t key = k * 2654435761u, id;
+        ck_assert_int_eq(gs_search_add(s, &key, 0, 'b', &id), 0);
+        ck_assert_uint_eq(id, k);
+        ck_assert_int_eq(memcmp(gs_search_key(s, id), &key, 8), 0);
+    }
+    ck_assert_uint_eq(gs_search_count(s), 200000);
+    gs_search_free(s);
+}
+END_TEST
 
 Suite *gs_test_search_suite(void)
 {
     Suite *s = suite_create("search");
+    TCase *tc = tcase_create("search");
+    tcase_add_test(tc, fifo_hashed_finds_shortest);
+    tcase_add_test(tc, priority_astar_finds_shortest);
+    tcase_add_test(tc, priority_improves_unexpanded_state);
+    tcase_add_test(tc, dense_mode_finds_shortest);
+    tcase_add_test(tc, unreachable_goal_is_impossible);
+    tcase_add_test(tc, state_cap_gives_limit_states);
+    tcase_add_test(tc, deadline_and_cancel_give_limit_time);
+    tcase_add_test(tc, many_states_grow_index);
+    suite_add_tcase(s, tc);
     return s;
 }
