@@ -31,7 +31,8 @@ LDFLAGS += -pthread $(SAN_FLAGS)
 LDLIBS += -lm
 
 SRC := $(shell find src -name '*.c' | sort)
-CORE_SRC := $(filter-out src/cli/main.c,$(SRC))
+CLI_SRC := $(filter src/cli/%,$(SRC))
+CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
@@ -88,7 +89,7 @@ bench: deps
 container-test:
 	bash docker/container-test.sh
 
-$(BIN): $(CORE_OBJ) $(BUILD)/obj/src/cli/main.o
+$(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(UNIT): $(CORE_OBJ) $(UNIT_OBJ)

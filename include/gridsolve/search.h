@@ -82,6 +82,7 @@ void gs_search_free(gs_search *s);
 
 /* Adds a state reached from `parent` (GS_NO_PARENT for a start state) by
  * `move`. `key` points to key_size bytes, or in dense mode to a uint64_t id.
+ * In dense mode `move` must not be 0 or 0xFF (they mark unseen and start).
  * Returns 1 when the state is new, 0 when it was already known (*id is set
  * either way when id != NULL), GS_ELIMIT when the state cap is reached, or
  * GS_ENOMEM. In FIFO mode a new state is queued; a known one is left alone. */
@@ -102,7 +103,8 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
 
-/* The packed key of a hashed state (valid until the next add). */
+/* The packed key of a hashed state. Records never move, so the pointer
+ * stays valid until gs_search_free(). NULL in dense mode. */
 const void *gs_search_key(const gs_search *s, uint64_t id);
 /* Recorded cost of a state (priority mode; 0 in FIFO mode). */
 uint64_t gs_search_cost(const gs_search *s, uint64_t id);

@@ -8,6 +8,7 @@
 
 #include "gridsolve/server.h"
 #include "gridsolve/service.h"
+#include "probe.h"
 
 #define EXIT_USAGE 2
 
@@ -17,6 +18,7 @@ static void usage(FILE *f)
             "usage: gridsolve serve [--help] [options]\n"
             "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
             " [--max-states N]\n"
+            "       gridsolve health [--host H] [--port N] [--path /healthz]\n"
             "\n"
             "solve reads judge text (or with --json one JSON request body)"
             " from FILE or\nstandard input and prints the judge output (or"
@@ -154,6 +156,8 @@ int main(int argc, char **argv)
         return gs_server_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "solve") == 0)
         return cmd_solve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "health") == 0)
+        return gs_probe_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
