@@ -7,7 +7,7 @@
 
 BUILD ?= build
 ifeq ($(SANITIZE),1)
-BUILD := $(BUILD)-san
+override BUILD := $(BUILD)-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
 endif
@@ -33,7 +33,7 @@ LDLIBS += -lm
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o
 UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
@@ -100,6 +100,21 @@ $(INTEG): $(INTEG_OBJ)
 
 $(BENCH): $(CORE_OBJ) $(BENCH_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# api/openapi.yaml embedded into the binary (GET /openapi.yaml serves it
+# whatever the working directory): a generated C array, compiled here.
+OPENAPI := $(wildcard api/openapi.yaml)
+$(BUILD)/gen/openapi.o: $(OPENAPI)
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from api/openapi.yaml by the Makefile. */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'const char gs_openapi_yaml[] = {'; \
+	  if [ -n "$(OPENAPI)" ]; then od -An -v -tx1 $(OPENAPI) | \
+	    sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; fi; \
+	  echo '0x00};'; \
+	  echo 'const size_t gs_openapi_yaml_len = sizeof gs_openapi_yaml - 1;'; \
+	} > $(BUILD)/gen/openapi.c
+	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -6,8 +6,9 @@
  * solver runs the search core in DENSE mode: one byte per state holding the
  * move that reached it, FIFO BFS, and the predecessor recomputed by rolling
  * back (every roll is undone by the opposite roll). Memory stays
- * proportional to the board, which lets boards far past the judge's
- * 500x500 (4096x4096 and more) fit in a few hundred megabytes.
+ * proportional to the board (one byte per cell for the grid, three for the
+ * visited set, plus a 32-bit queue slot per live state), so boards far past
+ * the judge's 500x500 fit: 4096x4096 peaks at about 85 MB.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,12 +27,12 @@ typedef struct gs_bloxorz {
     long rows, cols;
     uint8_t *cells; /* rows*cols CELL_* values */
     /* Start and goal, filled while rows are read. */
-    int nx;          /* X cells seen so far (0..2) */
+    int nx; /* X cells seen so far (0..2) */
     long xr[2], xc[2];
-    int no;          /* O cells seen so far */
+    int no; /* O cells seen so far */
     long gr, gc;
-    uint64_t start;  /* dense id of the start state */
-    uint64_t goal;   /* dense id of standing on O */
+    uint64_t start; /* dense id of the start state */
+    uint64_t goal;  /* dense id of standing on O */
 } gs_bloxorz;
 
 /* Largest board the 32-bit dense state numbering of the core covers. */
@@ -54,11 +55,16 @@ static const int blox_delta[3][4][3] = {
 static int move_index(unsigned char m)
 {
     switch (m) {
-    case 'U': return 0;
-    case 'D': return 1;
-    case 'L': return 2;
-    case 'R': return 3;
-    default: return -1;
+    case 'U':
+        return 0;
+    case 'D':
+        return 1;
+    case 'L':
+        return 2;
+    case 'R':
+        return 3;
+    default:
+        return -1;
     }
 }
 
@@ -68,7 +74,7 @@ static int opposite(int mi)
     return mi ^ 1;
 }
 
-static void gs_bloxorz_free(void *p)
+static void blox_free(void *p)
 {
     gs_bloxorz *b = p;
     if (b == NULL)
@@ -79,8 +85,8 @@ static void gs_bloxorz_free(void *p)
 
 /* Allocates an empty rows x cols instance after checking the size against
  * the configured cap. */
-static int blox_new(long rows, long cols, const gs_caps *caps,
-                    gs_bloxorz **out, gs_error *err)
+static int blox_new(long rows, long cols, const gs_caps *caps, gs_bloxorz **out,
+                    gs_error *err)
 {
     *out = NULL;
     if (rows < 1 || cols < 1)
@@ -89,10 +95,10 @@ static int blox_new(long rows, long cols, const gs_caps *caps,
                             "must be at least 1",
                             rows, cols);
     /* Each side is below 2^32 here, so the product cannot overflow. */
-    uint64_t ncells = (uint64_t)rows > BLOX_MAX_CELLS ||
-                              (uint64_t)cols > BLOX_MAX_CELLS
-                          ? UINT64_MAX
-                          : (uint64_t)rows * (uint64_t)cols;
+    uint64_t ncells =
+        (uint64_t)rows > BLOX_MAX_CELLS || (uint64_t)cols > BLOX_MAX_CELLS
+            ? UINT64_MAX
+            : (uint64_t)rows * (uint64_t)cols;
     if (caps != NULL && caps->max_cells > 0 && ncells > caps->max_cells)
         return gs_error_set(err, GS_EINVALID,
                             "grid %ldx%ld is above the maximum of %llu cells",
@@ -132,9 +138,15 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
     for (long c = 0; c < b->cols; c++) {
         unsigned char ch = (unsigned char)s[c];
         switch (ch) {
-        case '#': row[c] = CELL_HOLE; break;
-        case '.': row[c] = CELL_FLOOR; break;
-        case 'E': row[c] = CELL_FRAGILE; break;
+        case '#':
+            row[c] = CELL_HOLE;
+            break;
+        case '.':
+            row[c] = CELL_FLOOR;
+            break;
+        case 'E':
+            row[c] = CELL_FRAGILE;
+            break;
         case 'X':
             if (b->nx == 2)
                 return gs_error_set(err, GS_EINVALID,
@@ -209,14 +221,17 @@ static int blox_parse_json(const cJSON *body, const gs_caps *caps, void **inst,
     if (rc)
         return rc;
     gs_bloxorz *b = NULL;
-    rc = blox_new(nrows, (long)strlen(rows[0]), caps, &b, err);
+    if (rows[0][0] == '\0')
+        rc = gs_error_set(err, GS_EINVALID, "grid row 0 is empty");
+    else
+        rc = blox_new(nrows, (long)strlen(rows[0]), caps, &b, err);
     for (int r = 0; rc == GS_OK && r < nrows; r++)
         rc = blox_fill_row(b, r, rows[r], strlen(rows[r]), err);
     if (rc == GS_OK)
         rc = blox_finish(b, err);
     free(rows);
     if (rc) {
-        gs_bloxorz_free(b);
+        blox_free(b);
         return rc;
     }
     *inst = b;
@@ -265,21 +280,21 @@ static int blox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
             gs_error_set(err, GS_EINVALID,
                          "line %d: input ended after %ld of %ld grid rows",
                          line, r, n);
-            gs_bloxorz_free(b);
+            blox_free(b);
             return GS_EINVALID;
         }
         trim(&s, &len);
         rc = blox_fill_row(b, r, s, len, err);
         if (rc) {
             gs_error_prefix(err, "line %d: ", line);
-            gs_bloxorz_free(b);
+            blox_free(b);
             return rc;
         }
     }
     rc = blox_finish(b, err);
     if (rc) {
         gs_error_prefix(err, "line %d: ", header_line);
-        gs_bloxorz_free(b);
+        blox_free(b);
         return rc;
     }
     *inst = b;
@@ -290,9 +305,15 @@ static void blox_format_text(const void *inst, const gs_result *res, int index,
                              gs_buf *out)
 {
     switch (res->status) {
-    case GS_SOLVED: gs_buf_printf(out, "%zu\n", res->steps); break;
-    case GS_IMPOSSIBLE: gs_buf_puts(out, "Impossible\n"); break;
-    default: gs_buf_puts(out, "limit\n"); break;
+    case GS_SOLVED:
+        gs_buf_printf(out, "%zu\n", res->steps);
+        break;
+    case GS_IMPOSSIBLE:
+        gs_buf_puts(out, "Impossible\n");
+        break;
+    default:
+        gs_buf_puts(out, "limit\n");
+        break;
     }
 }
 
@@ -337,8 +358,8 @@ static uint64_t blox_dense_parent(void *ctx, uint64_t id, unsigned char move)
     long r = (long)(cell / (uint64_t)b->cols);
     long c = (long)(cell % (uint64_t)b->cols);
     const int *d = blox_delta[o][opposite(mi)];
-    uint64_t at = (uint64_t)(r + d[0]) * (uint64_t)b->cols +
-                  (uint64_t)(c + d[1]);
+    uint64_t at =
+        (uint64_t)(r + d[0]) * (uint64_t)b->cols + (uint64_t)(c + d[1]);
     return 3 * at + (uint64_t)d[2];
 }
 
@@ -382,8 +403,9 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
     if (rc)
-        return gs_error_set(err, rc, "cannot allocate the bloxorz search for "
-                                     "a %ldx%ld grid",
+        return gs_error_set(err, rc,
+                            "cannot allocate the bloxorz search for "
+                            "a %ldx%ld grid",
                             b->rows, b->cols);
     bool found = false;
     rc = gs_search_add(s, &b->start, GS_NO_PARENT, 0, NULL);
@@ -397,8 +419,9 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
     rc = gs_search_finish(s, rc, found, b->goal, NULL, true, res);
     gs_search_free(s);
     if (rc)
-        return gs_error_set(err, rc, "out of memory building the bloxorz "
-                                     "move string");
+        return gs_error_set(err, rc,
+                            "out of memory building the bloxorz "
+                            "move string");
     res->pushes = -1;
     res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
     return GS_OK;
@@ -415,5 +438,5 @@ const gs_puzzle gs_puzzle_bloxorz = {
     .parse_text = blox_parse_text,
     .format_text = blox_format_text,
     .solve = blox_solve,
-    .free = gs_bloxorz_free,
+    .free = blox_free,
 };

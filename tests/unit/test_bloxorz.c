@@ -1,8 +1,550 @@
-/* test_bloxorz.c - unit tests for bloxorz (to be written). */
+/* test_bloxorz.c - unit tests for the bloxorz puzzle: the judge samples
+ * through the text interface, JSON validation (400 vs 422 and the detail
+ * text), the tricky rules, limits, and a property test against a plain
+ * brute-force BFS written here with its own move rules and replay. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/puzzle.h"
 #include "suites.h"
+
+extern const gs_puzzle gs_puzzle_bloxorz;
+static const gs_puzzle *P = &gs_puzzle_bloxorz;
+
+/* Runs every case of a judge text through parse_text/solve/format_text
+ * and returns the output (caller frees). Fails the test on an error. */
+static char *judge(const char *input)
+{
+    gs_text in;
+    gs_text_init(&in, input, strlen(input));
+    gs_buf out = GS_BUF_INIT;
+    gs_caps caps = {.max_cells = 0};
+    for (int index = 1;; index++) {
+        void *inst = NULL;
+        gs_error err = {0};
+        int rc = P->parse_text(&in, &caps, &inst, &err);
+        ck_assert_msg(rc >= 0, "case %d: parse error %d: %s", index, rc,
+                      err.detail);
+        if (rc == 0)
+            break;
+        gs_result res;
+        gs_result_clear(&res);
+        rc = P->solve(inst, NULL, &res, &err);
+        ck_assert_msg(rc == GS_OK, "case %d: solve: %s", index, err.detail);
+        P->format_text(inst, &res, index, &out);
+        gs_result_free(&res);
+        P->free(inst);
+    }
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    char *s = gs_buf_take(&out, NULL);
+    return s ? s : strdup("");
+}
+
+/* Parses a JSON body; returns the puzzle's status and fills err / inst. */
+static int parse_json(const char *json, const gs_caps *caps, void **inst,
+                      gs_error *err)
+{
+    cJSON *body = cJSON_Parse(json);
+    ck_assert_msg(body != NULL, "test JSON does not parse: %s", json);
+    gs_caps none = {.max_cells = 0};
+    memset(err, 0, sizeof *err);
+    *inst = NULL;
+    int rc = P->parse_json(body, caps ? caps : &none, inst, err);
+    cJSON_Delete(body);
+    return rc;
+}
+
+/* Expects parse_json to fail with `code` and a detail containing `want`. */
+static void expect_error(const char *json, int code, const char *want)
+{
+    void *inst;
+    gs_error err;
+    int rc = parse_json(json, NULL, &inst, &err);
+    ck_assert_msg(rc == code, "%s: got %d (%s), expected %d", json, rc,
+                  err.detail, code);
+    ck_assert_ptr_null(inst);
+    ck_assert_msg(strstr(err.detail, want) != NULL,
+                  "%s: detail \"%s\" lacks \"%s\"", json, err.detail, want);
+}
+
+/* ------------------------------------------------ brute force and replay */
+
+/* The block as the cells it covers; a standing block covers (r1,c1) only
+ * (r2,c2 equal to it). Kept apart from the solver's orientation tables. */
+typedef struct blk {
+    int r1, c1, r2, c2;
+} blk;
+
+static int standing(blk b)
+{
+    return b.r1 == b.r2 && b.c1 == b.c2;
+}
+
+/* Rolls b by move m as PUZZLES.md words it. */
+static blk roll(blk b, char m)
+{
+    int dr = m == 'U' ? -1 : m == 'D' ? 1 : 0;
+    int dc = m == 'L' ? -1 : m == 'R' ? 1 : 0;
+    blk n;
+    if (standing(b)) {
+        /* Lies down on the two cells next to it in direction m. */
+        n.r1 = b.r1 + dr;
+        n.c1 = b.c1 + dc;
+        n.r2 = b.r1 + 2 * dr;
+        n.c2 = b.c1 + 2 * dc;
+    } else {
+        int horiz = b.r1 == b.r2;
+        int along = horiz ? (dc != 0) : (dr != 0);
+        if (along) {
+            /* Stands up on the cell beyond the end it rolls over. */
+            int far = (dr + dc) > 0;
+            int r =
+                far ? (b.r1 > b.r2 ? b.r1 : b.r2) : (b.r1 < b.r2 ? b.r1 : b.r2);
+            int c =
+                far ? (b.c1 > b.c2 ? b.c1 : b.c2) : (b.c1 < b.c2 ? b.c1 : b.c2);
+            n.r1 = n.r2 = r + dr;
+            n.c1 = n.c2 = c + dc;
+        } else {
+            n.r1 = b.r1 + dr;
+            n.c1 = b.c1 + dc;
+            n.r2 = b.r2 + dr;
+            n.c2 = b.c2 + dc;
+        }
+    }
+    /* Normalise so the first cell is the upper-left one. */
+    if (n.r2 < n.r1 || n.c2 < n.c1) {
+        blk t = {n.r2, n.c2, n.r1, n.c1};
+        n = t;
+    }
+    return n;
+}
+
+static char at(char **g, int rows, int cols, int r, int c)
+{
+    if (r < 0 || c < 0 || r >= rows || c >= cols)
+        return '#';
+    return g[r][c];
+}
+
+static int legal(char **g, int rows, int cols, blk b)
+{
+    if (at(g, rows, cols, b.r1, b.c1) == '#' ||
+        at(g, rows, cols, b.r2, b.c2) == '#')
+        return 0;
+    return !(standing(b) && at(g, rows, cols, b.r1, b.c1) == 'E');
+}
+
+static blk find_start(char **g, int rows, int cols)
+{
+    blk b = {-1, -1, -1, -1};
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            if (g[r][c] == 'X') {
+                if (b.r1 < 0) {
+                    b.r1 = b.r2 = r;
+                    b.c1 = b.c2 = c;
+                } else {
+                    b.r2 = r;
+                    b.c2 = c;
+                }
+            }
+    return b;
+}
+
+static int is_goal(char **g, blk b)
+{
+    return standing(b) && g[b.r1][b.c1] == 'O';
+}
+
+/* Replays moves from the start; true when every state is legal and the
+ * last one stands on O. */
+static int replay(char **g, int rows, int cols, const char *moves)
+{
+    blk b = find_start(g, rows, cols);
+    for (const char *m = moves; *m; m++) {
+        if (!strchr("UDLR", *m))
+            return 0;
+        b = roll(b, *m);
+        if (!legal(g, rows, cols, b))
+            return 0;
+    }
+    return is_goal(g, b);
+}
+
+/* Plain BFS over blocks, with a linear-scan visited list: -1 when
+ * impossible, else the minimum number of moves. */
+static int brute(char **g, int rows, int cols)
+{
+    size_t cap = (size_t)rows * cols * 3 + 1, head = 0, tail = 0;
+    blk *q = malloc(cap * sizeof *q);
+    int *dist = malloc(cap * sizeof *dist);
+    ck_assert(q && dist);
+    q[tail] = find_start(g, rows, cols);
+    dist[tail++] = 0;
+    int answer = -1;
+    while (head < tail && answer < 0) {
+        blk b = q[head];
+        int d = dist[head++];
+        if (is_goal(g, b)) {
+            answer = d;
+            break;
+        }
+        for (const char *m = "UDLR"; *m; m++) {
+            blk n = roll(b, *m);
+            if (!legal(g, rows, cols, n))
+                continue;
+            size_t i;
+            for (i = 0; i < tail; i++)
+                if (memcmp(&q[i], &n, sizeof n) == 0)
+                    break;
+            if (i == tail) {
+                ck_assert(tail < cap);
+                q[tail] = n;
+                dist[tail++] = d + 1;
+            }
+        }
+    }
+    free(q);
+    free(dist);
+    return answer;
+}
+
+/* Builds {"grid": [...]} for rows g. */
+static char *grid_json(char **g, int rows)
+{
+    cJSON *body = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(body, "grid");
+    for (int r = 0; r < rows; r++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(g[r]));
+    char *s = cJSON_PrintUnformatted(body);
+    cJSON_Delete(body);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Solves rows g through JSON; checks the answer against brute() and
+ * replays the moves. Returns the steps or -1. */
+static int solve_checked(char **g, int rows, int cols)
+{
+    char *json = grid_json(g, rows);
+    void *inst;
+    gs_error err;
+    int rc = parse_json(json, NULL, &inst, &err);
+    ck_assert_msg(rc == GS_OK, "%s: %s", json, err.detail);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+    int want = brute(g, rows, cols);
+    int got = -1;
+    if (want < 0) {
+        ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: expected impossible",
+                      json);
+        ck_assert_ptr_null(res.moves);
+    } else {
+        ck_assert_msg(res.status == GS_SOLVED, "%s: expected %d steps", json,
+                      want);
+        ck_assert_msg(res.steps == (size_t)want, "%s: %zu steps, expected %d",
+                      json, res.steps, want);
+        ck_assert_uint_eq(strlen(res.moves), res.steps);
+        ck_assert_msg(replay(g, rows, cols, res.moves),
+                      "%s: moves %s do not replay", json, res.moves);
+        ck_assert(res.optimal);
+        got = (int)res.steps;
+    }
+    gs_result_free(&res);
+    P->free(inst);
+    free(json);
+    return got;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* /work/shared/conformance/bloxorz/sample.in and tricky.in, copied. */
+static const char SAMPLE_IN[] = "7 7\n"
+                                "#######\n"
+                                "#..X###\n"
+                                "#..##O#\n"
+                                "#....E#\n"
+                                "#....E#\n"
+                                "#.....#\n"
+                                "#######\n"
+                                "0 0\n";
+
+static const char TRICKY_IN[] = "5 7\n#######\n#.XX..#\n#.....#\n#...O.#\n"
+                                "#######\n"
+                                "6 7\n#######\n#..X..#\n#..X..#\n#.....#\n"
+                                "#...O.#\n#######\n"
+                                "3 6\n######\n#XEEO#\n######\n"
+                                "3 9\n#########\n#X..E..O#\n#########\n"
+                                "3 9\n#########\n#X.....O#\n#########\n"
+                                "3 7\n#######\n#XX..O#\n#######\n"
+                                "3 5\n#####\n#X#O#\n#####\n"
+                                "7 7\n#######\n#..X###\n#..##O#\n#....E#\n"
+                                "#....E#\n#.....#\n#######\n"
+                                "0 0\n";
+
+START_TEST(test_judge_sample)
+{
+    char *out = judge(SAMPLE_IN);
+    ck_assert_str_eq(out, "10\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_judge_tricky)
+{
+    char *out = judge(TRICKY_IN);
+    ck_assert_str_eq(out, "3\n5\n2\nImpossible\n4\nImpossible\nImpossible\n"
+                          "10\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_judge_blank_lines_crlf_eof)
+{
+    /* Blank lines between and inside cases, CRLF, no terminator. */
+    char *out = judge("\n3 6\r\n\r\n######\r\n#XEEO#\r\n\n######\r\n\n"
+                      "  \n3 5\n#####\n#X#O#\n#####\n");
+    ck_assert_str_eq(out, "2\nImpossible\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_judge_errors)
+{
+    static const struct {
+        const char *in;
+        const char *want;
+    } cases[] = {
+        {"3 6\n######\n#XEEO\n######\n0 0\n",
+         "line 3: grid row 1 has 5 cells, expected 6"},
+        {"3 6\n######\n#XEZO#\n######\n", "line 3: grid row 1 column 3"},
+        {"3 6\n######\n#XEEO#\n", "input ended after 2 of 3 grid rows"},
+        {"3 x\n", "line 1"},
+        {"-3 6\n", "invalid"},
+        {"3 6\n######\n#X.XO#\n######\n", "not adjacent"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gs_text in;
+        gs_text_init(&in, cases[i].in, strlen(cases[i].in));
+        gs_caps caps = {0};
+        void *inst = NULL;
+        gs_error err = {0};
+        int rc = P->parse_text(&in, &caps, &inst, &err);
+        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(strstr(err.detail, cases[i].want) != NULL,
+                      "case %zu: detail \"%s\" lacks \"%s\"", i, err.detail,
+                      cases[i].want);
+    }
+}
+END_TEST
+
+START_TEST(test_json_errors)
+{
+    expect_error("{}", GS_EBADREQ, "\"grid\"");
+    expect_error("{\"grid\": \"#X.O#\"}", GS_EBADREQ, "\"grid\"");
+    expect_error("{\"grid\": [\"#XO#\", 5]}", GS_EBADREQ, "row 1");
+    expect_error("{\"grid\": []}", GS_EINVALID, "empty");
+    expect_error("{\"grid\": [\"\"]}", GS_EINVALID, "grid row 0 is empty");
+    /* Ragged: the exact message of the spec. */
+    expect_error("{\"grid\": [\"#######\", \"#..X..#\", \"#.....#\", "
+                 "\"#..O..\", \"#######\"]}",
+                 GS_EINVALID, "grid row 3 has 6 cells, expected 7");
+    expect_error("{\"grid\": [\"#####\", \"#X?O#\", \"#####\"]}", GS_EINVALID,
+                 "grid row 1 column 2 has unknown cell '?'");
+    expect_error("{\"grid\": [\"#####\", \"#X O#\", \"#####\"]}", GS_EINVALID,
+                 "grid row 1 column 2 has unknown cell ' '");
+    expect_error("{\"grid\": [\"#####\", \"#X.O#\", \"#\\u0001###\"]}",
+                 GS_EINVALID, "grid row 2 column 1 has unknown cell byte 0x01");
+    expect_error("{\"grid\": [\"#####\", \"#X.X#\", \"#O..#\"]}", GS_EINVALID,
+                 "X cells at row 1 column 1 and row 1 column 3 are not "
+                 "adjacent");
+    expect_error("{\"grid\": [\"#X..#\", \"#..X#\", \"#O..#\"]}", GS_EINVALID,
+                 "not adjacent");
+    expect_error("{\"grid\": [\"#XX.#\", \"#X..#\", \"#O..#\"]}", GS_EINVALID,
+                 "more than two X cells: row 1 column 1 is a third");
+    expect_error("{\"grid\": [\"#...#\", \"#..O#\"]}", GS_EINVALID, "no X");
+    expect_error("{\"grid\": [\"#X..#\", \"#...#\"]}", GS_EINVALID, "no O");
+    expect_error("{\"grid\": [\"#X.O#\", \"#..O#\"]}", GS_EINVALID,
+                 "two O cells: row 0 column 3 and row 1 column 3");
+}
+END_TEST
+
+START_TEST(test_json_cap)
+{
+    void *inst;
+    gs_error err;
+    gs_caps caps = {.max_cells = 14};
+    int rc = parse_json("{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}", &caps,
+                        &inst, &err);
+    ck_assert_int_eq(rc, GS_EINVALID);
+    ck_assert_ptr_null(inst);
+    ck_assert_msg(strstr(err.detail, "maximum of 14 cells"), "%s", err.detail);
+    caps.max_cells = 15;
+    rc = parse_json("{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}", &caps,
+                    &inst, &err);
+    ck_assert_int_eq(rc, GS_OK);
+    P->free(inst);
+}
+END_TEST
+
+/* Each rule of PUZZLES.md on a board built to isolate it. */
+START_TEST(test_rules)
+{
+    /* Lying start, horizontal and vertical. */
+    char *h[] = {"#######", "#.XX..#", "#.....#", "#...O.#", "#######"};
+    ck_assert_int_eq(solve_checked(h, 5, 7), 3);
+    char *v[] = {"#######", "#..X..#", "#..X..#",
+                 "#.....#", "#...O.#", "#######"};
+    ck_assert_int_eq(solve_checked(v, 6, 7), 5);
+    /* Lying across fragile floor is fine; standing on it is not. */
+    char *across[] = {"######", "#XEEO#", "######"};
+    ck_assert_int_eq(solve_checked(across, 3, 6), 2);
+    char *stand[] = {"#########", "#X..E..O#", "#########"};
+    ck_assert_int_eq(solve_checked(stand, 3, 9), -1);
+    /* The same corridor with rigid floor is solvable. */
+    char *rigid[] = {"#########", "#X.....O#", "#########"};
+    ck_assert_int_eq(solve_checked(rigid, 3, 9), 4);
+    /* The goal is only ever covered lying: impossible. */
+    char *lying[] = {"#######", "#XX..O#", "#######"};
+    ck_assert_int_eq(solve_checked(lying, 3, 7), -1);
+    /* The edge of the grid behaves like a hole (no border walls). */
+    char *edge[] = {"X..O"};
+    ck_assert_int_eq(solve_checked(edge, 1, 4), 2);
+    char *edge2[] = {".X.O"};
+    ck_assert_int_eq(solve_checked(edge2, 1, 4), -1);
+}
+END_TEST
+
+START_TEST(test_moves_json)
+{
+    void *inst;
+    gs_error err;
+    ck_assert_int_eq(parse_json("{\"grid\": [\"#######\", \"#..X###\", "
+                                "\"#..##O#\", \"#....E#\", \"#....E#\", "
+                                "\"#.....#\", \"#######\"]}",
+                                NULL, &inst, &err),
+                     GS_OK);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 10);
+    ck_assert_int_eq(res.pushes, -1);
+    ck_assert(res.expanded > 0);
+    char *g[] = {"#######", "#..X###", "#..##O#", "#....E#",
+                 "#....E#", "#.....#", "#######"};
+    ck_assert(replay(g, 7, 7, res.moves));
+    gs_result_free(&res);
+    P->free(inst);
+}
+END_TEST
+
+START_TEST(test_limit_states)
+{
+    void *inst;
+    gs_error err;
+    ck_assert_int_eq(parse_json("{\"grid\": [\"#######\", \"#..X###\", "
+                                "\"#..##O#\", \"#....E#\", \"#....E#\", "
+                                "\"#.....#\", \"#######\"]}",
+                                NULL, &inst, &err),
+                     GS_OK);
+    gs_limits lim = {.max_states = 3};
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, &lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_ptr_null(res.moves);
+    gs_buf out = GS_BUF_INIT;
+    P->format_text(inst, &res, 1, &out);
+    ck_assert_str_eq(out.data, "limit\n");
+    gs_buf_free(&out);
+    gs_result_free(&res);
+    P->free(inst);
+}
+END_TEST
+
+/* Property: random small boards, solver == brute force, moves replay. */
+START_TEST(test_random_vs_brute)
+{
+    srand(20240611);
+    int solved = 0, impossible = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        int rows = 1 + rand() % 8, cols = 1 + rand() % 8;
+        char *g[8];
+        for (int r = 0; r < rows; r++) {
+            g[r] = calloc((size_t)cols + 1, 1);
+            ck_assert_ptr_nonnull(g[r]);
+            for (int c = 0; c < cols; c++) {
+                int k = rand() % 100;
+                g[r][c] = k < 20 ? '#' : k < 35 ? 'E' : '.';
+            }
+        }
+        /* A start (standing or lying either way) and a goal elsewhere. */
+        int o = rand() % 3;
+        int sr = rand() % rows, sc = rand() % cols;
+        int er = sr + (o == 2), ec = sc + (o == 1);
+        int gr = rand() % rows, gc = rand() % cols;
+        int ok = er < rows && ec < cols && !(gr == sr && gc == sc) &&
+                 !(gr == er && gc == ec);
+        if (ok) {
+            g[sr][sc] = 'X';
+            g[er][ec] = 'X';
+            g[gr][gc] = 'O';
+            if (solve_checked(g, rows, cols) >= 0)
+                solved++;
+            else
+                impossible++;
+        }
+        for (int r = 0; r < rows; r++)
+            free(g[r]);
+    }
+    /* Both outcomes must be well represented for the test to mean much. */
+    ck_assert_int_gt(solved, 50);
+    ck_assert_int_gt(impossible, 50);
+}
+END_TEST
+
+/* A larger open board: the dense search still agrees with brute force. */
+START_TEST(test_open_board)
+{
+    enum { N = 24 };
+    char *g[N];
+    for (int r = 0; r < N; r++) {
+        g[r] = malloc(N + 1);
+        ck_assert_ptr_nonnull(g[r]);
+        memset(g[r], '.', N);
+        g[r][N] = '\0';
+    }
+    g[0][0] = 'X';
+    g[N - 1][N - 2] = 'O';
+    g[20][5] = '#';
+    g[21][7] = 'E';
+    ck_assert_int_gt(solve_checked(g, N, N), 0);
+    for (int r = 0; r < N; r++)
+        free(g[r]);
+}
+END_TEST
 
 Suite *gs_test_bloxorz_suite(void)
 {
     Suite *s = suite_create("bloxorz");
+    TCase *tc = tcase_create("bloxorz");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_judge_sample);
+    tcase_add_test(tc, test_judge_tricky);
+    tcase_add_test(tc, test_judge_blank_lines_crlf_eof);
+    tcase_add_test(tc, test_judge_errors);
+    tcase_add_test(tc, test_json_errors);
+    tcase_add_test(tc, test_json_cap);
+    tcase_add_test(tc, test_rules);
+    tcase_add_test(tc, test_moves_json);
+    tcase_add_test(tc, test_limit_states);
+    tcase_add_test(tc, test_random_vs_brute);
+    tcase_add_test(tc, test_open_board);
+    suite_add_tcase(s, tc);
     return s;
 }
