@@ -45,7 +45,7 @@ struct gs_search {
     unsigned char **chunks;
     size_t nchunks, chunks_cap;
     uint32_t count;
-    uint32_t *table; /* id + 1; 0 = empty */
+    uint64_t *table; /* fingerprint << 32 | (id + 1); 0 = empty */
     uint64_t table_mask;
     uint64_t fifo_head;
     heap_ent *heap;
@@ -192,18 +192,32 @@ void gs_search_free(gs_search *s)
     free(s);
 }
 
-/* Doubles the hash index; called at load 1/2. */
+/* A table entry: the hash's high half filters probes without touching
+ * the arena (records are scattered; the index is not). */
+static inline uint64_t entry_of(uint64_t h, uint32_t id)
+{
+    return (h & 0xFFFFFFFF00000000ull) | ((uint64_t)id + 1);
+}
+
+static inline uint32_t entry_id(uint64_t e)
+{
+    return (uint32_t)e - 1;
+}
+
+/* Doubles the hash index; called at load 0.7. Rehashing reads the arena
+ * sequentially, which is cheap next to random probes. */
 static int table_grow(gs_search *s)
 {
     uint64_t mask = s->table_mask * 2 + 1;
-    uint32_t *t = calloc(mask + 1, sizeof *t);
+    uint64_t *t = calloc(mask + 1, sizeof *t);
     if (!t)
         return GS_ENOMEM;
     for (uint32_t id = 0; id < s->count; id++) {
-        uint64_t h = hash_key(rec_at(s, id), s->cfg.key_size) & mask;
-        while (t[h])
-            h = (h + 1) & mask;
-        t[h] = id + 1;
+        uint64_t h = hash_key(rec_at(s, id), s->cfg.key_size);
+        uint64_t i = h & mask;
+        while (t[i])
+            i = (i + 1) & mask;
+        t[i] = entry_of(h, id);
     }
     free(s->table);
     s->table = t;
@@ -234,21 +248,27 @@ static uint32_t arena_push(gs_search *s)
     return id;
 }
 
-/* Finds key; returns its table slot. *found tells whether it is there. */
-static uint64_t table_find(const gs_search *s, const void *key, bool *found)
+/* Finds key; returns its table slot and sets *hash. *found tells whether
+ * it is there. */
+static uint64_t table_find(const gs_search *s, const void *key, bool *found,
+                           uint64_t *hash)
 {
-    uint64_t h = hash_key(key, s->cfg.key_size) & s->table_mask;
+    uint64_t h = hash_key(key, s->cfg.key_size);
+    uint64_t fp = h & 0xFFFFFFFF00000000ull;
+    uint64_t i = h & s->table_mask;
+    *hash = h;
     for (;;) {
-        uint32_t v = s->table[h];
-        if (!v) {
+        uint64_t e = s->table[i];
+        if (!e) {
             *found = false;
-            return h;
+            return i;
         }
-        if (memcmp(rec_at(s, v - 1), key, s->cfg.key_size) == 0) {
+        if ((e & 0xFFFFFFFF00000000ull) == fp &&
+            memcmp(rec_at(s, entry_id(e)), key, s->cfg.key_size) == 0) {
             *found = true;
-            return h;
+            return i;
         }
-        h = (h + 1) & s->table_mask;
+        i = (i + 1) & s->table_mask;
     }
 }
 
@@ -299,8 +319,9 @@ static int dense_add(gs_search *s, uint64_t sid, uint64_t parent,
 }
 
 /* Inserts a new hashed record at table slot `slot`. */
-static int hashed_insert(gs_search *s, uint64_t slot, const void *key,
-                         uint64_t parent, unsigned char move, uint32_t *out)
+static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
+                         const void *key, uint64_t parent, unsigned char move,
+                         uint32_t *out)
 {
     if (states_full(s, s->count))
         return GS_ELIMIT;
@@ -313,9 +334,9 @@ static int hashed_insert(gs_search *s, uint64_t slot, const void *key,
     memcpy(r, key, s->cfg.key_size);
     rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
                  move);
-    s->table[slot] = id + 1;
+    s->table[slot] = entry_of(hash, id);
     *out = id;
-    if ((uint64_t)s->count * 2 > s->table_mask) {
+    if ((uint64_t)s->count * 10 > (s->table_mask + 1) * 7) {
         int rc = table_grow(s);
         if (rc)
             return rc;
@@ -331,14 +352,15 @@ int gs_search_add(gs_search *s, const void *key, uint64_t parent,
     if (s->prio)
         return GS_EINTERNAL;
     bool found;
-    uint64_t slot = table_find(s, key, &found);
+    uint64_t hash;
+    uint64_t slot = table_find(s, key, &found, &hash);
     if (found) {
         if (id)
-            *id = s->table[slot] - 1;
+            *id = entry_id(s->table[slot]);
         return 0;
     }
     uint32_t nid;
-    int rc = hashed_insert(s, slot, key, parent, move, &nid);
+    int rc = hashed_insert(s, slot, hash, key, parent, move, &nid);
     if (rc)
         return rc;
     if (id)
@@ -402,10 +424,11 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
     if (!s->prio)
         return GS_EINTERNAL;
     bool found;
-    uint64_t slot = table_find(s, key, &found);
+    uint64_t hash;
+    uint64_t slot = table_find(s, key, &found, &hash);
     uint32_t rid;
     if (found) {
-        rid = s->table[slot] - 1;
+        rid = entry_id(s->table[slot]);
         if (id)
             *id = rid;
         unsigned char *r = rec_at(s, rid);
@@ -415,7 +438,7 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
                      move);
         rec_set_cost(s, r, cost);
     } else {
-        int rc = hashed_insert(s, slot, key, parent, move, &rid);
+        int rc = hashed_insert(s, slot, hash, key, parent, move, &rid);
         if (rc)
             return rc;
         unsigned char *r = rec_at(s, rid);
