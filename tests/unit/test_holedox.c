@@ -1,8 +1,609 @@
-/* test_holedox.c - unit tests for holedox (to be written). */
+/* test_holedox.c - unit tests for holedox: the judge's samples through the
+ * text format, JSON validation (400 vs 422 and the detail), the rules'
+ * edge cases (the tail's cell blocks the head, a target under the body,
+ * head already on the target), a property test against a brute-force BFS
+ * written here, with every move string replayed, and the limits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gridsolve/puzzle.h"
 #include "suites.h"
+
+extern const gs_puzzle gs_puzzle_holedox;
+#define P (&gs_puzzle_holedox)
+
+static const gs_caps caps = {1u << 20};
+
+/* The judge's sample and the conformance tricky cases (judge text). */
+static const char sample_in[] = "5 6 4\n4 1\n4 2\n3 2\n3 1\n3\n2 3\n3 3\n3 4\n"
+                                "\n4 4 4\n2 3\n1 3\n1 4\n2 4\n4\n\n2 1\n2 2\n"
+                                "3 4\n4 2\n\n0 0 0\n";
+static const char sample_out[] = "Case 1: 9\nCase 2: -1\n";
+
+static const char tricky_in[] =
+    "3 3 2\n1 1\n1 2\n0\n\n1 5 2\n1 2\n1 1\n0\n\n2 2 2\n1 2\n1 1\n0\n\n"
+    "3 3 2\n3 3\n3 2\n3\n1 2\n2 1\n2 2\n\n"
+    "20 20 8\n20 20\n20 19\n20 18\n20 17\n20 16\n20 15\n20 14\n20 13\n0\n\n"
+    "20 20 8\n15 18\n15 17\n14 17\n14 16\n14 15\n15 15\n16 15\n16 14\n108\n"
+    "1 4\n1 6\n1 17\n1 18\n2 4\n2 5\n2 7\n2 8\n2 13\n2 17\n2 19\n2 20\n3 2\n"
+    "3 3\n3 5\n3 7\n3 12\n3 16\n3 19\n4 1\n4 5\n4 13\n4 18\n4 19\n5 3\n5 4\n"
+    "5 6\n5 10\n5 11\n5 13\n5 16\n5 19\n6 3\n6 6\n6 12\n6 13\n6 14\n7 5\n"
+    "7 9\n7 10\n7 13\n7 15\n7 16\n7 20\n8 1\n8 12\n8 14\n8 15\n8 17\n8 18\n"
+    "9 1\n9 4\n9 7\n9 9\n9 12\n9 14\n9 17\n9 18\n9 19\n9 20\n10 12\n10 13\n"
+    "10 15\n11 1\n11 8\n11 14\n11 15\n11 16\n11 18\n11 19\n12 2\n12 3\n"
+    "12 6\n13 7\n13 13\n13 14\n13 18\n13 19\n14 5\n14 6\n14 12\n14 18\n"
+    "15 3\n15 5\n15 13\n15 20\n16 1\n16 3\n16 9\n16 11\n16 18\n17 1\n17 19\n"
+    "18 8\n18 13\n18 14\n18 17\n19 1\n19 2\n19 3\n19 9\n19 16\n19 18\n20 2\n"
+    "20 3\n20 4\n20 7\n20 16\n\n"
+    "20 20 8\n18 7\n17 7\n17 6\n17 5\n17 4\n18 4\n19 4\n19 3\n98\n1 4\n1 7\n"
+    "1 9\n1 10\n1 12\n1 13\n1 19\n2 2\n2 14\n2 19\n2 20\n3 1\n3 2\n3 6\n3 8\n"
+    "3 9\n3 13\n3 16\n3 17\n4 3\n4 6\n4 12\n4 17\n4 19\n5 1\n5 6\n5 7\n5 8\n"
+    "5 11\n5 15\n5 19\n6 1\n6 2\n6 5\n6 6\n6 9\n6 10\n6 11\n6 16\n7 4\n8 8\n"
+    "8 14\n9 1\n9 5\n9 6\n9 9\n9 11\n9 13\n9 15\n9 18\n9 20\n10 8\n10 10\n"
+    "10 20\n11 2\n11 6\n11 9\n11 11\n11 12\n11 13\n11 17\n11 18\n12 4\n"
+    "12 14\n12 15\n13 1\n13 12\n14 1\n14 14\n14 18\n14 20\n15 7\n15 9\n"
+    "15 10\n15 14\n15 15\n15 16\n15 18\n16 6\n16 8\n16 10\n17 1\n17 8\n"
+    "17 10\n17 14\n17 16\n17 19\n18 1\n18 2\n18 6\n18 8\n18 19\n19 5\n19 9\n"
+    "20 9\n20 12\n20 13\n20 19\n\n"
+    "20 20 8\n1 16\n1 17\n1 18\n2 18\n2 17\n2 16\n3 16\n3 17\n98\n1 2\n1 11\n"
+    "1 13\n1 20\n2 3\n2 13\n2 15\n3 1\n3 5\n3 11\n3 19\n4 2\n4 5\n4 8\n4 18\n"
+    "5 6\n5 7\n5 8\n5 11\n5 15\n5 16\n5 17\n5 18\n5 20\n6 10\n6 17\n7 1\n"
+    "7 7\n7 13\n7 19\n8 2\n8 3\n8 4\n8 11\n8 13\n9 3\n9 7\n9 10\n9 12\n9 13\n"
+    "9 14\n10 4\n10 5\n10 7\n10 10\n10 16\n10 18\n11 20\n12 8\n12 9\n12 13\n"
+    "12 16\n12 19\n12 20\n13 7\n13 11\n13 13\n13 16\n13 17\n13 20\n14 6\n"
+    "14 7\n14 14\n14 18\n15 2\n15 5\n15 7\n15 9\n15 10\n15 16\n15 20\n16 1\n"
+    "16 4\n16 5\n16 6\n16 13\n16 19\n17 4\n17 9\n17 12\n17 15\n17 18\n18 4\n"
+    "18 16\n18 18\n18 20\n19 5\n19 7\n19 10\n19 15\n19 16\n19 17\n20 3\n"
+    "20 8\n20 9\n20 11\n20 17\n20 19\n\n"
+    "20 20 8\n6 16\n6 15\n7 15\n7 16\n7 17\n6 17\n6 18\n6 19\n106\n1 2\n1 4\n"
+    "1 8\n1 11\n1 12\n1 14\n1 18\n1 19\n2 3\n2 6\n2 13\n2 16\n3 7\n3 9\n"
+    "3 11\n3 12\n3 13\n3 20\n4 2\n4 6\n4 7\n4 14\n4 20\n5 3\n5 8\n5 10\n"
+    "5 11\n5 12\n5 14\n5 18\n6 3\n6 4\n6 10\n6 13\n6 14\n6 20\n7 8\n7 13\n"
+    "7 18\n8 1\n8 6\n8 9\n8 11\n8 12\n8 15\n8 20\n9 3\n9 5\n9 11\n9 17\n"
+    "10 14\n10 15\n10 20\n11 1\n11 2\n11 4\n11 5\n11 8\n12 5\n12 13\n12 14\n"
+    "12 16\n12 18\n12 19\n12 20\n13 1\n13 3\n13 7\n13 10\n14 9\n14 12\n"
+    "14 13\n14 14\n14 18\n15 5\n15 7\n15 8\n15 12\n15 14\n16 10\n16 11\n"
+    "16 12\n16 16\n16 18\n16 20\n17 3\n17 7\n17 8\n17 11\n17 12\n17 15\n"
+    "18 1\n18 12\n18 13\n18 14\n18 15\n18 16\n19 1\n19 2\n19 4\n19 14\n"
+    "19 20\n20 2\n20 13\n20 16\n20 20\n\n0 0 0\n";
+static const char tricky_out[] = "Case 1: 0\nCase 2: -1\nCase 3: 3\n"
+                                 "Case 4: -1\nCase 5: 38\nCase 6: -1\n"
+                                 "Case 7: 29\nCase 8: 21\nCase 9: 34\n";
+
+/* Runs every case of a judge text and returns the output (caller frees). */
+static char *run_text(const char *text, const gs_limits *lim)
+{
+    gs_text in;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    void *inst;
+    int rc, index = 0;
+
+    gs_text_init(&in, text, strlen(text));
+    while ((rc = P->parse_text(&in, &caps, &inst, &err)) == 1) {
+        gs_result res;
+        gs_result_clear(&res);
+        ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
+        P->format_text(inst, &res, ++index, &out);
+        gs_result_free(&res);
+        P->free(inst);
+    }
+    ck_assert_msg(rc == 0, "parse_text: %s", err.detail);
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    return gs_buf_take(&out, NULL);
+}
+
+START_TEST(judge_sample)
+{
+    char *got = run_text(sample_in, NULL);
+    ck_assert_str_eq(got, sample_out);
+    free(got);
+}
+END_TEST
+
+START_TEST(judge_tricky)
+{
+    char *got = run_text(tricky_in, NULL);
+    ck_assert_str_eq(got, tricky_out);
+    free(got);
+}
+END_TEST
+
+/* Blank lines anywhere and input that ends without the terminator. */
+START_TEST(judge_blank_lines_and_eof)
+{
+    char *got = run_text("\n\n2 2 2\n\n1 2\n\n1 1\n\n0\n\n", NULL);
+    ck_assert_str_eq(got, "Case 1: 3\n");
+    free(got);
+    got = run_text("", NULL);
+    ck_assert_str_eq(got, "");
+    free(got);
+}
+END_TEST
+
+/* Judge text errors name the line or the 1-based cell. */
+START_TEST(judge_errors)
+{
+    static const struct {
+        const char *text, *detail;
+    } bad[] = {
+        {"3 3 2\n1 1\n1 2\n", "stone count"},
+        {"3 3 2\n1 1\n1 3\n0\n", "snake 2 (row 1, col 3) is not side-adjacent "
+                                 "to snake 1 (row 1, col 1)"},
+        {"3 3 2\n1 1\n1 2\n1\n1 2\n", "stone 1 (row 1, col 2) lies on snake 2"},
+        {"3 3 2\n1 1\n1 2\n1\n4 1\n", "stone 1 (row 4, col 1) is off"},
+        {"3 3 1\n1 1\n0\n", "snake has 1 cells"},
+        {"3 3 2\n1 1\nx 2\n0\n", "expected an integer"},
+        {"3 3 2\n1 1\n1 2\n-1\n", "negative"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gs_text in;
+        gs_error err = {0};
+        void *inst = NULL;
+        gs_text_init(&in, bad[i].text, strlen(bad[i].text));
+        int rc = P->parse_text(&in, &caps, &inst, &err);
+        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
+                      err.detail);
+    }
+}
+END_TEST
+
+/* Parses a JSON body; returns the rc and fills *inst and err. */
+static int parse_json(const char *body, const gs_caps *c, void **inst,
+                      gs_error *err)
+{
+    cJSON *root = cJSON_Parse(body);
+    ck_assert_ptr_nonnull(root);
+    int rc = P->parse_json(root, c, inst, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+START_TEST(json_errors)
+{
+    static const struct {
+        const char *body;
+        int code;
+        const char *detail;
+    } bad[] = {
+        {"{\"cols\": 3, \"snake\": [[0,0],[0,1]]}", GS_EBADREQ, "rows"},
+        {"{\"rows\": \"3\", \"cols\": 3, \"snake\": [[0,0],[0,1]]}", GS_EBADREQ,
+         "rows"},
+        {"{\"rows\": 3, \"cols\": 3}", GS_EBADREQ, "snake"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": {}}", GS_EBADREQ, "snake"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0]]}", GS_EBADREQ,
+         "snake[1]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1.5]]}", GS_EBADREQ,
+         "snake[1]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1]], \"blocks\": "
+         "[\"x\"]}",
+         GS_EBADREQ, "blocks[0]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1]], \"target\": "
+         "[1]}",
+         GS_EBADREQ, "target"},
+        /* A type error wins over an invalid snake before it. */
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[2,2]], \"blocks\": "
+         "[true]}",
+         GS_EBADREQ, "blocks[0]"},
+        {"{\"rows\": 0, \"cols\": 3, \"snake\": [[0,0],[0,1]]}", GS_EINVALID,
+         "rows"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,2]]}", GS_EINVALID,
+         "snake[1] [0, 2] is not side-adjacent to snake[0] [0, 0]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[1,1]]}", GS_EINVALID,
+         "snake[1] [1, 1] is not side-adjacent"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1],[1,1],[1,0],"
+         "[0,0]]}",
+         GS_EINVALID, "snake[4] [0, 0] repeats snake[0]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[-1,0]]}", GS_EINVALID,
+         "snake[1] [-1, 0] is off the 3x3 board"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1]], \"blocks\": "
+         "[[2,2],[0,1]]}",
+         GS_EINVALID, "blocks[1] [0, 1] lies on snake[1]"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1]], \"blocks\": "
+         "[[3,0]]}",
+         GS_EINVALID, "blocks[0] [3, 0] is off the 3x3 board"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0],[0,1]], \"target\": "
+         "[0,3]}",
+         GS_EINVALID, "target [0, 3] is off the 3x3 board"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": [[0,0]]}", GS_EINVALID,
+         "snake has 1 cells, expected 2 to"},
+        {"{\"rows\": 3, \"cols\": 3, \"snake\": []}", GS_EINVALID,
+         "snake has 0 cells"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gs_error err = {0};
+        void *inst = NULL;
+        int rc = parse_json(bad[i].body, &caps, &inst, &err);
+        ck_assert_msg(rc == bad[i].code, "case %zu: rc %d (%s)", i, rc,
+                      err.detail);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
+                      err.detail);
+    }
+}
+END_TEST
+
+/* The snake ceiling is at least 16; the board size respects the caps. */
+START_TEST(json_sizes)
+{
+    char body[1024];
+    gs_error err = {0};
+    void *inst = NULL;
+    int n = snprintf(body, sizeof body,
+                     "{\"rows\": 64, \"cols\": 64, \"target\": [63, 63], "
+                     "\"snake\": [");
+    for (int i = 0; i < 16; i++)
+        n += snprintf(body + n, sizeof body - (size_t)n, "%s[0,%d]",
+                      i ? "," : "", i);
+    snprintf(body + n, sizeof body - (size_t)n, "]}");
+    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_OK);
+    P->free(inst);
+    inst = NULL;
+
+    gs_caps small = {1000};
+    ck_assert_int_eq(parse_json(body, &small, &inst, &err), GS_EINVALID);
+    ck_assert_ptr_null(inst);
+    ck_assert_ptr_nonnull(strstr(err.detail, "4096 cells"));
+
+    n = snprintf(body, sizeof body, "{\"rows\": 2, \"cols\": 64, \"snake\": [");
+    for (int i = 0; i < 64; i++)
+        n += snprintf(body + n, sizeof body - (size_t)n, "%s[0,%d]",
+                      i ? "," : "", i);
+    snprintf(body + n, sizeof body - (size_t)n, "]}");
+    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_EINVALID);
+    ck_assert_ptr_nonnull(strstr(err.detail, "snake has 64 cells"));
+}
+END_TEST
+
+/* Solves a JSON body; returns the result (caller frees). */
+static gs_result solve_json(const char *body, const gs_limits *lim)
+{
+    gs_error err = {0};
+    void *inst = NULL;
+    gs_result res;
+    ck_assert_msg(parse_json(body, &caps, &inst, &err) == GS_OK, "%s",
+                  err.detail);
+    ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
+    P->free(inst);
+    return res;
+}
+
+/* A 2x2 board filled by the snake, head next to its tail: the only move
+ * is into the tail's cell, which the rule forbids, so it is stuck. */
+START_TEST(tail_cell_blocks_head)
+{
+    gs_result res = solve_json("{\"rows\": 2, \"cols\": 2, \"snake\": [[0,0],"
+                               "[0,1],[1,1],[1,0]], \"target\": [1,1]}",
+                               NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    /* A 3x3 ring filled by an 8-cell snake: with the tail's cell free it
+     * could go round to the target; under the rule it cannot move. */
+    res = solve_json("{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
+                     "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0],"
+                     "[1,0]], \"target\": [2,2]}",
+                     NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    /* One cell shorter, the ring has room: the head walks round. */
+    res = solve_json("{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
+                     "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0]], "
+                     "\"target\": [2,2]}",
+                     NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "DDRR");
+    gs_result_free(&res);
+}
+END_TEST
+
+/* A target under the body is not reached by stepping onto it: the head
+ * must wait until the body has left it. */
+START_TEST(target_under_body)
+{
+    gs_result res = solve_json("{\"rows\": 1, \"cols\": 5, \"snake\": [[0,1],"
+                               "[0,0]], \"target\": [0,0]}",
+                               NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    res = solve_json("{\"rows\": 2, \"cols\": 3, \"snake\": [[0,1],[0,0],"
+                     "[1,0]], \"target\": [0,0]}",
+                     NULL);
+    /* Down, left, and the body has left [0,0] when the head comes up. */
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "DLU");
+    gs_result_free(&res);
+}
+END_TEST
+
+START_TEST(head_on_target)
+{
+    gs_result res = solve_json("{\"rows\": 3, \"cols\": 3, \"snake\": [[1,1],"
+                               "[1,2]], \"target\": [1,1]}",
+                               NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 0);
+    ck_assert_str_eq(res.moves, "");
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* A walled-off target: impossible without searching. */
+START_TEST(enclosed_target)
+{
+    gs_result res = solve_json("{\"rows\": 3, \"cols\": 3, \"snake\": [[2,2],"
+                               "[2,1]], \"blocks\": [[0,1],[1,0]]}",
+                               NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    ck_assert_uint_eq(res.expanded, 0);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Property test: random small boards against a plain BFS written here.
+ * ---------------------------------------------------------------------- */
+
+typedef struct tboard {
+    int rows, cols, len, target;
+    int snake[4];
+    unsigned char stone[25];
+} tboard;
+
+static const int tdr[4] = {-1, 1, 0, 0}, tdc[4] = {0, 0, -1, 1};
+static const char tmoves[] = "UDLR";
+
+static unsigned rng_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) % n;
+}
+
+/* The rule, plainly: a new snake array, or 0 when the move is illegal. */
+static int tstep(const tboard *b, const int *s, int d, int *out)
+{
+    int r = s[0] / b->cols + tdr[d], c = s[0] % b->cols + tdc[d];
+    if (r < 0 || c < 0 || r >= b->rows || c >= b->cols)
+        return 0;
+    int h = r * b->cols + c;
+    if (b->stone[h])
+        return 0;
+    for (int i = 0; i < b->len; i++)
+        if (s[i] == h)
+            return 0;
+    out[0] = h;
+    for (int i = 1; i < b->len; i++)
+        out[i] = s[i - 1];
+    return 1;
+}
+
+static long tencode(const tboard *b, const int *s)
+{
+    long k = 0;
+    for (int i = 0; i < b->len; i++)
+        k = k * (b->rows * b->cols) + s[i];
+    return k;
+}
+
+static void tdecode(const tboard *b, long k, int *s)
+{
+    for (int i = b->len - 1; i >= 0; i--) {
+        s[i] = (int)(k % (b->rows * b->cols));
+        k /= b->rows * b->cols;
+    }
+}
+
+/* Plain BFS over whole snakes; the minimum steps or -1. */
+static long brute(const tboard *b)
+{
+    if (b->snake[0] == b->target)
+        return 0;
+    long n = 1;
+    for (int i = 0; i < b->len; i++)
+        n *= b->rows * b->cols;
+    int *dist = malloc((size_t)n * sizeof *dist);
+    long *queue = malloc((size_t)n * sizeof *queue);
+    ck_assert(dist && queue);
+    for (long i = 0; i < n; i++)
+        dist[i] = -1;
+    long head = 0, tail = 0, best = -1;
+    queue[tail++] = tencode(b, b->snake);
+    dist[queue[0]] = 0;
+    while (head < tail && best < 0) {
+        int s[4], t[4];
+        long k = queue[head++];
+        tdecode(b, k, s);
+        for (int d = 0; d < 4 && best < 0; d++) {
+            if (!tstep(b, s, d, t))
+                continue;
+            long nk = tencode(b, t);
+            if (dist[nk] >= 0)
+                continue;
+            dist[nk] = dist[k] + 1;
+            if (t[0] == b->target)
+                best = dist[nk];
+            queue[tail++] = nk;
+        }
+    }
+    free(dist);
+    free(queue);
+    return best;
+}
+
+/* True when moves are legal and end with the head on the target. */
+static int treplay(const tboard *b, const char *moves)
+{
+    int s[4], t[4];
+    memcpy(s, b->snake, sizeof s);
+    for (const char *m = moves; *m; m++) {
+        const char *p = strchr(tmoves, *m);
+        if (!p || !*m || !tstep(b, s, (int)(p - tmoves), t))
+            return 0;
+        memcpy(s, t, sizeof s);
+    }
+    return s[0] == b->target;
+}
+
+/* A random board: a self-avoiding snake, some stones, a target. */
+static void tboard_random(tboard *b)
+{
+    for (;;) {
+        memset(b, 0, sizeof *b);
+        b->rows = 2 + (int)rnd(4);
+        b->cols = 2 + (int)rnd(4);
+        b->len = 2 + (int)rnd(3);
+        int cells = b->rows * b->cols, ok = 1;
+        b->snake[0] = (int)rnd((unsigned)cells);
+        for (int i = 1; i < b->len && ok; i++) {
+            int d = (int)rnd(4), r = b->snake[i - 1] / b->cols + tdr[d],
+                c = b->snake[i - 1] % b->cols + tdc[d];
+            b->snake[i] = r * b->cols + c;
+            ok = r >= 0 && c >= 0 && r < b->rows && c < b->cols;
+            for (int j = 0; j < i && ok; j++)
+                ok = b->snake[j] != b->snake[i];
+        }
+        if (!ok)
+            continue;
+        for (int i = 0; i < cells; i++)
+            b->stone[i] = rnd(100) < 20;
+        for (int i = 0; i < b->len; i++)
+            b->stone[b->snake[i]] = 0;
+        b->target = (int)rnd((unsigned)cells);
+        return;
+    }
+}
+
+/* The JSON body of a board. */
+static void tboard_json(const tboard *b, char *out, size_t n)
+{
+    int k =
+        snprintf(out, n,
+                 "{\"rows\": %d, \"cols\": %d, \"target\": "
+                 "[%d, %d], \"snake\": [",
+                 b->rows, b->cols, b->target / b->cols, b->target % b->cols);
+    for (int i = 0; i < b->len; i++)
+        k += snprintf(out + k, n - (size_t)k, "%s[%d,%d]", i ? "," : "",
+                      b->snake[i] / b->cols, b->snake[i] % b->cols);
+    k += snprintf(out + k, n - (size_t)k, "], \"blocks\": [");
+    const char *sep = "";
+    for (int i = 0; i < b->rows * b->cols; i++)
+        if (b->stone[i]) {
+            k += snprintf(out + k, n - (size_t)k, "%s[%d,%d]", sep, i / b->cols,
+                          i % b->cols);
+            sep = ",";
+        }
+    snprintf(out + k, n - (size_t)k, "]}");
+}
+
+START_TEST(random_vs_brute_force)
+{
+    int solved = 0, impossible = 0;
+    rng_state = 12345;
+    for (int iter = 0; iter < 600; iter++) {
+        tboard b;
+        char body[2048];
+        tboard_random(&b);
+        tboard_json(&b, body, sizeof body);
+        long want = brute(&b);
+        gs_result res = solve_json(body, NULL);
+        if (want < 0) {
+            ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
+                          res.status);
+            impossible++;
+        } else {
+            ck_assert_msg(res.status == GS_SOLVED, "%s: status %d", body,
+                          res.status);
+            ck_assert_msg((long)res.steps == want, "%s: %zu steps, want %ld",
+                          body, res.steps, want);
+            ck_assert_uint_eq(strlen(res.moves), res.steps);
+            ck_assert_msg(treplay(&b, res.moves), "%s: bad moves %s", body,
+                          res.moves);
+            ck_assert(res.optimal);
+            solved++;
+        }
+        gs_result_free(&res);
+    }
+    /* The generator must exercise both outcomes. */
+    ck_assert_int_gt(solved, 100);
+    ck_assert_int_gt(impossible, 50);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Limits.
+ * ---------------------------------------------------------------------- */
+
+static const char open_board[] =
+    "{\"rows\": 8, \"cols\": 8, \"snake\": [[7,7],[7,6],[7,5]]}";
+
+START_TEST(limit_states)
+{
+    gs_limits lim = {.max_states = 3};
+    gs_result res = solve_json(open_board, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_ptr_null(res.moves);
+    gs_buf out = GS_BUF_INIT;
+    P->format_text(NULL, &res, 4, &out);
+    ck_assert_str_eq(out.data, "Case 4: limit\n");
+    gs_buf_free(&out);
+    gs_result_free(&res);
+
+    /* Without the cap the same board solves: 14 moves (Manhattan). */
+    res = solve_json(open_board, NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 14);
+    gs_result_free(&res);
+}
+END_TEST
+
+START_TEST(limit_cancel)
+{
+    atomic_int cancel = 1;
+    gs_limits lim = {.cancel = &cancel};
+    gs_result res = solve_json(open_board, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
+    gs_result_free(&res);
+}
+END_TEST
 
 Suite *gs_test_holedox_suite(void)
 {
     Suite *s = suite_create("holedox");
+    TCase *tc = tcase_create("judge");
+    tcase_add_test(tc, judge_sample);
+    tcase_add_test(tc, judge_tricky);
+    tcase_add_test(tc, judge_blank_lines_and_eof);
+    tcase_add_test(tc, judge_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("json");
+    tcase_add_test(tc, json_errors);
+    tcase_add_test(tc, json_sizes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("rules");
+    tcase_add_test(tc, tail_cell_blocks_head);
+    tcase_add_test(tc, target_under_body);
+    tcase_add_test(tc, head_on_target);
+    tcase_add_test(tc, enclosed_target);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, random_vs_brute_force);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("limits");
+    tcase_add_test(tc, limit_states);
+    tcase_add_test(tc, limit_cancel);
+    suite_add_tcase(s, tc);
     return s;
 }

@@ -1,8 +1,639 @@
-/* test_wallpushers.c - unit tests for wallpushers (to be written). */
+/* test_wallpushers.c - unit tests for wallpushers: the judge's samples
+ * through the text format (any shortest path is accepted, so each line is
+ * checked for its length and replayed to an exit), JSON validation (400 vs
+ * 422, both cells named for an inconsistent wall), pushes that close an
+ * exit, a property test against a brute-force BFS written here over a
+ * different representation (cell numbers, not edges), and the limits. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gridsolve/puzzle.h"
 #include "suites.h"
+
+extern const gs_puzzle gs_puzzle_wallpushers;
+#define P (&gs_puzzle_wallpushers)
+
+static const gs_caps caps = {1u << 20};
+
+/* The judge's sample and the conformance tricky cases. */
+static const char sample_in[] = "2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n"
+                                "13 15 3 6 15 13\n14 11 12 9 14 11\n0 0\n";
+static const char sample_out[] = "NESESEENNWNWWWWW\n";
+
+static const char tricky_in[] =
+    "1 1\n2 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n9 8 8 8 8 12\n"
+    "1 4\n3 2 2 2 2 4\n1 0 0 0 0 4\n1 0 0 0 0 4\n9 8 8 8 8 12\n"
+    "1 2\n3 2 6 3 2 6\n1 0 4 1 0 0\n1 0 4 1 0 4\n9 8 12 9 8 12\n"
+    "1 2\n3 2 6 7 3 6\n1 0 4 5 1 0\n1 0 4 5 1 4\n9 8 12 9 8 12\n"
+    "5 1\n3 2 2 2 6 3\n1 0 0 0 0 4\n1 0 0 0 0 4\n1 8 8 8 8 12\n"
+    "3 1\n7 3 2 6 3 6\n13 9 4 5 1 12\n15 15 1 0 12 15\n11 10 8 4 11 14\n"
+    "6 3\n3 2 10 6 3 6\n13 9 14 5 9 4\n2 10 6 1 10 12\n9 14 13 9 14 15\n"
+    "2 2\n11 6 3 0 10 6\n7 1 8 0 6 5\n1 0 2 0 12 5\n13 13 9 12 11 12\n"
+    "3 2\n7 3 6 7 11 14\n9 0 0 0 10 14\n3 4 9 8 2 6\n12 9 14 15 9 12\n"
+    "3 4\n7 15 3 14 15 7\n13 7 13 7 7 5\n11 0 14 13 5 5\n3 8 14 15 13 13\n"
+    "5 4\n7 15 7 11 6 5\n1 10 0 10 0 12\n9 10 12 7 13 7\n11 14 11 12 15 13\n"
+    "0 0\n";
+static const char tricky_out[] = "W\nNNNEEEEEN\nNEEEESEE\nEESSENENEE\nSENE\n"
+                                 "ESSSS\nWWNWSWWW\nNEEN\nWSWSW\nWWS\nNNENN\n";
+
+/* ------------------------------------------------------------------------
+ * A maze as plain cell numbers, and the rules replayed on it.
+ * ---------------------------------------------------------------------- */
+
+#define TMAX 16
+
+typedef struct tmaze {
+    int rows, cols, start; /* start = r * cols + c */
+    int cell[TMAX * TMAX]; /* bits: 1 west, 2 north, 4 east, 8 south */
+} tmaze;
+
+static const int tdr[4] = {-1, 1, 0, 0}, tdc[4] = {0, 0, -1, 1};
+static const int tbit[4] = {2, 8, 1, 4}, topp[4] = {8, 2, 4, 1};
+static const char tmoves[] = "NSWE";
+
+static int tinside(const tmaze *m, int r, int c)
+{
+    return r >= 0 && c >= 0 && r < m->rows && c < m->cols;
+}
+
+/* Applies move d to (cells, *pos). Returns 1 moved, 2 left the maze, 0
+ * illegal (cells untouched). */
+static int tstep(const tmaze *m, int *cells, int *pos, int d)
+{
+    int r = *pos / m->cols, c = *pos % m->cols;
+    int nr = r + tdr[d], nc = c + tdc[d];
+    int in = tinside(m, nr, nc), b = nr * m->cols + nc;
+    if (!(cells[*pos] & tbit[d])) {
+        if (!in)
+            return 2;
+        *pos = b;
+        return 1;
+    }
+    if (!in || (cells[b] & tbit[d]))
+        return 0;
+    cells[*pos] &= ~tbit[d];
+    cells[b] = (cells[b] & ~topp[d]) | tbit[d];
+    if (tinside(m, nr + tdr[d], nc + tdc[d]))
+        cells[(nr + tdr[d]) * m->cols + nc + tdc[d]] |= topp[d];
+    *pos = b;
+    return 1;
+}
+
+/* True when every move is legal and exactly the last one leaves. */
+static int treplay(const tmaze *m, const char *moves)
+{
+    int cells[TMAX * TMAX], pos = m->start;
+    memcpy(cells, m->cell, sizeof cells);
+    for (const char *p = moves; *p; p++) {
+        const char *d = strchr(tmoves, *p);
+        if (!d)
+            return 0;
+        int rc = tstep(m, cells, &pos, (int)(d - tmoves));
+        if (rc == 0 || (rc == 2) != (p[1] == '\0'))
+            return 0;
+        if (rc == 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* Reads the judge text into mazes (the test's own reading). */
+static int read_mazes(const char *text, tmaze *out, int max)
+{
+    char *end;
+    int n = 0;
+    for (;;) {
+        long col = strtol(text, &end, 10);
+        long row = strtol(end, &end, 10);
+        if (col == 0 && row == 0)
+            return n;
+        ck_assert_int_lt(n, max);
+        tmaze *m = &out[n++];
+        m->rows = 4;
+        m->cols = 6;
+        m->start = (int)((row - 1) * 6 + col - 1);
+        for (int i = 0; i < 24; i++)
+            m->cell[i] = (int)strtol(end, &end, 10);
+        text = end;
+    }
+}
+
+/* Checks the solver's judge output against the expected output: same
+ * number of lines, same length per line, each line replays to an exit. */
+static void check_judge(const char *in, const char *want)
+{
+    tmaze mazes[16];
+    int n = read_mazes(in, mazes, 16);
+    gs_text t;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    void *inst;
+    int rc, index = 0;
+
+    gs_text_init(&t, in, strlen(in));
+    while ((rc = P->parse_text(&t, &caps, &inst, &err)) == 1) {
+        gs_result res;
+        ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+        P->format_text(inst, &res, ++index, &out);
+        gs_result_free(&res);
+        P->free(inst);
+    }
+    ck_assert_msg(rc == 0, "parse_text: %s", err.detail);
+    ck_assert_int_eq(index, n);
+    const char *g = out.data ? out.data : "", *w = want;
+    for (int i = 0; i < n; i++) {
+        const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+        ck_assert_ptr_nonnull(ge);
+        ck_assert_ptr_nonnull(we);
+        char line[128];
+        ck_assert_int_eq(ge - g, we - w);
+        ck_assert_int_lt(ge - g, (long)sizeof line);
+        memcpy(line, g, (size_t)(ge - g));
+        line[ge - g] = '\0';
+        if (strncmp(w, "Impossible", 10) == 0)
+            ck_assert_str_eq(line, "Impossible");
+        else
+            ck_assert_msg(treplay(&mazes[i], line), "case %d: %s", i + 1, line);
+        g = ge + 1;
+        w = we + 1;
+    }
+    ck_assert_str_eq(g, "");
+    gs_buf_free(&out);
+}
+
+START_TEST(judge_sample)
+{
+    check_judge(sample_in, sample_out);
+}
+END_TEST
+
+START_TEST(judge_tricky)
+{
+    check_judge(tricky_in, tricky_out);
+}
+END_TEST
+
+/* The output is deterministic: the same input gives the same lines. */
+START_TEST(judge_deterministic)
+{
+    char *runs[2];
+    for (int k = 0; k < 2; k++) {
+        gs_text t;
+        gs_buf out = GS_BUF_INIT;
+        gs_error err = {0};
+        void *inst;
+        int index = 0;
+        gs_text_init(&t, tricky_in, strlen(tricky_in));
+        while (P->parse_text(&t, &caps, &inst, &err) == 1) {
+            gs_result res;
+            ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+            P->format_text(inst, &res, ++index, &out);
+            gs_result_free(&res);
+            P->free(inst);
+        }
+        runs[k] = gs_buf_take(&out, NULL);
+    }
+    ck_assert_str_eq(runs[0], runs[1]);
+    free(runs[0]);
+    free(runs[1]);
+}
+END_TEST
+
+START_TEST(judge_errors)
+{
+    static const struct {
+        const char *text, *detail;
+    } bad[] = {
+        {"2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n", "maze row 3, col 1"},
+        {"2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n13 15 3 6 15 13\n"
+         "14 11 12 9 14 16\n",
+         "cell at row 4, col 6 is 16, expected 0 to 15"},
+        {"2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n13 15 3 6 15 13\n"
+         "14 11 12 9 14 10\n",
+         "cell at row 4, col 5 has a wall on its east side but cell at row "
+         "4, col 6 has none on its west side"},
+        {"1 1\n2 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n9 8 8 8 9 12\n",
+         "cell at row 4, col 4 has no wall on its east side but cell at row "
+         "4, col 5 has one on its west side"},
+        {"7 1\n2 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n9 8 8 8 8 12\n",
+         "start (row 1, col 7) is off the 4x6 maze"},
+        {"1 x\n", "expected an integer"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gs_text t;
+        gs_error err = {0};
+        void *inst = NULL;
+        gs_text_init(&t, bad[i].text, strlen(bad[i].text));
+        int rc = P->parse_text(&t, &caps, &inst, &err);
+        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
+                      err.detail);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * JSON.
+ * ---------------------------------------------------------------------- */
+
+static int parse_json(const char *body, const gs_caps *c, void **inst,
+                      gs_error *err)
+{
+    cJSON *root = cJSON_Parse(body);
+    ck_assert_ptr_nonnull(root);
+    int rc = P->parse_json(root, c, inst, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+START_TEST(json_errors)
+{
+    static const struct {
+        const char *body;
+        int code;
+        const char *detail;
+    } bad[] = {
+        {"{\"walls\": [[15]]}", GS_EBADREQ, "start"},
+        {"{\"start\": [0], \"walls\": [[15]]}", GS_EBADREQ, "start"},
+        {"{\"start\": [0, 0]}", GS_EBADREQ, "walls"},
+        {"{\"start\": [0, 0], \"walls\": \"x\"}", GS_EBADREQ, "walls"},
+        {"{\"start\": [0, 0], \"walls\": [[15], 3]}", GS_EBADREQ,
+         "walls[1] must be an array"},
+        {"{\"start\": [0, 0], \"walls\": [[15, 2.5]]}", GS_EBADREQ,
+         "walls[0][1] must be an integer"},
+        {"{\"start\": [0, 0], \"walls\": [[15], [\"a\"]]}", GS_EBADREQ,
+         "walls[1][0] must be an integer"},
+        /* A type error wins over a ragged grid before it. */
+        {"{\"start\": [0, 0], \"walls\": [[15], [15, 15], [null]]}", GS_EBADREQ,
+         "walls[2][0]"},
+        {"{\"start\": [0, 0], \"walls\": []}", GS_EINVALID, "walls is empty"},
+        {"{\"start\": [0, 0], \"walls\": [[]]}", GS_EINVALID,
+         "walls[0] is empty"},
+        {"{\"start\": [0, 0], \"walls\": [[11, 14], [15]]}", GS_EINVALID,
+         "walls row 1 has 1 cells, expected 2"},
+        {"{\"start\": [0, 0], \"walls\": [[16]]}", GS_EINVALID,
+         "walls[0][0] is 16, expected 0 to 15"},
+        {"{\"start\": [0, 0], \"walls\": [[11, 14], [15, -1]]}", GS_EINVALID,
+         "walls[1][1] is -1, expected 0 to 15"},
+        {"{\"start\": [0, 0], \"walls\": [[15, 14]]}", GS_EINVALID,
+         "inconsistent wall: walls[0][0] has a wall on its east side but "
+         "walls[0][1] has none on its west side"},
+        {"{\"start\": [0, 0], \"walls\": [[7], [15]]}", GS_EINVALID,
+         "inconsistent wall: walls[0][0] has no wall on its south side but "
+         "walls[1][0] has one on its north side"},
+        {"{\"start\": [1, 0], \"walls\": [[15]]}", GS_EINVALID,
+         "start (row 1, col 0) is off the 1x1 maze"},
+        {"{\"start\": [0, -1], \"walls\": [[15]]}", GS_EINVALID,
+         "start (row 0, col -1) is off"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gs_error err = {0};
+        void *inst = NULL;
+        int rc = parse_json(bad[i].body, &caps, &inst, &err);
+        ck_assert_msg(rc == bad[i].code, "case %zu: rc %d (%s)", i, rc,
+                      err.detail);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
+                      err.detail);
+    }
+}
+END_TEST
+
+/* Builds the JSON body of an R x C maze with only its outer walls. */
+static char *open_maze_json(int rows, int cols, int sr, int sc)
+{
+    gs_buf b = GS_BUF_INIT;
+    gs_buf_printf(&b, "{\"start\": [%d, %d], \"walls\": [", sr, sc);
+    for (int r = 0; r < rows; r++) {
+        gs_buf_puts(&b, r ? ",[" : "[");
+        for (int c = 0; c < cols; c++) {
+            int v = (r == 0 ? 2 : 0) | (r == rows - 1 ? 8 : 0) |
+                    (c == 0 ? 1 : 0) | (c == cols - 1 ? 4 : 0);
+            gs_buf_printf(&b, "%s%d", c ? "," : "", v);
+        }
+        gs_buf_puts(&b, "]");
+    }
+    gs_buf_puts(&b, "]}");
+    ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+    return gs_buf_take(&b, NULL);
+}
+
+/* 32 x 32 is accepted; the caps bound the size. */
+START_TEST(json_sizes)
+{
+    char *body = open_maze_json(32, 32, 16, 16);
+    gs_error err = {0};
+    void *inst = NULL;
+    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_OK);
+    P->free(inst);
+    inst = NULL;
+    gs_caps small = {1000};
+    ck_assert_int_eq(parse_json(body, &small, &inst, &err), GS_EINVALID);
+    ck_assert_ptr_null(inst);
+    ck_assert_ptr_nonnull(strstr(err.detail, "1024 cells"));
+    free(body);
+}
+END_TEST
+
+static gs_result solve_json(const char *body, const gs_limits *lim)
+{
+    gs_error err = {0};
+    void *inst = NULL;
+    gs_result res;
+    ck_assert_msg(parse_json(body, &caps, &inst, &err) == GS_OK, "%s",
+                  err.detail);
+    ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
+    P->free(inst);
+    return res;
+}
+
+/* ------------------------------------------------------------------------
+ * Rules.
+ * ---------------------------------------------------------------------- */
+
+START_TEST(closed_cell_is_impossible)
+{
+    gs_result res = solve_json("{\"start\": [0, 0], \"walls\": [[15]]}", NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_buf out = GS_BUF_INIT;
+    P->format_text(NULL, &res, 1, &out);
+    ck_assert_str_eq(out.data, "Impossible\n");
+    gs_buf_free(&out);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* The move that leaves the maze counts; an open side is one move. */
+START_TEST(leaving_counts)
+{
+    gs_result res = solve_json("{\"start\": [0, 0], \"walls\": [[13]]}", NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "N");
+    ck_assert_uint_eq(res.steps, 1);
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* Pushing a wall onto the grid edge closes that exit. */
+START_TEST(push_closes_exit)
+{
+    /* [15, 11]: the only exit is east of the second cell; pushing the
+     * middle wall east slides it onto that exit. */
+    gs_result res =
+        solve_json("{\"start\": [0, 0], \"walls\": [[15, 11]]}", NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    /* With the second cell open to the north too, push then leave. */
+    res = solve_json("{\"start\": [0, 0], \"walls\": [[15, 9]]}", NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "EN");
+    gs_result_free(&res);
+    /* Two walls in a row do not move. */
+    res = solve_json("{\"start\": [0, 0], \"walls\": [[15, 15, 9]]}", NULL);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Property test: random small mazes against a plain BFS written here.
+ * ---------------------------------------------------------------------- */
+
+static unsigned rng_state = 4242;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) % n;
+}
+
+/* State: 4 bits per cell, then the position (mazes of at most 12 cells). */
+static uint64_t tpack(const tmaze *m, const int *cells, int pos)
+{
+    uint64_t k = (uint64_t)pos << 48;
+    for (int i = 0; i < m->rows * m->cols; i++)
+        k |= (uint64_t)cells[i] << (4 * i);
+    return k;
+}
+
+typedef struct tset {
+    uint64_t *slot; /* key + 1; 0 = empty */
+    size_t mask, n;
+} tset;
+
+/* Inserts k; returns 1 when new. */
+static int tset_add(tset *s, uint64_t k)
+{
+    if ((s->n + 1) * 2 > s->mask) {
+        tset g = {calloc((s->mask + 1) * 2, sizeof *s->slot), s->mask * 2 + 1,
+                  0};
+        ck_assert_ptr_nonnull(g.slot);
+        for (size_t i = 0; i <= s->mask; i++)
+            if (s->slot[i])
+                tset_add(&g, s->slot[i] - 1);
+        free(s->slot);
+        *s = g;
+    }
+    size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & s->mask;
+    while (s->slot[h]) {
+        if (s->slot[h] == k + 1)
+            return 0;
+        h = (h + 1) & s->mask;
+    }
+    s->slot[h] = k + 1;
+    s->n++;
+    return 1;
+}
+
+/* Plain BFS over (cells, position); the minimum moves or -1. */
+static long brute(const tmaze *m)
+{
+    size_t cap = 1024, head = 0, tail = 0;
+    uint64_t *q = malloc(cap * sizeof *q);
+    int *depth = malloc(cap * sizeof *depth);
+    tset seen = {calloc(64, sizeof(uint64_t)), 63, 0};
+    long best = -1;
+    int n = m->rows * m->cols;
+
+    ck_assert(q && depth && seen.slot);
+    q[tail] = tpack(m, m->cell, m->start);
+    depth[tail++] = 0;
+    tset_add(&seen, q[0]);
+    while (head < tail && best < 0) {
+        uint64_t k = q[head];
+        int dep = depth[head++], cells[TMAX * TMAX];
+        for (int i = 0; i < n; i++)
+            cells[i] = (int)(k >> (4 * i)) & 15;
+        for (int d = 0; d < 4 && best < 0; d++) {
+            int c2[TMAX * TMAX], pos = (int)(k >> 48);
+            memcpy(c2, cells, (size_t)n * sizeof *c2);
+            int rc = tstep(m, c2, &pos, d);
+            if (rc == 2)
+                best = dep + 1;
+            if (rc != 1 || !tset_add(&seen, tpack(m, c2, pos)))
+                continue;
+            if (tail == cap) {
+                cap *= 2;
+                q = realloc(q, cap * sizeof *q);
+                depth = realloc(depth, cap * sizeof *depth);
+                ck_assert(q && depth);
+            }
+            q[tail] = tpack(m, c2, pos);
+            depth[tail++] = dep + 1;
+        }
+    }
+    free(q);
+    free(depth);
+    free(seen.slot);
+    return best;
+}
+
+/* A random maze of at most 3 x 4 with consistent walls. */
+static void tmaze_random(tmaze *m)
+{
+    memset(m, 0, sizeof *m);
+    m->rows = 1 + (int)rnd(3);
+    m->cols = 1 + (int)rnd(4);
+    for (int r = 0; r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++)
+            for (int d = 0; d < 4; d++) {
+                int nr = r + tdr[d], nc = c + tdc[d];
+                /* Decide each inner wall once, from its N or W cell. */
+                if (tinside(m, nr, nc) && (d == 0 || d == 2))
+                    continue;
+                int wall = rnd(100) < (tinside(m, nr, nc) ? 45u : 80u);
+                if (!wall)
+                    continue;
+                m->cell[r * m->cols + c] |= tbit[d];
+                if (tinside(m, nr, nc))
+                    m->cell[nr * m->cols + nc] |= topp[d];
+            }
+    m->start = (int)rnd((unsigned)(m->rows * m->cols));
+}
+
+static char *tmaze_json(const tmaze *m)
+{
+    gs_buf b = GS_BUF_INIT;
+    gs_buf_printf(&b, "{\"start\": [%d, %d], \"walls\": [", m->start / m->cols,
+                  m->start % m->cols);
+    for (int r = 0; r < m->rows; r++) {
+        gs_buf_puts(&b, r ? ",[" : "[");
+        for (int c = 0; c < m->cols; c++)
+            gs_buf_printf(&b, "%s%d", c ? "," : "", m->cell[r * m->cols + c]);
+        gs_buf_puts(&b, "]");
+    }
+    gs_buf_puts(&b, "]}");
+    ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+    return gs_buf_take(&b, NULL);
+}
+
+START_TEST(random_vs_brute_force)
+{
+    int solved = 0, impossible = 0;
+    rng_state = 4242;
+    for (int iter = 0; iter < 800; iter++) {
+        tmaze m;
+        tmaze_random(&m);
+        char *body = tmaze_json(&m);
+        long want = brute(&m);
+        gs_result res = solve_json(body, NULL);
+        if (want < 0) {
+            ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
+                          res.status);
+            impossible++;
+        } else {
+            ck_assert_msg(res.status == GS_SOLVED, "%s: status %d", body,
+                          res.status);
+            ck_assert_msg((long)res.steps == want, "%s: %zu steps, want %ld",
+                          body, res.steps, want);
+            ck_assert_uint_eq(strlen(res.moves), res.steps);
+            ck_assert_msg(treplay(&m, res.moves), "%s: bad moves %s", body,
+                          res.moves);
+            solved++;
+        }
+        gs_result_free(&res);
+        free(body);
+    }
+    ck_assert_int_gt(solved, 200);
+    ck_assert_int_gt(impossible, 50);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Limits.
+ * ---------------------------------------------------------------------- */
+
+static const char sample_json[] =
+    "{\"start\": [2, 1], \"walls\": [[10,2,10,10,2,6],[3,12,11,14,9,4],"
+    "[13,15,3,6,15,13],[14,11,12,9,14,11]]}";
+
+START_TEST(limit_states)
+{
+    gs_limits lim = {.max_states = 5};
+    gs_result res = solve_json(sample_json, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_ptr_null(res.moves);
+    gs_buf out = GS_BUF_INIT;
+    P->format_text(NULL, &res, 1, &out);
+    ck_assert_str_eq(out.data, "limit\n");
+    gs_buf_free(&out);
+    gs_result_free(&res);
+
+    res = solve_json(sample_json, NULL);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 16);
+    /* The layout is part of the state: more states than the 24 cells. */
+    ck_assert_uint_gt(res.expanded, 24);
+    gs_result_free(&res);
+}
+END_TEST
+
+START_TEST(limit_cancel)
+{
+    atomic_int cancel = 1;
+    gs_limits lim = {.cancel = &cancel};
+    gs_result res = solve_json(sample_json, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
+    gs_result_free(&res);
+}
+END_TEST
 
 Suite *gs_test_wallpushers_suite(void)
 {
     Suite *s = suite_create("wallpushers");
+    TCase *tc = tcase_create("judge");
+    tcase_add_test(tc, judge_sample);
+    tcase_add_test(tc, judge_tricky);
+    tcase_add_test(tc, judge_deterministic);
+    tcase_add_test(tc, judge_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("json");
+    tcase_add_test(tc, json_errors);
+    tcase_add_test(tc, json_sizes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("rules");
+    tcase_add_test(tc, closed_cell_is_impossible);
+    tcase_add_test(tc, leaving_counts);
+    tcase_add_test(tc, push_closes_exit);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, random_vs_brute_force);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("limits");
+    tcase_add_test(tc, limit_states);
+    tcase_add_test(tc, limit_cancel);
+    suite_add_tcase(s, tc);
     return s;
 }
