@@ -1,10 +1,236 @@
-/* server.c - placeholder for `gridsolve serve`. */
+/* server.c - `gridsolve serve`: configuration, listening socket, signals
+ * and the graceful drain.
+ *
+ * SIGTERM and SIGINT are blocked before any thread exists, so every thread
+ * (MHD's, the workers) inherits the mask and only the main thread receives
+ * them, synchronously through sigwait(): no async-signal-safety concerns.
+ * A drain then refuses new solves (503), lets in-flight ones finish within
+ * the grace period, cancels the rest (they answer `limit`), waits for their
+ * responses to go out, and stops.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "gridsolve/config.h"
+#include "gridsolve/http.h"
 #include "gridsolve/server.h"
+
+#define EXIT_USAGE 2
+#define CANCEL_WAIT_MS 10000 /* a cancelled search stops within a poll */
+#define SEND_WAIT_MS 2000    /* for answered solves to reach the client */
+#define TICK_MS 50
+
+/* Formats a bound address as ADDR:PORT ([ADDR]:PORT for IPv6). */
+static void format_addr(const struct sockaddr_storage *ss, char *buf,
+                        size_t len)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+        snprintf(buf, len, "[%s]:%u", host, ntohs(a->sin6_port));
+    } else {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+        snprintf(buf, len, "%s:%u", host, ntohs(a->sin_port));
+    }
+}
+
+/* Binds and listens on cfg's address, trying each resolved address in
+ * turn. Returns the non-blocking socket, or -1 with msg filled. */
+static int open_listener(const gs_server_config *cfg, char *addr,
+                         size_t addr_len, char *msg, size_t msg_len)
+{
+    struct addrinfo hints = {0}, *res = NULL;
+    char port[16];
+    int fd = -1, err = 0;
+
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_ADDRCONFIG;
+    snprintf(port, sizeof port, "%" PRIu64, cfg->port);
+    int gai = getaddrinfo(cfg->bind, port, &hints, &res);
+    if (gai) {
+        snprintf(msg, msg_len, "cannot resolve --bind '%s': %s", cfg->bind,
+                 gai_strerror(gai));
+        return -1;
+    }
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        const int one = 1;
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+                    ai->ai_protocol);
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+            listen(fd, SOMAXCONN) == 0 &&
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0)
+            break;
+        err = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        snprintf(msg, msg_len, "cannot listen on %s port %" PRIu64 ": %s",
+                 cfg->bind, cfg->port, strerror(err));
+        return -1;
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
+        snprintf(msg, msg_len, "getsockname: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    format_addr(&ss, addr, addr_len);
+    return fd;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* True when another SIGTERM/SIGINT is pending (an impatient operator). */
+static bool signal_pending(const sigset_t *set)
+{
+    const struct timespec zero = {0, 0};
+    return sigtimedwait(set, NULL, &zero) > 0;
+}
+
+/* Waits for the pool to go idle until deadline; a second signal ends the
+ * wait early. True when idle. */
+static bool wait_idle(gs_http *h, int64_t deadline, const sigset_t *set)
+{
+    for (;;) {
+        int64_t tick = gs_now_ns() + TICK_MS * 1000000LL;
+        if (gs_pool_wait_idle(h->pool, tick < deadline ? tick : deadline))
+            return true;
+        if (gs_now_ns() >= deadline)
+            return false;
+        if (set && signal_pending(set)) {
+            fprintf(stderr, "gridsolve: second signal, cancelling now\n");
+            return false;
+        }
+    }
+}
+
+/* The drain of a SIGTERM/SIGINT. Returns false when a solve ignored the
+ * cancel flag, in which case the daemon must not be stopped. */
+static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
+{
+    atomic_store(&h->draining, 1);
+    gs_pool_close(h->pool);
+    fprintf(stderr,
+            "gridsolve: draining: %u solves running, %u queued, grace "
+            "%" PRIu64 " ms\n",
+            gs_pool_busy(h->pool), gs_pool_queued(h->pool), cfg->grace_ms);
+    int64_t grace_end = gs_now_ns() + (int64_t)cfg->grace_ms * 1000000LL;
+    if (!wait_idle(h, grace_end, set)) {
+        fprintf(stderr,
+                "gridsolve: cancelling %u running and %u queued "
+                "solves\n",
+                gs_pool_busy(h->pool), gs_pool_queued(h->pool));
+        atomic_store(&h->cancel, 1);
+        if (!gs_pool_wait_idle(h->pool,
+                               gs_now_ns() + CANCEL_WAIT_MS * 1000000LL)) {
+            fprintf(stderr, "gridsolve: %u solves ignored the cancel\n",
+                    gs_pool_busy(h->pool));
+            return false;
+        }
+    }
+    /* Every solve is answered; give MHD a moment to write the answers. */
+    int64_t send_end = gs_now_ns() + SEND_WAIT_MS * 1000000LL;
+    while (atomic_load(&h->pending) > 0 && gs_now_ns() < send_end)
+        sleep_ms(5);
+    return true;
+}
+
+/* Never runs (the signals stay blocked and are taken by sigwait). */
+static void on_signal(int sig)
+{
+    (void)sig;
+}
 
 int gs_server_main(int argc, char **argv)
 {
-    fprintf(stderr, "gridsolve serve: not implemented yet\n");
-    return 1;
+    gs_server_config cfg;
+    gs_http h;
+    gs_error err = {0};
+    char msg[512], addr[INET6_ADDRSTRLEN + 16];
+    sigset_t set;
+    int sig = 0;
+
+    gs_config_default(&cfg);
+    int rc = gs_config_parse(&cfg, argc, argv, NULL, msg, sizeof msg);
+    if (rc == GS_CONFIG_HELP) {
+        gs_config_usage(stdout);
+        return 0;
+    }
+    if (rc != GS_CONFIG_OK) {
+        fprintf(stderr, "gridsolve serve: %s\n", msg);
+        return EXIT_USAGE;
+    }
+
+    /* Before any thread exists, so that all of them inherit the mask. A
+     * (never run) handler is installed too: as PID 1 in a container a
+     * signal left at SIG_DFL could be discarded by the kernel. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int fd = open_listener(&cfg, addr, sizeof addr, msg, sizeof msg);
+    if (fd < 0) {
+        fprintf(stderr, "gridsolve serve: %s\n", msg);
+        return 1;
+    }
+    if (gs_http_init(&h, &cfg, &err) || gs_http_start(&h, fd, &err)) {
+        fprintf(stderr, "gridsolve serve: %s\n", err.detail);
+        if (!h.daemon)
+            close(fd);
+        gs_http_free(&h);
+        return 1;
+    }
+    printf("listening on %s\n", addr);
+    fflush(stdout);
+    fprintf(stderr,
+            "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
+            ", timeout %" PRIu64 " ms, max body %" PRIu64 " bytes)\n",
+            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body);
+    atomic_store(&h.ready, 1);
+
+    while (sigwait(&set, &sig) != 0)
+        ;
+    fprintf(stderr, "gridsolve: %s received\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    if (!drain(&h, &cfg, &set))
+        return 1; /* stopping MHD now would be undefined; just exit */
+    gs_http_free(&h);
+    fprintf(stderr, "gridsolve: stopped\n");
+    return 0;
 }

@@ -9,6 +9,7 @@
     X(core)                                                                    \
     X(search)                                                                  \
     X(service)                                                                 \
+    X(server)                                                                  \
     X(bloxorz)                                                                 \
     X(curling)                                                                 \
     X(wallpushers)                                                             \

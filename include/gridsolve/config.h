@@ -1,0 +1,59 @@
+/* config.h - `gridsolve serve` configuration: flags and GRIDSOLVE_*
+ * environment variables (a flag wins over its variable, which wins over
+ * the default), plus the CPU count used as the default worker count. */
+#ifndef GRIDSOLVE_CONFIG_H
+#define GRIDSOLVE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GS_CONFIG_STR_MAX 256
+
+typedef struct gs_server_config {
+    char bind[GS_CONFIG_STR_MAX];        /* address or host name */
+    char cors_origin[GS_CONFIG_STR_MAX]; /* Access-Control-Allow-Origin */
+    uint64_t port;                       /* 0 = pick a free port */
+    uint64_t workers;                    /* solver threads */
+    uint64_t queue;                      /* solves allowed to wait */
+    uint64_t max_body;                   /* bytes */
+    uint64_t timeout_ms;                 /* default per-request deadline */
+    uint64_t max_timeout_ms;             /* ceiling for a requested one */
+    uint64_t max_states;                 /* default state cap */
+    uint64_t max_states_limit;           /* ceiling for a requested one */
+    uint64_t max_cells;                  /* largest grid, rows * cols */
+    uint64_t grace_ms;                   /* drain period after SIGTERM */
+} gs_server_config;
+
+enum gs_config_result {
+    GS_CONFIG_OK = 0,    /* run the server */
+    GS_CONFIG_HELP = 1,  /* --help was given: print usage, exit 0 */
+    GS_CONFIG_ERROR = -1 /* bad value: msg says which, exit 2 */
+};
+
+/* Fills c with the built-in defaults (workers = gs_config_cpu_count()). */
+void gs_config_default(gs_server_config *c);
+
+/* Applies GRIDSOLVE_* variables read through getenv_fn (getenv when NULL),
+ * then the flags argv[1..argc-1] (argv[0] is "serve"), then cross-checks.
+ * On error returns GS_CONFIG_ERROR with a one-line message in msg. */
+int gs_config_parse(gs_server_config *c, int argc, char **argv,
+                    const char *(*getenv_fn)(const char *), char *msg,
+                    size_t msglen);
+
+/* Prints the usage text with every flag, variable and default. */
+void gs_config_usage(FILE *f);
+
+/* CPUs this process may use: the affinity mask, further bounded by a
+ * cgroup v2 cpu.max or v1 cfs quota when one is set; at least 1. */
+unsigned gs_config_cpu_count(void);
+
+/* ceil(quota / period) from cgroup v2 cpu.max text ("max 100000" or
+ * "150000 100000"); 0 when unlimited or unreadable. */
+unsigned gs_config_cpu_max_quota(const char *text);
+
+/* The same from cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us texts
+ * (quota -1 = unlimited -> 0). */
+unsigned gs_config_cfs_quota(const char *quota, const char *period);
+
+#endif

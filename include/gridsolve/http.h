@@ -1,0 +1,50 @@
+/* http.h - the HTTP front end of `gridsolve serve`: routing, libmicrohttpd
+ * callbacks, CORS, request ids, logging. Solves run on the gs_pool; the
+ * server lifecycle (signals, drain) is in server.c.
+ */
+#ifndef GRIDSOLVE_HTTP_H
+#define GRIDSOLVE_HTTP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "gridsolve/config.h"
+#include "gridsolve/error.h"
+#include "gridsolve/metrics.h"
+#include "gridsolve/pool.h"
+#include "gridsolve/service.h"
+
+struct MHD_Daemon;
+
+/* api/openapi.yaml, embedded at build time ($(BUILD)/gen/openapi.c). */
+extern const char gs_openapi_yaml[];
+extern const size_t gs_openapi_yaml_len;
+
+typedef struct gs_http {
+    const gs_server_config *cfg;
+    gs_solve_opts opts; /* opts.cancel points at `cancel` */
+    gs_pool *pool;
+    gs_metrics *metrics;
+    struct MHD_Daemon *daemon;
+    atomic_int ready;    /* /readyz 200 */
+    atomic_int draining; /* solves refused with 503 */
+    atomic_int cancel;   /* polled by every running search */
+    atomic_long pending; /* accepted solves not yet answered */
+    char *puzzles_json;  /* GET /puzzles, built once */
+    size_t puzzles_len;
+    char id_prefix[9]; /* random per process: ids stay unique */
+    atomic_ullong id_seq;
+} gs_http;
+
+/* Builds the pool, metrics and cached documents for cfg (which must
+ * outlive h). GS_OK or an error with err filled. */
+int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err);
+
+/* Starts serving on an already listening socket. */
+int gs_http_start(gs_http *h, int listen_fd, gs_error *err);
+
+/* Stops the daemon (no suspended connection may remain: drain first) and
+ * frees everything gs_http_init built. Safe on a partly built h. */
+void gs_http_free(gs_http *h);
+
+#endif

@@ -1,0 +1,229 @@
+/* metrics.c - Prometheus counters and histogram (see metrics.h).
+ *
+ * Counters are dense arrays indexed by route, puzzle and status code under
+ * one mutex: a request touches a few words, and a scrape renders a
+ * consistent snapshot without any allocation beyond the output buffer.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "gridsolve/metrics.h"
+#include "gridsolve/puzzle.h"
+
+#define CODE_MIN 100
+#define CODE_SPAN 500 /* status codes 100..599 */
+
+static const double bucket_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025,
+                                   0.05,  0.1,    0.25,  0.5,  1,
+                                   2.5,   5,      10,    30,   60};
+#define NBUCKETS (sizeof bucket_le / sizeof bucket_le[0])
+
+enum { RES_SOLVED, RES_IMPOSSIBLE, RES_LIMIT, RES_ERROR, RES_COUNT };
+static const char *const result_label[RES_COUNT] = {"solved", "impossible",
+                                                    "limit", "error"};
+
+typedef struct puzzle_stats {
+    uint64_t results[RES_COUNT];
+    uint64_t buckets[NBUCKETS + 1]; /* last: above every bound (+Inf) */
+    uint64_t count;
+    double sum;
+    uint64_t expanded;
+} puzzle_stats;
+
+struct gs_metrics {
+    pthread_mutex_t lock;
+    size_t npuzzles;
+    /* [route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
+    uint64_t *requests;
+    puzzle_stats *puzzles;
+};
+
+static const char *const route_labels[GS_ROUTE_COUNT] = {
+    "/solve/{puzzle}", "/puzzles",      "/healthz", "/readyz",
+    "/metrics",        "/openapi.yaml", "other"};
+
+const char *gs_route_label(enum gs_route r)
+{
+    return (unsigned)r < GS_ROUTE_COUNT ? route_labels[r] : "other";
+}
+
+int gs_metrics_new(gs_metrics **out)
+{
+    gs_metrics *m = calloc(1, sizeof *m);
+
+    *out = NULL;
+    if (!m)
+        return GS_ENOMEM;
+    m->npuzzles = gs_puzzle_count;
+    m->requests = calloc((size_t)GS_ROUTE_COUNT * (m->npuzzles + 1) * CODE_SPAN,
+                         sizeof *m->requests);
+    m->puzzles = calloc(m->npuzzles ? m->npuzzles : 1, sizeof *m->puzzles);
+    if (!m->requests || !m->puzzles ||
+        pthread_mutex_init(&m->lock, NULL) != 0) {
+        free(m->requests);
+        free(m->puzzles);
+        free(m);
+        return GS_ENOMEM;
+    }
+    *out = m;
+    return GS_OK;
+}
+
+void gs_metrics_free(gs_metrics *m)
+{
+    if (!m)
+        return;
+    pthread_mutex_destroy(&m->lock);
+    free(m->requests);
+    free(m->puzzles);
+    free(m);
+}
+
+static uint64_t *request_slot(gs_metrics *m, int route, int puzzle, int code)
+{
+    size_t p = (size_t)(puzzle + 1);
+    return &m->requests[((size_t)route * (m->npuzzles + 1) + p) * CODE_SPAN +
+                        (size_t)(code - CODE_MIN)];
+}
+
+void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
+                        int status)
+{
+    if ((unsigned)route >= GS_ROUTE_COUNT || status < CODE_MIN ||
+        status >= CODE_MIN + CODE_SPAN)
+        return;
+    if (puzzle < -1 || puzzle >= (int)m->npuzzles)
+        puzzle = -1;
+    pthread_mutex_lock(&m->lock);
+    (*request_slot(m, route, puzzle, status))++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
+                      const gs_solve_info *info, double seconds)
+{
+    size_t b = 0;
+    int res = RES_ERROR;
+
+    if (puzzle < 0 || puzzle >= (int)m->npuzzles)
+        return;
+    if (ok && info) {
+        switch (info->status) {
+        case GS_SOLVED:
+            res = RES_SOLVED;
+            break;
+        case GS_IMPOSSIBLE:
+            res = RES_IMPOSSIBLE;
+            break;
+        default:
+            res = RES_LIMIT;
+            break;
+        }
+    }
+    while (b < NBUCKETS && seconds > bucket_le[b])
+        b++;
+    pthread_mutex_lock(&m->lock);
+    puzzle_stats *ps = &m->puzzles[puzzle];
+    ps->results[res]++;
+    ps->buckets[b]++;
+    ps->count++;
+    ps->sum += seconds;
+    if (ok && info)
+        ps->expanded += info->expanded;
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void render_requests(gs_metrics *m, gs_buf *out)
+{
+    gs_buf_puts(out, "# HELP gridsolve_http_requests_total HTTP requests "
+                     "answered, by route, puzzle and status code.\n"
+                     "# TYPE gridsolve_http_requests_total counter\n");
+    for (int r = 0; r < GS_ROUTE_COUNT; r++) {
+        for (int p = -1; p < (int)m->npuzzles; p++) {
+            for (int c = CODE_MIN; c < CODE_MIN + CODE_SPAN; c++) {
+                uint64_t n = *request_slot(m, r, p, c);
+                if (!n)
+                    continue;
+                gs_buf_printf(out, "gridsolve_http_requests_total{route=\"%s\"",
+                              route_labels[r]);
+                if (p >= 0)
+                    gs_buf_printf(out, ",puzzle=\"%s\"", gs_puzzles[p]->name);
+                gs_buf_printf(out, ",code=\"%d\"} %llu\n", c,
+                              (unsigned long long)n);
+            }
+        }
+    }
+}
+
+static void render_solves(gs_metrics *m, gs_buf *out)
+{
+    gs_buf_puts(out, "# HELP gridsolve_solves_total Solves run by a worker, "
+                     "by puzzle and result.\n"
+                     "# TYPE gridsolve_solves_total counter\n");
+    for (size_t p = 0; p < m->npuzzles; p++)
+        for (int r = 0; r < RES_COUNT; r++)
+            gs_buf_printf(out,
+                          "gridsolve_solves_total{puzzle=\"%s\",result=\"%s\"} "
+                          "%llu\n",
+                          gs_puzzles[p]->name, result_label[r],
+                          (unsigned long long)m->puzzles[p].results[r]);
+
+    gs_buf_puts(out, "# HELP gridsolve_solve_duration_seconds Wall time of "
+                     "a solve on its worker.\n"
+                     "# TYPE gridsolve_solve_duration_seconds histogram\n");
+    for (size_t p = 0; p < m->npuzzles; p++) {
+        const puzzle_stats *ps = &m->puzzles[p];
+        const char *name = gs_puzzles[p]->name;
+        uint64_t cum = 0;
+        for (size_t b = 0; b < NBUCKETS; b++) {
+            cum += ps->buckets[b];
+            gs_buf_printf(out,
+                          "gridsolve_solve_duration_seconds_bucket{puzzle="
+                          "\"%s\",le=\"%g\"} %llu\n",
+                          name, bucket_le[b], (unsigned long long)cum);
+        }
+        gs_buf_printf(out,
+                      "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
+                      "le=\"+Inf\"} %llu\n"
+                      "gridsolve_solve_duration_seconds_sum{puzzle=\"%s\"} "
+                      "%.6f\n"
+                      "gridsolve_solve_duration_seconds_count{puzzle=\"%s\"} "
+                      "%llu\n",
+                      name, (unsigned long long)ps->count, name, ps->sum, name,
+                      (unsigned long long)ps->count);
+    }
+
+    gs_buf_puts(out, "# HELP gridsolve_states_expanded_total Search states "
+                     "expanded, by puzzle.\n"
+                     "# TYPE gridsolve_states_expanded_total counter\n");
+    for (size_t p = 0; p < m->npuzzles; p++)
+        gs_buf_printf(out,
+                      "gridsolve_states_expanded_total{puzzle=\"%s\"} "
+                      "%llu\n",
+                      gs_puzzles[p]->name,
+                      (unsigned long long)m->puzzles[p].expanded);
+}
+
+static void gauge(gs_buf *out, const char *name, const char *help, unsigned v)
+{
+    gs_buf_printf(out, "# HELP %s %s\n# TYPE %s gauge\n%s %u\n", name, help,
+                  name, name, v);
+}
+
+int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
+{
+    pthread_mutex_lock(&m->lock);
+    render_requests(m, out);
+    render_solves(m, out);
+    pthread_mutex_unlock(&m->lock);
+    gauge(out, "gridsolve_queue_depth", "Solves waiting for a worker.",
+          g->queued);
+    gauge(out, "gridsolve_queue_capacity", "Solves allowed to wait before 503.",
+          g->capacity);
+    gauge(out, "gridsolve_workers_busy", "Workers running a solve.", g->busy);
+    gauge(out, "gridsolve_workers", "Worker threads.", g->workers);
+    gauge(out, "gridsolve_ready", "1 when ready to take solves.",
+          g->ready ? 1 : 0);
+    return gs_buf_status(out);
+}

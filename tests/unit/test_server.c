@@ -1,0 +1,384 @@
+/* test_server.c - unit tests for the server's building blocks: option
+ * parsing (flags, GRIDSOLVE_* variables, ranges), cgroup CPU quotas, the
+ * bounded worker pool and the Prometheus rendering. The HTTP behaviour
+ * itself is covered black-box by tests/integration. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gridsolve/config.h"
+#include "gridsolve/metrics.h"
+#include "gridsolve/pool.h"
+#include "gridsolve/puzzle.h"
+#include "suites.h"
+
+/* ---- config ------------------------------------------------------------- */
+
+/* A fake environment: NULL-terminated "NAME=value" strings. */
+static const char *const *fake_env;
+
+static const char *fake_getenv(const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *const *e = fake_env; e && *e; e++)
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
+}
+
+/* Parses argv (after "serve") under env; returns the result code. */
+static int parse(gs_server_config *c, const char *const *env,
+                 const char *const *args, char *msg, size_t len)
+{
+    char *argv[32] = {"serve"};
+    int argc = 1;
+    for (; args && args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    fake_env = env;
+    gs_config_default(c);
+    return gs_config_parse(c, argc, argv, fake_getenv, msg, len);
+}
+
+START_TEST(config_defaults)
+{
+    gs_server_config c;
+    char msg[256];
+    ck_assert_int_eq(parse(&c, NULL, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_str_eq(c.bind, "127.0.0.1");
+    ck_assert_str_eq(c.cors_origin, "*");
+    ck_assert_uint_eq(c.port, 8080);
+    ck_assert_uint_eq(c.max_body, 4u * 1024 * 1024);
+    ck_assert_uint_ge(c.workers, 1);
+    ck_assert_uint_eq(c.workers, gs_config_cpu_count());
+    ck_assert_uint_le(c.timeout_ms, c.max_timeout_ms);
+    ck_assert_uint_le(c.max_states, c.max_states_limit);
+}
+END_TEST
+
+START_TEST(config_env_and_flags)
+{
+    gs_server_config c;
+    char msg[256];
+    const char *env[] = {"GRIDSOLVE_PORT=9000", "GRIDSOLVE_WORKERS=3",
+                         "GRIDSOLVE_BIND=0.0.0.0",
+                         "GRIDSOLVE_CORS_ORIGIN=https://x.example", NULL};
+    const char *args[] = {"--port", "0", "--queue=7", "--max-body", "2K", NULL};
+    ck_assert_int_eq(parse(&c, env, args, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.port, 0);    /* the flag wins */
+    ck_assert_uint_eq(c.workers, 3); /* the variable applies */
+    ck_assert_uint_eq(c.queue, 7);
+    ck_assert_uint_eq(c.max_body, 2048);
+    ck_assert_str_eq(c.bind, "0.0.0.0");
+    ck_assert_str_eq(c.cors_origin, "https://x.example");
+}
+END_TEST
+
+START_TEST(config_byte_suffixes)
+{
+    gs_server_config c;
+    char msg[256];
+    const char *a1[] = {"--max-body", "4MiB", NULL};
+    const char *a2[] = {"--max-body", "1g", NULL};
+    const char *a3[] = {"--max-body", "3MB", NULL};
+    ck_assert_int_eq(parse(&c, NULL, a1, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_body, 4u << 20);
+    ck_assert_int_eq(parse(&c, NULL, a2, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_body, 1u << 30);
+    ck_assert_int_eq(parse(&c, NULL, a3, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_body, 3u << 20);
+}
+END_TEST
+
+/* Each bad input is refused with a message naming its source. */
+START_TEST(config_errors)
+{
+    static const struct {
+        const char *env;
+        const char *args[4];
+        const char *want;
+    } cases[] = {
+        {NULL, {"--port", "70000"}, "--port: 70000 is out of range 0..65535"},
+        {NULL, {"--workers", "0"}, "--workers: 0 is out of range"},
+        {NULL, {"--workers", "-2"}, "--workers: '-2' is not"},
+        {NULL, {"--queue", "12x"}, "--queue: '12x' is not"},
+        {NULL, {"--max-body", "5T"}, "--max-body: '5T' is not a byte count"},
+        {NULL, {"--port"}, "--port needs a value"},
+        {NULL, {"--nope", "1"}, "unknown option '--nope'"},
+        {NULL, {"stray"}, "unexpected argument 'stray'"},
+        {NULL, {"--cors-origin", "a\nb"}, "printable ASCII"},
+        {"GRIDSOLVE_GRACE_MS=soon", {NULL}, "GRIDSOLVE_GRACE_MS: 'soon'"},
+        {NULL,
+         {"--timeout-ms", "500", "--max-timeout-ms", "100"},
+         "--timeout-ms 500 exceeds --max-timeout-ms 100"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gs_server_config c;
+        char msg[256];
+        const char *env[] = {cases[i].env, NULL};
+        const char *args[5] = {cases[i].args[0], cases[i].args[1],
+                               cases[i].args[2], cases[i].args[3], NULL};
+        ck_assert_int_eq(parse(&c, env, args, msg, sizeof msg),
+                         GS_CONFIG_ERROR);
+        ck_assert_msg(strstr(msg, cases[i].want), "case %zu: '%s' lacks '%s'",
+                      i, msg, cases[i].want);
+    }
+}
+END_TEST
+
+/* Setting only a ceiling pulls the default down instead of failing. */
+START_TEST(config_ceiling_only)
+{
+    gs_server_config c;
+    char msg[256];
+    const char *args[] = {"--max-timeout-ms", "300", "--max-states-limit", "5",
+                          NULL};
+    ck_assert_int_eq(parse(&c, NULL, args, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.timeout_ms, 300);
+    ck_assert_uint_eq(c.max_states, 5);
+}
+END_TEST
+
+START_TEST(config_help)
+{
+    gs_server_config c;
+    char msg[256];
+    const char *env[] = {"GRIDSOLVE_PORT=bad", NULL};
+    const char *args[] = {"--port", "1", "--help", NULL};
+    ck_assert_int_eq(parse(&c, env, args, msg, sizeof msg), GS_CONFIG_HELP);
+}
+END_TEST
+
+START_TEST(config_cgroup_quotas)
+{
+    ck_assert_uint_eq(gs_config_cpu_max_quota("max 100000\n"), 0);
+    ck_assert_uint_eq(gs_config_cpu_max_quota("200000 100000\n"), 2);
+    ck_assert_uint_eq(gs_config_cpu_max_quota("150000 100000"), 2);
+    ck_assert_uint_eq(gs_config_cpu_max_quota("50000 100000"), 1);
+    ck_assert_uint_eq(gs_config_cpu_max_quota("garbage"), 0);
+    ck_assert_uint_eq(gs_config_cpu_max_quota(NULL), 0);
+    ck_assert_uint_eq(gs_config_cfs_quota("-1\n", "100000\n"), 0);
+    ck_assert_uint_eq(gs_config_cfs_quota("400000", "100000"), 4);
+    ck_assert_uint_eq(gs_config_cfs_quota("250000", "100000"), 3);
+    ck_assert_uint_eq(gs_config_cfs_quota("x", "100000"), 0);
+    ck_assert_uint_ge(gs_config_cpu_count(), 1);
+}
+END_TEST
+
+/* ---- pool --------------------------------------------------------------- */
+
+/* Jobs that block until the gate opens, so a test controls occupancy. */
+typedef struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool open;
+    atomic_int started, done;
+} gate;
+
+static void gate_job(void *arg)
+{
+    gate *g = arg;
+    atomic_fetch_add(&g->started, 1);
+    pthread_mutex_lock(&g->lock);
+    while (!g->open)
+        pthread_cond_wait(&g->cond, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+    atomic_fetch_add(&g->done, 1);
+}
+
+static void gate_open(gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->open = true;
+    pthread_cond_broadcast(&g->cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void wait_started(gate *g, int n)
+{
+    struct timespec ts = {0, 1000000};
+    for (int i = 0; i < 5000 && atomic_load(&g->started) < n; i++)
+        nanosleep(&ts, NULL);
+    ck_assert_int_eq(atomic_load(&g->started), n);
+}
+
+static gate *gate_new(void)
+{
+    gate *g = calloc(1, sizeof *g);
+    ck_assert_ptr_nonnull(g);
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->cond, NULL);
+    return g;
+}
+
+static void gate_free(gate *g)
+{
+    pthread_cond_destroy(&g->cond);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+START_TEST(pool_admission)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+
+    ck_assert_int_eq(gs_pool_new(2, 1, &p), GS_OK);
+    ck_assert_uint_eq(gs_pool_workers(p), 2);
+    ck_assert_uint_eq(gs_pool_capacity(p), 1);
+    /* Two run, one waits, the fourth is refused. */
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    wait_started(g, 2);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_POOL_EFULL);
+    ck_assert_uint_eq(gs_pool_busy(p), 2);
+    ck_assert_uint_eq(gs_pool_queued(p), 1);
+    /* Not idle while the gate is shut: the deadline ends the wait. */
+    ck_assert(!gs_pool_wait_idle(p, gs_now_ns() + 20 * 1000000LL));
+    gs_pool_close(p);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_POOL_ECLOSED);
+    gate_open(g);
+    /* Closing refuses new jobs but still runs the queued one. */
+    ck_assert(gs_pool_wait_idle(p, 0));
+    ck_assert_int_eq(atomic_load(&g->done), 3);
+    ck_assert_uint_eq(gs_pool_busy(p), 0);
+    gs_pool_free(p);
+    gate_free(g);
+}
+END_TEST
+
+/* With a zero-length queue a job is taken only by an idle worker. */
+START_TEST(pool_zero_queue)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+
+    ck_assert_int_eq(gs_pool_new(1, 0, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    wait_started(g, 1);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_POOL_EFULL);
+    gate_open(g);
+    ck_assert(gs_pool_wait_idle(p, 0));
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    gs_pool_free(p); /* runs or finishes what was accepted */
+    ck_assert_int_eq(atomic_load(&g->done), 2);
+    gate_free(g);
+}
+END_TEST
+
+static void count_job(void *arg)
+{
+    atomic_fetch_add((atomic_int *)arg, 1);
+}
+
+START_TEST(pool_runs_everything)
+{
+    gs_pool *p;
+    atomic_int n = 0;
+    int accepted = 0;
+
+    ck_assert_int_eq(gs_pool_new(4, 64, &p), GS_OK);
+    for (int i = 0; i < 1000; i++) {
+        int rc = gs_pool_submit(p, count_job, &n);
+        ck_assert(rc == GS_OK || rc == GS_POOL_EFULL);
+        if (rc == GS_OK)
+            accepted++;
+        else
+            gs_pool_wait_idle(p, 0);
+    }
+    gs_pool_free(p);
+    ck_assert_int_eq(atomic_load(&n), accepted);
+    ck_assert_int_ge(accepted, 64);
+}
+END_TEST
+
+/* ---- metrics ------------------------------------------------------------ */
+
+START_TEST(metrics_render)
+{
+    gs_metrics *m;
+    gs_buf b = GS_BUF_INIT;
+    gs_solve_info solved = {GS_SOLVED, 100, 1.0};
+    gs_solve_info limit = {GS_LIMIT, 50, 2.0};
+    gs_metrics_gauges g = {3, 64, 2, 4, true};
+
+    ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
+    gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
+    gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
+    gs_metrics_request(m, GS_ROUTE_HEALTHZ, -1, 200);
+    gs_metrics_request(m, GS_ROUTE_OTHER, -1, 404);
+    gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 999); /* ignored */
+    gs_metrics_solve(m, 0, true, &solved, 0.003);
+    gs_metrics_solve(m, 0, true, &limit, 7.0);
+    gs_metrics_solve(m, 0, false, NULL, 0.0001);
+    ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
+
+    char want[256];
+    const char *name = gs_puzzles[0]->name;
+    snprintf(want, sizeof want,
+             "gridsolve_http_requests_total{route=\"/solve/{puzzle}\","
+             "puzzle=\"%s\",code=\"200\"} 2\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_http_requests_total{route=\"/healthz\","
+                       "code=\"200\"} 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_http_requests_total{route=\"other\","
+                       "code=\"404\"} 1\n"));
+    ck_assert_ptr_null(strstr(b.data, "code=\"999\""));
+    snprintf(want, sizeof want,
+             "gridsolve_solves_total{puzzle=\"%s\",result=\"limit\"} 1\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    snprintf(want, sizeof want,
+             "gridsolve_solves_total{puzzle=\"%s\",result=\"error\"} 1\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    /* Cumulative buckets: 0.0001 and 0.003 fall under le=0.005. */
+    snprintf(want, sizeof want,
+             "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
+             "le=\"0.005\"} 2\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    snprintf(want, sizeof want,
+             "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
+             "le=\"+Inf\"} 3\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    snprintf(want, sizeof want,
+             "gridsolve_states_expanded_total{puzzle=\"%s\"} 150\n", name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_queue_depth 3\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_workers_busy 2\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "# TYPE gridsolve_solve_duration_"
+                                         "seconds histogram\n"));
+    gs_buf_free(&b);
+    gs_metrics_free(m);
+}
+END_TEST
+
+Suite *gs_test_server_suite(void)
+{
+    Suite *s = suite_create("server");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, config_defaults);
+    tcase_add_test(tc, config_env_and_flags);
+    tcase_add_test(tc, config_byte_suffixes);
+    tcase_add_test(tc, config_errors);
+    tcase_add_test(tc, config_ceiling_only);
+    tcase_add_test(tc, config_help);
+    tcase_add_test(tc, config_cgroup_quotas);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pool");
+    tcase_add_test(tc, pool_admission);
+    tcase_add_test(tc, pool_zero_queue);
+    tcase_add_test(tc, pool_runs_everything);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("metrics");
+    tcase_add_test(tc, metrics_render);
+    suite_add_tcase(s, tc);
+    return s;
+}
