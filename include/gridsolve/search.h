@@ -53,6 +53,8 @@ typedef struct gs_result {
 } gs_result;
 
 void gs_result_clear(gs_result *res);
+/* "solved", "impossible" or "limit", as in responses and logs. */
+const char *gs_status_name(enum gs_status s);
 void gs_result_free(gs_result *res);
 
 /* Monotonic clock in nanoseconds. */

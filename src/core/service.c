@@ -143,18 +143,6 @@ static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
     return rc;
 }
 
-static const char *status_name(enum gs_status s)
-{
-    switch (s) {
-    case GS_SOLVED:
-        return "solved";
-    case GS_IMPOSSIBLE:
-        return "impossible";
-    default:
-        return "limit";
-    }
-}
-
 /* Serializes a result as the JSON response of API.md. */
 static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
                        gs_error *err)
@@ -164,7 +152,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     bool solved = res->status == GS_SOLVED;
     bool ok = o && stats;
     ok = ok && cJSON_AddStringToObject(o, "puzzle", p->name);
-    ok = ok && cJSON_AddStringToObject(o, "status", status_name(res->status));
+    ok = ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
     if (res->status == GS_LIMIT)
         ok = ok && cJSON_AddStringToObject(
                        o, "limit",

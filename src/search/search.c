@@ -58,6 +58,18 @@ void gs_result_clear(gs_result *res)
     res->pushes = -1;
 }
 
+const char *gs_status_name(enum gs_status s)
+{
+    switch (s) {
+    case GS_SOLVED:
+        return "solved";
+    case GS_IMPOSSIBLE:
+        return "impossible";
+    default:
+        return "limit";
+    }
+}
+
 void gs_result_free(gs_result *res)
 {
     free(res->moves);

@@ -709,18 +709,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 
 /* ---- completion: log and metrics --------------------------------------- */
 
-static const char *status_word(enum gs_status s)
-{
-    switch (s) {
-    case GS_SOLVED:
-        return "solved";
-    case GS_IMPOSSIBLE:
-        return "impossible";
-    default:
-        return "limit";
-    }
-}
-
 static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
     struct timespec now;
@@ -733,7 +721,7 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     if (r->solved)
         snprintf(solve, sizeof solve, " result=%s expanded=%llu",
-                 status_word(r->info.status),
+                 gs_status_name(r->info.status),
                  (unsigned long long)r->info.expanded);
     /* One fprintf per line: stdio locks the stream, lines never mix. */
     char status[8] = "-";
