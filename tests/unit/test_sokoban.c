@@ -1,8 +1,854 @@
-/* test_sokoban.c - unit tests for sokoban (to be written). */
+/* test_sokoban.c - unit tests for the sokoban puzzle: the seed's judge
+ * samples through the text interface, XSB bodies, every 422/400 case, the
+ * objectives, limits, and a property test against a brute-force BFS over
+ * (player, boxes) written here, with every answer replayed. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gridsolve/puzzle.h"
 #include "suites.h"
+
+extern const gs_puzzle gs_puzzle_sokoban;
+#define SOK (&gs_puzzle_sokoban)
+
+/* The seed problem's sample (conformance/sokoban/seed.in and .out). */
+static const char SEED_IN[] = "8 6\n"
+                              "######\n"
+                              "#..#X#\n"
+                              "#@.**#\n"
+                              "#..*@#\n"
+                              "##..##\n"
+                              "#..@.#\n"
+                              "#....#\n"
+                              "######\n"
+                              "6 7\n"
+                              "#######\n"
+                              "#...*@#\n"
+                              "##.X*.#\n"
+                              "#..*@.#\n"
+                              "#...@.#\n"
+                              "#######\n"
+                              "8 6\n"
+                              "######\n"
+                              "#@...#\n"
+                              "#.*..#\n"
+                              "#*..@#\n"
+                              "#X.*##\n"
+                              "#..@.#\n"
+                              "#...##\n"
+                              "######\n"
+                              "8 8\n"
+                              "########\n"
+                              "#.#.X#.#\n"
+                              "##.#**@#\n"
+                              "#......#\n"
+                              "##..@.##\n"
+                              "#..*.@.#\n"
+                              "#...#..#\n"
+                              "########\n"
+                              "6 5\n"
+                              "#####\n"
+                              "#X*@#\n"
+                              "#**##\n"
+                              "#.@.#\n"
+                              "#@..#\n"
+                              "#####\n"
+                              "8 6\n"
+                              "######\n"
+                              "#....#\n"
+                              "#.@..#\n"
+                              "#.*.##\n"
+                              "#....#\n"
+                              "#.@*.#\n"
+                              "#@*X.#\n"
+                              "######\n"
+                              "8 7\n"
+                              "#######\n"
+                              "###...#\n"
+                              "#.@#.@#\n"
+                              "##*.#*#\n"
+                              "##....#\n"
+                              "#.#X.##\n"
+                              "#@*...#\n"
+                              "#######\n"
+                              "8 6\n"
+                              "######\n"
+                              "#@...#\n"
+                              "#...@#\n"
+                              "#*X..#\n"
+                              "#.*..#\n"
+                              "#@.*.#\n"
+                              "#..###\n"
+                              "######\n"
+                              "7 8\n"
+                              "########\n"
+                              "#.....@#\n"
+                              "#.....*#\n"
+                              "#...#*X#\n"
+                              "#....@*#\n"
+                              "#.....@#\n"
+                              "########\n"
+                              "6 5\n"
+                              "#####\n"
+                              "#.@@#\n"
+                              "#.**#\n"
+                              "#@*X#\n"
+                              "#..##\n"
+                              "#####\n"
+                              "5 6\n"
+                              "######\n"
+                              "##X..#\n"
+                              "#@***#\n"
+                              "#..@@#\n"
+                              "######\n"
+                              "7 8\n"
+                              "########\n"
+                              "#.*@...#\n"
+                              "#....#.#\n"
+                              "#.#.*@.#\n"
+                              "#.X..#.#\n"
+                              "##..*@.#\n"
+                              "########\n"
+                              "8 8\n"
+                              "########\n"
+                              "##*....#\n"
+                              "#...####\n"
+                              "#..@..##\n"
+                              "###..@.#\n"
+                              "#..@**.#\n"
+                              "##..#X.#\n"
+                              "########\n"
+                              "6 5\n"
+                              "#####\n"
+                              "#***#\n"
+                              "#X@##\n"
+                              "##@@#\n"
+                              "#.#.#\n"
+                              "#####\n"
+                              "5 5\n"
+                              "#####\n"
+                              "##.@#\n"
+                              "#@**#\n"
+                              "#*X@#\n"
+                              "#####\n"
+                              "6 6\n"
+                              "######\n"
+                              "#*@@##\n"
+                              "##...#\n"
+                              "#*.X.#\n"
+                              "#@*..#\n"
+                              "######\n";
+static const char SEED_OUT[] =
+    "6\n8\n10\n10\n6\n8\n12\n14\n5\n4\n7\n13\n-1\n-1\n-1\n-1\n";
+
+/* conformance/sokoban/trivial.in: no trailing newline after the last row. */
+static const char TRIVIAL_IN[] = "3 5\n#####\n#X*@#\n#####";
+
+/* Microban I level 5 (David W. Skinner): the fewest moves (25, 8 pushes)
+ * and the fewest pushes (6, 27 moves) differ. */
+static const char *const MICROBAN5[] = {
+    " #######", " #     #", " # .$. #", "## $@$ #",
+    "#  .$. #", "#      #", "########",
+};
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ------------------------------------------------------------ helpers */
+
+/* Runs judge text through parse_text / solve / format_text. Returns the
+ * output (caller frees) or NULL when a case failed to parse. */
+static char *run_text(const char *input, gs_error *err)
+{
+    gs_text in;
+    gs_text_init(&in, input, strlen(input));
+    gs_buf out = GS_BUF_INIT;
+    gs_limits lim = {0};
+    for (int index = 1;; index++) {
+        void *inst = NULL;
+        int rc = SOK->parse_text(&in, NULL, &inst, err);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            gs_buf_free(&out);
+            return NULL;
+        }
+        gs_result res;
+        gs_result_clear(&res);
+        ck_assert_int_eq(SOK->solve(inst, &lim, &res, err), GS_OK);
+        SOK->format_text(inst, &res, index, &out);
+        gs_result_free(&res);
+        SOK->free(inst);
+    }
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    return gs_buf_take(&out, NULL);
+}
+
+/* Builds {"grid": rows, "optimize": optimize (when not NULL)}. */
+static cJSON *body_of(const char *const *rows, int n, const char *optimize)
+{
+    cJSON *b = cJSON_CreateObject();
+    ck_assert_ptr_nonnull(b);
+    cJSON_AddItemToObject(b, "grid", cJSON_CreateStringArray(rows, n));
+    if (optimize)
+        cJSON_AddStringToObject(b, "optimize", optimize);
+    return b;
+}
+
+/* Parses a JSON text body; returns the parse code, *inst on success. */
+static int parse_json_text(const char *json, void **inst, gs_error *err)
+{
+    cJSON *b = cJSON_Parse(json);
+    ck_assert_msg(b != NULL, "test body is not JSON: %s", json);
+    gs_caps caps = {.max_cells = 4096};
+    int rc = SOK->parse_json(b, &caps, inst, err);
+    cJSON_Delete(b);
+    return rc;
+}
+
+/* Parses and solves rows with the objective and limits given. */
+static void solve_rows(const char *const *rows, int n, const char *optimize,
+                       const gs_limits *lim, gs_result *res)
+{
+    cJSON *b = body_of(rows, n, optimize);
+    void *inst = NULL;
+    gs_error err = {0};
+    gs_caps caps = {.max_cells = 1u << 20};
+    int rc = SOK->parse_json(b, &caps, &inst, &err);
+    cJSON_Delete(b);
+    ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
+    gs_limits none = {0};
+    gs_result_clear(res);
+    rc = SOK->solve(inst, lim ? lim : &none, res, &err);
+    ck_assert_msg(rc == GS_OK, "solve failed: %s", err.detail);
+    SOK->free(inst);
+}
+
+/* An XSB level as flags, any size (missing cells of short rows: floor). */
+enum { T_WALL = 1, T_GOAL = 2, T_BOX = 4 };
+typedef struct t_level {
+    int rows, cols, player;
+    uint8_t *cell;
+} t_level;
+
+static void level_load(const char *const *rows, int n, t_level *L)
+{
+    int cols = 0;
+    for (int r = 0; r < n; r++)
+        if ((int)strlen(rows[r]) > cols)
+            cols = (int)strlen(rows[r]);
+    L->rows = n;
+    L->cols = cols;
+    L->player = -1;
+    L->cell = calloc((size_t)n * (size_t)cols, 1);
+    ck_assert_ptr_nonnull(L->cell);
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; rows[r][c]; c++) {
+            char ch = rows[r][c];
+            int at = r * cols + c;
+            L->cell[at] = ch == '#'                ? T_WALL
+                          : ch == '.' || ch == '+' ? T_GOAL
+                          : ch == '$'              ? T_BOX
+                          : ch == '*'              ? T_BOX | T_GOAL
+                                                   : 0;
+            if (ch == '@' || ch == '+')
+                L->player = at;
+        }
+    }
+}
+
+static const int TDR[4] = {-1, 1, 0, 0}, TDC[4] = {0, 0, -1, 1};
+
+/* The cell one step from `at` in direction d, or -1 off the grid / wall. */
+static int step_to(const t_level *L, int at, int d)
+{
+    int r = at / L->cols + TDR[d], c = at % L->cols + TDC[d];
+    if (r < 0 || r >= L->rows || c < 0 || c >= L->cols)
+        return -1;
+    int t = r * L->cols + c;
+    return (L->cell[t] & T_WALL) ? -1 : t;
+}
+
+/* Replays moves on rows: each letter legal, uppercase exactly when it
+ * pushes, every box on a goal at the end. Counts pushes. */
+static bool replay(const char *const *rows, int n, const char *moves,
+                   long *pushes)
+{
+    t_level L;
+    level_load(rows, n, &L);
+    bool ok = true;
+    *pushes = 0;
+    for (const char *m = moves; *m && ok; m++) {
+        const char *dirs = "udlrUDLR", *at = strchr(dirs, *m);
+        if (!at) {
+            ok = false;
+            break;
+        }
+        int d = (int)(at - dirs) % 4;
+        bool push = at - dirs >= 4;
+        int t = step_to(&L, L.player, d);
+        if (t < 0) {
+            ok = false;
+            break;
+        }
+        if (L.cell[t] & T_BOX) {
+            int t2 = step_to(&L, t, d);
+            if (!push || t2 < 0 || (L.cell[t2] & T_BOX)) {
+                ok = false;
+                break;
+            }
+            L.cell[t] &= (uint8_t)~T_BOX;
+            L.cell[t2] |= T_BOX;
+            (*pushes)++;
+        } else if (push) {
+            ok = false;
+        }
+        L.player = t;
+    }
+    for (int i = 0; ok && i < L.rows * L.cols; i++)
+        if ((L.cell[i] & T_BOX) && !(L.cell[i] & T_GOAL))
+            ok = false;
+    free(L.cell);
+    return ok;
+}
+
+/* Asserts res is a replayable solution with consistent counts. */
+static void check_answer(const char *const *rows, int n, const gs_result *res)
+{
+    ck_assert_int_eq(res->status, GS_SOLVED);
+    ck_assert_ptr_nonnull(res->moves);
+    ck_assert_uint_eq(strlen(res->moves), res->steps);
+    long pushes;
+    ck_assert_msg(replay(rows, n, res->moves, &pushes),
+                  "answer does not replay: %s", res->moves);
+    ck_assert_int_eq(pushes, res->pushes);
+}
+
+/* ------------------------------------------------ brute-force reference */
+
+/* Plain Dijkstra over (player, box bitmask) for levels of <= 64 cells.
+ * Each step costs 1; with pushes_first a push costs BF_PUSH more, so the
+ * order is (pushes, steps). Returns the cost or -1 when impossible. */
+#define BF_PUSH ((uint64_t)1 << 20)
+
+typedef struct bf_state {
+    uint64_t boxes, cost;
+    int player;
+} bf_state;
+
+/* Best known cost per state: open addressing, doubled at half load. */
+typedef struct bf_table {
+    bf_state *e; /* player -1: empty */
+    bool *done;
+    size_t cap, len;
+} bf_table;
+
+static size_t bf_find(const bf_table *t, int player, uint64_t boxes)
+{
+    uint64_t h = (boxes ^ (uint64_t)player << 58) * 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 32) & (t->cap - 1);
+    while (t->e[i].player >= 0 &&
+           (t->e[i].player != player || t->e[i].boxes != boxes))
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static void bf_grow(bf_table *t)
+{
+    bf_table n = {calloc(t->cap * 2, sizeof *n.e),
+                  calloc(t->cap * 2, sizeof *n.done), t->cap * 2, t->len};
+    ck_assert(n.e && n.done);
+    for (size_t i = 0; i < n.cap; i++)
+        n.e[i].player = -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->e[i].player < 0)
+            continue;
+        size_t k = bf_find(&n, t->e[i].player, t->e[i].boxes);
+        n.e[k] = t->e[i];
+        n.done[k] = t->done[i];
+    }
+    free(t->e);
+    free(t->done);
+    *t = n;
+}
+
+/* A binary min-heap of states by cost. */
+typedef struct bf_heap {
+    bf_state *a;
+    size_t len, cap;
+} bf_heap;
+
+static void heap_push(bf_heap *h, bf_state s)
+{
+    if (h->len == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 1024;
+        h->a = realloc(h->a, h->cap * sizeof *h->a);
+        ck_assert_ptr_nonnull(h->a);
+    }
+    size_t i = h->len++;
+    while (i > 0 && h->a[(i - 1) / 2].cost > s.cost) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = s;
+}
+
+static bf_state heap_pop(bf_heap *h)
+{
+    bf_state top = h->a[0], last = h->a[--h->len];
+    size_t i = 0;
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= h->len)
+            break;
+        if (k + 1 < h->len && h->a[k + 1].cost < h->a[k].cost)
+            k++;
+        if (h->a[k].cost >= last.cost)
+            break;
+        h->a[i] = h->a[k];
+        i = k;
+    }
+    h->a[i] = last;
+    return top;
+}
+
+static long long bf_solve(const char *const *rows, int n, bool pushes_first)
+{
+    t_level L;
+    level_load(rows, n, &L);
+    int cells = L.rows * L.cols;
+    ck_assert_int_le(cells, 64);
+    uint64_t boxes = 0, goals = 0;
+    for (int i = 0; i < cells; i++) {
+        if (L.cell[i] & T_BOX)
+            boxes |= 1ull << i;
+        if (L.cell[i] & T_GOAL)
+            goals |= 1ull << i;
+    }
+    bf_table t = {calloc(1, sizeof *t.e), calloc(1, sizeof *t.done), 1, 0};
+    ck_assert(t.e && t.done);
+    t.e[0].player = -1;
+    bf_grow(&t);
+    bf_heap h = {0};
+    bf_state start = {boxes, 0, L.player};
+    t.e[bf_find(&t, L.player, boxes)] = start;
+    t.len = 1;
+    heap_push(&h, start);
+    long long best = -1;
+    while (h.len > 0) {
+        bf_state e = heap_pop(&h);
+        size_t at = bf_find(&t, e.player, e.boxes);
+        if (t.done[at] || t.e[at].cost != e.cost)
+            continue; /* stale: a cheaper copy came first */
+        t.done[at] = true;
+        if ((e.boxes & ~goals) == 0) {
+            best = (long long)e.cost;
+            break;
+        }
+        for (int d = 0; d < 4; d++) {
+            int p = step_to(&L, e.player, d);
+            if (p < 0)
+                continue;
+            bf_state nx = {e.boxes, e.cost + 1, p};
+            if (nx.boxes >> p & 1) {
+                int q = step_to(&L, p, d);
+                if (q < 0 || (nx.boxes >> q & 1))
+                    continue;
+                nx.boxes = (nx.boxes & ~(1ull << p)) | 1ull << q;
+                if (pushes_first)
+                    nx.cost += BF_PUSH;
+            }
+            if (2 * (t.len + 1) > t.cap)
+                bf_grow(&t);
+            size_t k = bf_find(&t, p, nx.boxes);
+            if (t.e[k].player < 0)
+                t.len++;
+            else if (t.done[k] || nx.cost >= t.e[k].cost)
+                continue;
+            t.e[k] = nx;
+            heap_push(&h, nx);
+        }
+    }
+    free(h.a);
+    free(t.e);
+    free(t.done);
+    free(L.cell);
+    return best;
+}
+
+/* ------------------------------------------------------------ tests */
+
+START_TEST(test_seed_samples)
+{
+    gs_error err = {0};
+    char *out = run_text(SEED_IN, &err);
+    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    ck_assert_str_eq(out, SEED_OUT);
+    free(out);
+    out = run_text(TRIVIAL_IN, &err);
+    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    ck_assert_str_eq(out, "1\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_text_format)
+{
+    gs_error err = {0};
+    /* Columns past M are ignored (the X here), short rows are floor, `0 0`
+     * ends the input, other characters are floor in the seed notation. */
+    char *out = run_text("3 5\n#X*@#X\n#####\n#####\n"
+                         "3 6\n######\n#X*. @\n######\n"
+                         "0 0\n3 5\n#X*@#\n",
+                         &err);
+    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    ck_assert_str_eq(out, "1\n3\n");
+    free(out);
+    ck_assert_ptr_null(run_text("3 5\n#####\n#X*@#\n", &err));
+    ck_assert_int_eq(err.code, GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 4: input ends after 2 of 3 grid rows");
+    ck_assert_ptr_null(run_text("3 5\n#####\n#X**#\n#####\n", &err));
+    ck_assert_str_eq(err.detail, "grid has more boxes (2) than goals (0)");
+    ck_assert_ptr_null(run_text("2000000 1\n#\n", &err));
+    ck_assert_str_eq(err.detail,
+                     "line 1: 2000000 grid rows announced but the input ends "
+                     "first");
+    ck_assert_ptr_null(run_text("-3 5\n", &err));
+    ck_assert_str_eq(err.detail, "line 1: grid size -3 x 5 must be positive");
+
+    gs_result res;
+    gs_result_clear(&res);
+    res.status = GS_LIMIT;
+    gs_buf b = GS_BUF_INIT;
+    SOK->format_text(NULL, &res, 1, &b);
+    res.status = GS_IMPOSSIBLE;
+    SOK->format_text(NULL, &res, 2, &b);
+    ck_assert_str_eq(b.data, "limit\n-1\n");
+    gs_buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_xsb_bodies)
+{
+    /* Ragged rows, `+` (player on goal), `*` (box on goal), `-` floor. */
+    static const char *const ragged[] = {
+        "  #####", "###-..#", "#+$$  #", "# #   #", "#", "###",
+    };
+    /* "#" on row 4 is short: (4,1..) are floor outside the walls, open to
+     * the room through (3,1). */
+    gs_result res;
+    solve_rows(ragged, NROWS(ragged), NULL, NULL, &res);
+    check_answer(ragged, NROWS(ragged), &res);
+    ck_assert_int_eq((long long)res.steps, bf_solve(ragged, NROWS(ragged), 0));
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+
+    static const char *const three[] = {
+        "########", "#@$ . .#", "# $*   #", "#  . $ #", "########",
+    };
+    solve_rows(three, NROWS(three), "moves", NULL, &res);
+    check_answer(three, NROWS(three), &res);
+    ck_assert_int_eq((long long)res.steps, bf_solve(three, NROWS(three), 0));
+    gs_result_free(&res);
+
+    /* Already solved: zero steps, an empty move string, proven optimal. */
+    static const char *const done[] = {"#####", "#+* #", "#####"};
+    solve_rows(done, NROWS(done), NULL, NULL, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "");
+    ck_assert_int_eq(res.pushes, 0);
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+
+    /* A box in a corner off goal; a box walled off from the player. */
+    static const char *const corner[] = {"#####", "#$ @#", "# . #", "#####"};
+    solve_rows(corner, NROWS(corner), NULL, NULL, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    static const char *const shut[] = {"#######", "#@$.#$#", "#  .###",
+                                       "#######"};
+    solve_rows(shut, NROWS(shut), NULL, NULL, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    static const char *const shut_ok[] = {"#######", "#@$.#*#", "#   ###",
+                                          "#######"};
+    solve_rows(shut_ok, NROWS(shut_ok), NULL, NULL, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "R");
+    gs_result_free(&res);
+
+    /* The seed notation in a JSON body. */
+    void *inst = NULL;
+    gs_error err = {0};
+    ck_assert_int_eq(parse_json_text("{\"notation\": \"seed\", \"grid\": "
+                                     "[\"#####\", \"#X*@#\", \"#####\"]}",
+                                     &inst, &err),
+                     GS_OK);
+    gs_limits lim = {0};
+    gs_result_clear(&res);
+    ck_assert_int_eq(SOK->solve(inst, &lim, &res, &err), GS_OK);
+    ck_assert_str_eq(res.moves, "R");
+    gs_result_free(&res);
+    SOK->free(inst);
+}
+END_TEST
+
+START_TEST(test_large_room)
+{
+    /* 22 x 22 room: more than 255 cells, so keys use 2-byte cell numbers. */
+    static char buf[22][23];
+    const char *rows[22];
+    for (int r = 0; r < 22; r++) {
+        for (int c = 0; c < 22; c++)
+            buf[r][c] = r == 0 || r == 21 || c == 0 || c == 21 ? '#' : ' ';
+        buf[r][22] = '\0';
+        rows[r] = buf[r];
+    }
+    buf[2][2] = '@';
+    buf[10][10] = '$';
+    buf[10][12] = '$';
+    buf[18][19] = '.';
+    buf[3][15] = '.';
+    gs_result res;
+    solve_rows(rows, 22, NULL, NULL, &res);
+    check_answer(rows, 22, &res);
+    ck_assert(res.optimal);
+    gs_result any;
+    solve_rows(rows, 22, "any", NULL, &any);
+    check_answer(rows, 22, &any);
+    ck_assert_uint_ge(any.steps, res.steps);
+    gs_result_free(&res);
+    gs_result_free(&any);
+}
+END_TEST
+
+/* One request that must fail, with the exact code and detail. */
+typedef struct bad_case {
+    const char *body;
+    int code;
+    const char *detail;
+} bad_case;
+
+static const bad_case BAD[] = {
+    {"{\"grid\": [\"#####\", \"#@$x#\", \"#####\"]}", GS_EINVALID,
+     "grid row 1, column 3: unknown cell character 'x'"},
+    {"{\"grid\": [\"#####\", \"#@$.#\", \"#\\t@ #\"]}", GS_EINVALID,
+     "grid row 2, column 1: unknown cell character byte 0x09"},
+    {"{\"grid\": [\"######\", \"#@$.@#\", \"######\"]}", GS_EINVALID,
+     "grid row 1, column 4: a second player (the first is at row 1, "
+     "column 1)"},
+    {"{\"grid\": [\"#####\", \"# $.#\", \"#####\"]}", GS_EINVALID,
+     "grid has no player ('@' or '+')"},
+    {"{\"grid\": [\"#####\", \"#@ .#\", \"#####\"]}", GS_EINVALID,
+     "grid has no box ('$' or '*')"},
+    {"{\"grid\": [\"######\", \"#@$$.#\", \"######\"]}", GS_EINVALID,
+     "grid has more boxes (2) than goals (1)"},
+    {"{\"grid\": [\"#####\", \"#X*.#\", \"#####\"], \"notation\": \"seed\"}",
+     GS_EINVALID, "grid has more boxes (1) than goals (0)"}, /* '.' floor */
+    {"{\"grid\": [\"#####\", \"#*@ #\", \"#####\"], \"notation\": \"seed\"}",
+     GS_EINVALID, "grid has no player ('X')"},
+    {"{\"grid\": [\"\", \"\"]}", GS_EINVALID, "grid has no cells"},
+    {"{\"grid\": []}", GS_EINVALID, NULL},
+    {"{\"grid\": [\"#@$.#\"], \"optimize\": \"fast\"}", GS_EINVALID,
+     "field \"optimize\" must be \"moves\", \"pushes\" or \"any\", not "
+     "\"fast\""},
+    {"{\"grid\": [\"#@$.#\"], \"notation\": \"sok\"}", GS_EINVALID,
+     "field \"notation\" must be \"xsb\" or \"seed\", not \"sok\""},
+    {"{\"grid\": [\"#@$.#\"], \"optimize\": 3}", GS_EBADREQ, NULL},
+    {"{\"grid\": [\"#@$.#\"], \"notation\": true}", GS_EBADREQ, NULL},
+    {"{\"grid\": \"#@$.#\"}", GS_EBADREQ, NULL},
+    {"{\"grid\": [\"#@$.#\", 7]}", GS_EBADREQ, NULL},
+    {"{\"board\": [\"#@$.#\"]}", GS_EBADREQ, NULL},
+};
+
+START_TEST(test_invalid_bodies)
+{
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        void *inst = (void *)1;
+        gs_error err = {0};
+        int rc = parse_json_text(BAD[i].body, &inst, &err);
+        ck_assert_msg(rc == BAD[i].code, "case %zu (%s): rc %d, detail %s", i,
+                      BAD[i].body, rc, err.detail);
+        ck_assert_int_eq(err.code, BAD[i].code);
+        ck_assert_ptr_null(inst);
+        ck_assert_msg(err.detail[0] != '\0', "case %zu: empty detail", i);
+        if (BAD[i].detail)
+            ck_assert_str_eq(err.detail, BAD[i].detail);
+    }
+    void *inst = NULL;
+    gs_error err = {0};
+    /* Above the configured maximum (parse_json_text allows 4096 cells). */
+    char body[8192];
+    int len = snprintf(body, sizeof body, "{\"grid\": [\"@$.");
+    for (int i = 0; i < 4100; i++)
+        body[len++] = ' ';
+    snprintf(body + len, sizeof body - (size_t)len, "\"]}");
+    ck_assert_int_eq(parse_json_text(body, &inst, &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "grid is 1 x 4103 = 4103 cells, above the "
+                                 "maximum of 4096");
+}
+END_TEST
+
+START_TEST(test_objectives)
+{
+    int n = NROWS(MICROBAN5);
+    gs_result moves, pushes, any;
+    solve_rows(MICROBAN5, n, "moves", NULL, &moves);
+    solve_rows(MICROBAN5, n, "pushes", NULL, &pushes);
+    solve_rows(MICROBAN5, n, "any", NULL, &any);
+    check_answer(MICROBAN5, n, &moves);
+    check_answer(MICROBAN5, n, &pushes);
+    check_answer(MICROBAN5, n, &any);
+    /* Both exact objectives agree with the brute force. */
+    ck_assert_int_eq((long long)moves.steps, bf_solve(MICROBAN5, n, false));
+    long long lex = bf_solve(MICROBAN5, n, true);
+    ck_assert_int_eq(pushes.pushes, lex / (long long)BF_PUSH);
+    ck_assert_int_eq((long long)pushes.steps, lex % (long long)BF_PUSH);
+    /* ... and they differ here: fewer moves cost more pushes. */
+    ck_assert_uint_lt(moves.steps, pushes.steps);
+    ck_assert_int_gt(moves.pushes, pushes.pushes);
+    ck_assert(moves.optimal && pushes.optimal);
+    ck_assert(!any.optimal);
+    ck_assert_uint_ge(any.steps, moves.steps);
+    gs_result_free(&moves);
+    gs_result_free(&pushes);
+    gs_result_free(&any);
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+    int n = NROWS(MICROBAN5);
+    gs_limits lim = {.max_states = 3};
+    gs_result res;
+    solve_rows(MICROBAN5, n, NULL, &lim, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_ptr_null(res.moves);
+    gs_result_free(&res);
+
+    atomic_int cancel = 1;
+    gs_limits stop = {.cancel = &cancel};
+    solve_rows(MICROBAN5, n, "pushes", &stop, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
+    gs_result_free(&res);
+}
+END_TEST
+
+/* A tiny deterministic generator (the property test must not vary). */
+static uint32_t rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+/* A random room of R x C floor (5..6 each) with scattered walls, 1-2
+ * boxes, as many goals, sometimes a short (ragged) row. */
+static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
+{
+    int R = 5 + (int)(rnd(seed) % 2), C = 5 + (int)(rnd(seed) % 2);
+    int H = R + 2, W = C + 2;
+    int free_cells[64], nfree = 0;
+    for (int r = 0; r < H; r++) {
+        for (int c = 0; c < W; c++) {
+            bool border = r == 0 || c == 0 || r == H - 1 || c == W - 1;
+            buf[r][c] = border || rnd(seed) % 100 < 15 ? '#' : ' ';
+            if (buf[r][c] == ' ')
+                free_cells[nfree++] = r * 9 + c;
+        }
+        buf[r][W] = '\0';
+        rows[r] = buf[r];
+    }
+    int k = 1 + (int)(rnd(seed) % 2);
+    ck_assert_int_ge(nfree, 2 * k + 1);
+    /* Shuffle, then: player, k boxes, k goals (which may sit under a box
+     * or the player). */
+    for (int i = nfree - 1; i > 0; i--) {
+        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
+        free_cells[i] = free_cells[j];
+        free_cells[j] = t;
+    }
+    char *p = &buf[0][0];
+    p[free_cells[0]] = '@';
+    for (int i = 1; i <= k; i++)
+        p[free_cells[i]] = '$';
+    for (int i = 0; i < k; i++) {
+        int at = free_cells[rnd(seed) % (uint32_t)nfree];
+        while (p[at] == '.' || p[at] == '*' || p[at] == '+')
+            at = free_cells[rnd(seed) % (uint32_t)nfree];
+        p[at] = p[at] == '$' ? '*' : p[at] == '@' ? '+' : '.';
+    }
+    if (rnd(seed) % 4 == 0) /* drop a right-hand wall: floor outside */
+        buf[1 + rnd(seed) % (uint32_t)R][W - 1] = '\0';
+    return H;
+}
+
+START_TEST(test_property_random)
+{
+    uint64_t seed = 20240601;
+    int solvable = 0, impossible = 0, differ = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = random_level(&seed, buf, rows);
+        long long best = bf_solve(rows, n, false);
+        long long lex = bf_solve(rows, n, true);
+        gs_result res[3];
+        const char *objective[3] = {"moves", "pushes", "any"};
+        for (int m = 0; m < 3; m++)
+            solve_rows(rows, n, objective[m], NULL, &res[m]);
+        if (best < 0) {
+            impossible++;
+            ck_assert_int_eq(lex, -1);
+            for (int m = 0; m < 3; m++)
+                ck_assert_msg(res[m].status == GS_IMPOSSIBLE,
+                              "iter %d %s: expected impossible", iter,
+                              objective[m]);
+        } else {
+            solvable++;
+            for (int m = 0; m < 3; m++)
+                check_answer(rows, n, &res[m]);
+            ck_assert_msg((long long)res[0].steps == best,
+                          "iter %d: %zu steps, brute force %lld", iter,
+                          res[0].steps, best);
+            ck_assert(res[0].optimal && res[1].optimal);
+            ck_assert_int_eq(res[1].pushes, lex / (long long)BF_PUSH);
+            ck_assert_int_eq((long long)res[1].steps, lex % (long long)BF_PUSH);
+            ck_assert_int_ge((long long)res[2].steps, best);
+            differ += res[0].steps != res[1].steps;
+        }
+        for (int m = 0; m < 3; m++)
+            gs_result_free(&res[m]);
+    }
+    /* The generator must exercise both outcomes. */
+    ck_assert_int_gt(solvable, 50);
+    ck_assert_int_gt(impossible, 10);
+    ck_assert_int_gt(differ, 0);
+}
+END_TEST
 
 Suite *gs_test_sokoban_suite(void)
 {
     Suite *s = suite_create("sokoban");
+    TCase *tc = tcase_create("sokoban");
+    tcase_add_test(tc, test_seed_samples);
+    tcase_add_test(tc, test_text_format);
+    tcase_add_test(tc, test_xsb_bodies);
+    tcase_add_test(tc, test_large_room);
+    tcase_add_test(tc, test_invalid_bodies);
+    tcase_add_test(tc, test_objectives);
+    tcase_add_test(tc, test_limits);
+    suite_add_tcase(s, tc);
+    /* Hundreds of brute-force comparisons: correctness, not speed, so the
+     * time cap only guards against hangs (sanitizers and valgrind are
+     * slow). */
+    TCase *prop = tcase_create("property");
+    tcase_set_timeout(prop, 300);
+    tcase_add_test(prop, test_property_random);
+    suite_add_tcase(s, prop);
     return s;
 }
