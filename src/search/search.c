@@ -19,7 +19,7 @@
 #define NONE32 UINT32_MAX
 #define DENSE_UNSEEN 0
 #define DENSE_START 0xFF
-#define CHECK_EVERY 256 /* pops between clock reads */
+#define CHECK_EVERY 128 /* adds + pops between clock reads */
 
 typedef struct heap_ent {
     uint64_t prio;
@@ -284,6 +284,25 @@ static uint64_t table_find(const gs_search *s, const void *key, bool *found,
     }
 }
 
+/* True once the deadline passed or cancel is set; records the limit.
+ * Both adds and pops tick it, so a solver whose expansions are slow (many
+ * successors, costly heuristics) still overshoots its deadline by at most
+ * a few expansions. Cancel is one load, checked always; the clock every
+ * CHECK_EVERY ticks. */
+static bool time_up(gs_search *s)
+{
+    const gs_limits *lim = s->cfg.limits;
+    if (!lim)
+        return false;
+    bool up = lim->cancel &&
+              atomic_load_explicit(lim->cancel, memory_order_relaxed);
+    if (!up && ++s->tick % CHECK_EVERY == 0)
+        up = lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
+    if (up)
+        s->limit = GS_LIMIT_TIME;
+    return up;
+}
+
 static bool states_full(gs_search *s, uint64_t stored)
 {
     const gs_limits *lim = s->cfg.limits;
@@ -359,6 +378,8 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
 int gs_search_add(gs_search *s, const void *key, uint64_t parent,
                   unsigned char move, uint64_t *id)
 {
+    if (time_up(s))
+        return GS_ELIMIT;
     if (s->dense)
         return dense_add(s, *(const uint64_t *)key, parent, move, id);
     if (s->prio)
@@ -435,6 +456,8 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
 {
     if (!s->prio)
         return GS_EINTERNAL;
+    if (time_up(s))
+        return GS_ELIMIT;
     bool found;
     uint64_t hash;
     uint64_t slot = table_find(s, key, &found, &hash);
@@ -463,25 +486,10 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
     return rc ? rc : 1;
 }
 
-/* Reads the clock every CHECK_EVERY pops; cancel is cheap, checked always. */
-static bool time_up(gs_search *s)
-{
-    const gs_limits *lim = s->cfg.limits;
-    if (!lim)
-        return false;
-    if (lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed))
-        return true;
-    if (++s->tick % CHECK_EVERY)
-        return false;
-    return lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
-}
-
 int gs_search_pop(gs_search *s, uint64_t *id)
 {
-    if (time_up(s)) {
-        s->limit = GS_LIMIT_TIME;
+    if (time_up(s))
         return GS_ELIMIT;
-    }
     if (s->dense) {
         if (s->dq_head == s->dq_len)
             return 0;
