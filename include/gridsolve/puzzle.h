@@ -53,6 +53,12 @@ typedef struct gs_puzzle {
     void (*free)(void *inst);
 } gs_puzzle;
 
+/* Appends the usual judge output line: `prefix` (may be ""), then the
+ * steps (or the moves themselves when print_moves), `impossible`, or
+ * "limit", and a newline. Puzzles' format_text build on it. */
+void gs_judge_line(gs_buf *out, const gs_result *res, const char *prefix,
+                   const char *impossible, bool print_moves);
+
 /* The registry: all puzzles, in a stable order. */
 extern const gs_puzzle *const gs_puzzles[];
 extern const size_t gs_puzzle_count;

@@ -304,17 +304,7 @@ static int blox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void blox_format_text(const void *inst, const gs_result *res, int index,
                              gs_buf *out)
 {
-    switch (res->status) {
-    case GS_SOLVED:
-        gs_buf_printf(out, "%zu\n", res->steps);
-        break;
-    case GS_IMPOSSIBLE:
-        gs_buf_puts(out, "Impossible\n");
-        break;
-    default:
-        gs_buf_puts(out, "limit\n");
-        break;
-    }
+    gs_judge_line(out, res, "", "Impossible", false);
 }
 
 /* Rolls state (cell, o) by move mi. Returns 1 with *next set when the

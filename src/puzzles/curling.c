@@ -286,17 +286,7 @@ static int curl_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void curl_format_text(const void *inst, const gs_result *res, int index,
                              gs_buf *out)
 {
-    switch (res->status) {
-    case GS_SOLVED:
-        gs_buf_printf(out, "%zu\n", res->steps);
-        break;
-    case GS_IMPOSSIBLE:
-        gs_buf_puts(out, "-1\n");
-        break;
-    default:
-        gs_buf_puts(out, "limit\n");
-        break;
-    }
+    gs_judge_line(out, res, "", "-1", false);
 }
 
 /* ------------------------------------------------------------------ solve */

@@ -338,17 +338,9 @@ static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void holedox_format_text(const void *inst, const gs_result *res,
                                 int index, gs_buf *out)
 {
-    switch (res->status) {
-    case GS_SOLVED:
-        gs_buf_printf(out, "Case %d: %zu\n", index, res->steps);
-        break;
-    case GS_IMPOSSIBLE:
-        gs_buf_printf(out, "Case %d: -1\n", index);
-        break;
-    default:
-        gs_buf_printf(out, "Case %d: limit\n", index);
-        break;
-    }
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "Case %d: ", index);
+    gs_judge_line(out, res, prefix, "-1", false);
 }
 
 /* ------------------------------------------------------------------------

@@ -324,12 +324,7 @@ static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void sokoban_format_text(const void *inst, const gs_result *res,
                                 int index, gs_buf *out)
 {
-    if (res->status == GS_SOLVED)
-        gs_buf_printf(out, "%zu\n", res->steps);
-    else if (res->status == GS_LIMIT)
-        gs_buf_puts(out, "limit\n");
-    else
-        gs_buf_puts(out, "-1\n");
+    gs_judge_line(out, res, "", "-1", false);
 }
 
 /* ------------------------------------------------------------ the solver */

@@ -319,18 +319,7 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void wallpushers_format_text(const void *inst, const gs_result *res,
                                     int index, gs_buf *out)
 {
-    switch (res->status) {
-    case GS_SOLVED:
-        gs_buf_puts(out, res->moves ? res->moves : "");
-        gs_buf_puts(out, "\n");
-        break;
-    case GS_IMPOSSIBLE:
-        gs_buf_puts(out, "Impossible\n");
-        break;
-    default:
-        gs_buf_puts(out, "limit\n");
-        break;
-    }
+    gs_judge_line(out, res, "", "Impossible", true);
 }
 
 /* ------------------------------------------------------------------------
