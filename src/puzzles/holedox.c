@@ -593,7 +593,8 @@ const gs_puzzle gs_puzzle_holedox = {
     .name = "holedox",
     .summary = "Move a snake's head to the target on a board with stones "
                "(POJ 1324 Holedox Moving)",
-    .options = "{}",
+    .options =
+        "{\"target\": \"[row, col] the head must reach (default [0, 0])\"}",
     .example = "{\"rows\": 5, \"cols\": 6, \"snake\": [[3,0],[3,1],[2,1],"
                "[2,0]], \"blocks\": [[1,2],[2,2],[2,3]], \"target\": [0,0]}",
     .parse_json = holedox_parse_json,
