@@ -28,10 +28,12 @@
 #define GS_MAX_ARGS 40
 #define GS_START_TIMEOUT_MS 10000
 
-/* Children not reaped yet, for the kill-everything paths. */
-static pid_t live_pids[GS_MAX_SERVERS];
-static int live_logs[GS_MAX_SERVERS] = {-1, -1, -1, -1, -1, -1, -1, -1,
-                                        -1, -1, -1, -1, -1, -1, -1, -1};
+/* Children not reaped yet (pid 0: a free slot), for the kill-everything
+ * paths, with the descriptor of each one's log. */
+static struct {
+    pid_t pid;
+    int log_fd;
+} live[GS_MAX_SERVERS];
 static int atexit_done;
 
 double gs_now_ms(void)
@@ -64,26 +66,27 @@ static void why_set(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Records pid (and its log descriptor) as live; false when the table is
+/* Records pid (and its log descriptor) as live; 0 when the table is
  * full. */
 static int live_add(pid_t pid, int log_fd)
 {
     for (int i = 0; i < GS_MAX_SERVERS; i++) {
-        if (live_pids[i] == 0) {
-            live_pids[i] = pid;
-            live_logs[i] = log_fd;
+        if (live[i].pid == 0) {
+            live[i].pid = pid;
+            live[i].log_fd = log_fd;
             return 1;
         }
     }
     return 0;
 }
 
+/* Forgets pid and closes its log. */
 static void live_remove(pid_t pid)
 {
     for (int i = 0; i < GS_MAX_SERVERS; i++) {
-        if (live_pids[i] == pid) {
-            live_pids[i] = 0;
-            live_logs[i] = -1;
+        if (live[i].pid == pid) {
+            close(live[i].log_fd);
+            live[i].pid = 0;
         }
     }
 }
@@ -91,18 +94,18 @@ static void live_remove(pid_t pid)
 static int live_log_fd(pid_t pid)
 {
     for (int i = 0; i < GS_MAX_SERVERS; i++)
-        if (live_pids[i] == pid)
-            return live_logs[i];
+        if (pid > 0 && live[i].pid == pid)
+            return live[i].log_fd;
     return -1;
 }
 
 void gs_srv_kill_all(void)
 {
     for (int i = 0; i < GS_MAX_SERVERS; i++) {
-        if (live_pids[i] > 0) {
-            kill(live_pids[i], SIGKILL);
-            waitpid(live_pids[i], NULL, 0);
-            live_pids[i] = 0;
+        if (live[i].pid > 0) {
+            kill(live[i].pid, SIGKILL);
+            waitpid(live[i].pid, NULL, 0);
+            live_remove(live[i].pid);
         }
     }
 }
@@ -149,16 +152,15 @@ static int read_line(int fd, char *line, size_t cap, long timeout_ms)
 }
 
 /* In the forked child: wire up descriptors and exec the server. */
-static void exec_child(int out_w, int log_fd, pid_t parent,
-                       char *const *argv)
+static void exec_child(int out_w, int log_fd, pid_t parent, char *const *argv)
 {
     /* Die with the test process: no stray servers even after a crash. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(127);
     int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0)
-        dup2(devnull, 0);
+    if (devnull >= 0 && dup2(devnull, 0) == 0 && devnull != 0)
+        close(devnull);
     dup2(out_w, 1);
     const char *pass = getenv("GS_ITEST_SERVER_LOG");
     if (!(pass && *pass == '1'))
@@ -168,8 +170,7 @@ static void exec_child(int out_w, int log_fd, pid_t parent,
     _exit(127);
 }
 
-int gs_srv_start(gs_srv *s, const char *const *args, char *why,
-                 size_t why_len)
+int gs_srv_start(gs_srv *s, const char *const *args, char *why, size_t why_len)
 {
     memset(s, 0, sizeof(*s));
     s->out_fd = -1;
@@ -180,8 +181,8 @@ int gs_srv_start(gs_srv *s, const char *const *args, char *why,
 
     char *argv[GS_MAX_ARGS];
     int argc = 0;
-    const char *fixed[] = {gs_itest_bin(), "serve", "--bind", "127.0.0.1",
-                           "--port", "0"};
+    const char *fixed[] = {gs_itest_bin(), "serve",  "--bind",
+                           "127.0.0.1",    "--port", "0"};
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         argv[argc++] = (char *)fixed[i];
     for (int i = 0; args && args[i]; i++) {
@@ -201,7 +202,6 @@ int gs_srv_start(gs_srv *s, const char *const *args, char *why,
     }
     unlink(tmpl); /* we keep the descriptor; nothing to clean up later */
     fcntl(log_fd, F_SETFD, FD_CLOEXEC);
-    snprintf(s->log_path, sizeof(s->log_path), "%s (unlinked)", tmpl);
 
     int out[2];
     if (pipe(out) != 0) {
@@ -235,10 +235,17 @@ int gs_srv_start(gs_srv *s, const char *const *args, char *why,
 
     char line[256];
     if (read_line(s->out_fd, line, sizeof(line), GS_START_TIMEOUT_MS) != 0) {
-        why_set(why, why_len,
-                "no `listening on ADDR:PORT` line on stdout within %d ms",
-                GS_START_TIMEOUT_MS);
         gs_srv_dump_log(s);
+        int rc = gs_srv_wait(s, 200);
+        if (rc >= 0)
+            why_set(why, why_len,
+                    "server exited with status %d before listening (log "
+                    "above)",
+                    rc);
+        else
+            why_set(why, why_len,
+                    "no `listening on ADDR:PORT` line on stdout within %d ms",
+                    GS_START_TIMEOUT_MS);
         gs_srv_kill(s);
         return -1;
     }
@@ -253,6 +260,18 @@ int gs_srv_start(gs_srv *s, const char *const *args, char *why,
     return 0;
 }
 
+/* Drops everything held for a reaped (or never started) child. */
+static void forget(gs_srv *s)
+{
+    if (s->pid > 0)
+        live_remove(s->pid);
+    s->pid = 0;
+    if (s->out_fd >= 0) {
+        close(s->out_fd);
+        s->out_fd = -1;
+    }
+}
+
 int gs_srv_wait(gs_srv *s, long timeout_ms)
 {
     if (s->pid <= 0)
@@ -262,11 +281,7 @@ int gs_srv_wait(gs_srv *s, long timeout_ms)
         int st;
         pid_t r = waitpid(s->pid, &st, WNOHANG);
         if (r == s->pid) {
-            int fd = live_log_fd(s->pid);
-            live_remove(s->pid);
-            if (fd >= 0)
-                close(fd);
-            s->pid = 0;
+            forget(s);
             return exit_code(st);
         }
         if (r < 0 && errno != EINTR)
@@ -296,18 +311,10 @@ int gs_srv_stop(gs_srv *s, long timeout_ms)
 void gs_srv_kill(gs_srv *s)
 {
     if (s->pid > 0) {
-        int fd = live_log_fd(s->pid);
         kill(s->pid, SIGKILL);
         waitpid(s->pid, NULL, 0);
-        live_remove(s->pid);
-        if (fd >= 0)
-            close(fd);
-        s->pid = 0;
     }
-    if (s->out_fd >= 0) {
-        close(s->out_fd);
-        s->out_fd = -1;
-    }
+    forget(s);
 }
 
 void gs_srv_dump_log(const gs_srv *s)
@@ -357,8 +364,8 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
 }
 
 /* Copies the value of header line `line` into dst when its name is name. */
-static void take_header(const char *line, size_t n, const char *name,
-                        char *dst, size_t cap)
+static void take_header(const char *line, size_t n, const char *name, char *dst,
+                        size_t cap)
 {
     size_t nl = strlen(name);
     if (n <= nl || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
@@ -367,8 +374,8 @@ static void take_header(const char *line, size_t n, const char *name,
     const char *end = line + n;
     while (v < end && (*v == ' ' || *v == '\t'))
         v++;
-    while (end > v && (end[-1] == '\r' || end[-1] == '\n' ||
-                       end[-1] == ' ' || end[-1] == '\t'))
+    while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' ' ||
+                       end[-1] == '\t'))
         end--;
     size_t len = (size_t)(end - v);
     if (len >= cap)
@@ -391,10 +398,8 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     take_header(ptr, n, "Content-Type", r->content_type,
                 sizeof(r->content_type));
     take_header(ptr, n, "Allow", r->allow, sizeof(r->allow));
-    take_header(ptr, n, "Retry-After", r->retry_after,
-                sizeof(r->retry_after));
-    take_header(ptr, n, "X-Request-Id", r->request_id,
-                sizeof(r->request_id));
+    take_header(ptr, n, "Retry-After", r->retry_after, sizeof(r->retry_after));
+    take_header(ptr, n, "X-Request-Id", r->request_id, sizeof(r->request_id));
     take_header(ptr, n, "Access-Control-Allow-Origin", r->cors_origin,
                 sizeof(r->cors_origin));
     take_header(ptr, n, "Access-Control-Allow-Methods", r->cors_methods,

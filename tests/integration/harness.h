@@ -18,11 +18,10 @@
 
 /* A running server. */
 typedef struct gs_srv {
-    pid_t pid;          /* 0 once reaped */
-    int out_fd;         /* read end of the child's stdout */
+    pid_t pid;  /* 0 once reaped */
+    int out_fd; /* read end of the child's stdout */
     int port;
-    char base[64];      /* "http://127.0.0.1:PORT" */
-    char log_path[64];  /* the child's stderr */
+    char base[64]; /* "http://127.0.0.1:PORT" */
 } gs_srv;
 
 /* One HTTP request. Fields left zero take defaults: GET, no body. */
@@ -39,7 +38,7 @@ typedef struct gs_req {
 
 /* What came back. Header values are "" when absent. */
 typedef struct gs_resp {
-    int curl_rc;    /* CURLcode; 0 when a response was read */
+    int curl_rc; /* CURLcode; 0 when a response was read */
     long status;
     char content_type[128];
     char allow[128];
@@ -48,7 +47,7 @@ typedef struct gs_resp {
     char cors_origin[128];
     char cors_methods[128];
     char cors_headers[256];
-    char *body;     /* NUL-terminated, may be NULL when empty */
+    char *body; /* NUL-terminated, may be NULL when empty */
     size_t len;
     double wall_ms; /* request start to last byte */
 } gs_resp;
@@ -59,9 +58,10 @@ const char *gs_itest_bin(void);
 /* Starts `gridsolve serve --bind 127.0.0.1 --port 0 ARGS...` (args is
  * NULL-terminated, may be NULL) and waits up to 10 s for its
  * `listening on ADDR:PORT` line. Returns 0, or -1 with the server killed
- * and a reason in why (when not NULL). */
-int gs_srv_start(gs_srv *s, const char *const *args, char *why,
-                 size_t why_len);
+ * and a reason in why (when not NULL). Call it from the thread that lives
+ * as long as the server should: PR_SET_PDEATHSIG fires when the forking
+ * thread exits. */
+int gs_srv_start(gs_srv *s, const char *const *args, char *why, size_t why_len);
 
 /* Sends SIGTERM and waits up to timeout_ms for the exit. Returns the exit
  * status (0..255), 128+signal when killed by a signal, or -1 on a timeout

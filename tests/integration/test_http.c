@@ -1,7 +1,417 @@
-/* test_http.c - HTTP integration tests (to be written). */
+/* test_http.c - the service endpoints over HTTP: health, readiness, the
+ * puzzle list, metrics, the OpenAPI document, routing errors (404, 405),
+ * CORS and request ids. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "itest.h"
 #include "suites.h"
+
+static const char *const all_puzzles[] = {"bloxorz", "wallpushers", "sokoban",
+                                          "curling", "holedox"};
+
+static const char blox_sample_json[] =
+    "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\",\"#....E#\","
+    "\"#....E#\",\"#.....#\",\"#######\"]}";
+
+START_TEST(healthz_and_readyz)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/healthz", &r);
+    ck_assert_int_eq(r.curl_rc, 0);
+    ck_assert_int_eq(r.status, 200);
+    gs_resp_free(&r);
+    gs_get(&s, "/readyz", &r);
+    ck_assert_int_eq(r.curl_rc, 0);
+    ck_assert_int_eq(r.status, 200);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(puzzles_lists_all_five)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/puzzles", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strncmp(r.content_type, "application/json", 16) == 0,
+                  "Content-Type '%s'", r.content_type);
+    cJSON *j = gs_resp_json(&r);
+    ck_assert_msg(j != NULL, "not JSON: %s", r.body);
+    /* {"puzzles": [...]}, as openapi.yaml documents (PuzzleList). */
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(j, "puzzles");
+    ck_assert_msg(cJSON_IsArray(list), "no puzzle array: %s", r.body);
+    ck_assert_int_eq(cJSON_GetArraySize(list), 5);
+    for (size_t i = 0; i < 5; i++) {
+        const cJSON *found = NULL, *it;
+        cJSON_ArrayForEach(it, list)
+        {
+            const char *name = itest_str(it, "name");
+            if (name && strcmp(name, all_puzzles[i]) == 0)
+                found = it;
+        }
+        ck_assert_msg(found, "%s is not listed", all_puzzles[i]);
+        const char *desc = itest_str(found, "description");
+        ck_assert_msg(desc && *desc, "%s has no description", all_puzzles[i]);
+        ck_assert_msg(
+            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(found, "options")),
+            "%s has no options object", all_puzzles[i]);
+        ck_assert_msg(
+            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(found, "example")),
+            "%s has no example body", all_puzzles[i]);
+    }
+    cJSON_Delete(j);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* Every puzzle's advertised example is a body its endpoint accepts. */
+START_TEST(puzzles_examples_are_solvable)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/puzzles", &r);
+    cJSON *j = gs_resp_json(&r);
+    ck_assert_msg(j != NULL, "not JSON");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(j, "puzzles");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, list)
+    {
+        const char *name = itest_str(it, "name");
+        ck_assert_ptr_nonnull(name);
+        char *ex = cJSON_PrintUnformatted(
+            cJSON_GetObjectItemCaseSensitive(it, "example"));
+        ck_assert_ptr_nonnull(ex);
+        gs_resp sr;
+        itest_post_json(&s, name, ex, &sr);
+        ck_assert_msg(sr.status == 200, "%s example: HTTP %ld %s", name,
+                      sr.status, sr.body ? sr.body : "");
+        free(ex);
+        gs_resp_free(&sr);
+    }
+    cJSON_Delete(j);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* The metric families API.md promises, by the names openapi.yaml
+ * documents. */
+static const char *const metric_names[] = {
+    "gridsolve_http_requests_total",
+    "gridsolve_solves_total",
+    "gridsolve_solve_duration_seconds",
+    "gridsolve_states_expanded_total",
+    "gridsolve_queue_depth",
+    "gridsolve_workers_busy",
+};
+
+/* Asserts the metric sample starting with `prefix` grew by at least `by`
+ * between two scrapes (a sample absent before counts as 0). */
+static void assert_grew(const char *before, const char *after,
+                        const char *prefix, double by)
+{
+    double a = itest_metric_sum(before, prefix);
+    double b = itest_metric_sum(after, prefix);
+    ck_assert_msg(b >= (a < 0 ? 0 : a) + by, "%s did not grow (%g -> %g)",
+                  prefix, a, b);
+}
+
+START_TEST(metrics_documented_and_counting)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp before, solve, after;
+    gs_get(&s, "/metrics", &before);
+    ck_assert_int_eq(before.status, 200);
+    ck_assert_msg(strncmp(before.content_type, "text/plain", 10) == 0,
+                  "Content-Type '%s'", before.content_type);
+    for (size_t i = 0; i < sizeof(metric_names) / sizeof(*metric_names); i++) {
+        char want[128];
+        snprintf(want, sizeof(want), "# TYPE %s ", metric_names[i]);
+        ck_assert_msg(strstr(before.body, want),
+                      "metrics lack a '%s' family:\n%s", want, before.body);
+    }
+    ck_assert_msg(strstr(before.body, "# TYPE gridsolve_solve_duration_seconds"
+                                      " histogram"),
+                  "solve latency is not a histogram");
+    ck_assert_msg(strstr(before.body, "le=\"+Inf\""),
+                  "latency histogram has no +Inf bucket");
+
+    itest_post_json(&s, "bloxorz", blox_sample_json, &solve);
+    ck_assert_int_eq(solve.status, 200);
+    gs_get(&s, "/metrics", &after);
+    ck_assert_int_eq(after.status, 200);
+
+    /* Requests by puzzle and status code. */
+    assert_grew(before.body, after.body,
+                "gridsolve_http_requests_total{route=\"/solve/{puzzle}\","
+                "puzzle=\"bloxorz\",code=\"200\"}",
+                1);
+    assert_grew(before.body, after.body,
+                "gridsolve_solves_total{puzzle=\"bloxorz\","
+                "result=\"solved\"}",
+                1);
+    assert_grew(before.body, after.body,
+                "gridsolve_solve_duration_seconds_count{puzzle=\"bloxorz\"}",
+                1);
+    assert_grew(before.body, after.body,
+                "gridsolve_states_expanded_total{puzzle=\"bloxorz\"}", 1);
+    /* Idle again: nothing queued and, once the worker has finished its
+     * bookkeeping (it may lag the response by a moment), no worker busy. */
+    ck_assert_msg(itest_metric_sum(after.body, "gridsolve_queue_depth ") == 0,
+                  "queue_depth not 0 when idle");
+    double busy = itest_metric_sum(after.body, "gridsolve_workers_busy ");
+    for (int i = 0; i < 50 && busy != 0; i++) {
+        gs_resp m;
+        gs_sleep_ms(20);
+        gs_get(&s, "/metrics", &m);
+        busy = itest_metric_sum(m.body, "gridsolve_workers_busy ");
+        gs_resp_free(&m);
+    }
+    ck_assert_msg(busy == 0, "workers_busy %g when idle", busy);
+    gs_resp_free(&before);
+    gs_resp_free(&solve);
+    gs_resp_free(&after);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(openapi_served)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/openapi.yaml", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(r.body);
+    ck_assert_msg(strncmp(r.body, "openapi:", 8) == 0,
+                  "document starts with '%.20s'", r.body);
+    /* The document covers what the service really does. */
+    static const char *const must[] = {"/solve/{puzzle}",
+                                       "/puzzles",
+                                       "/healthz",
+                                       "/readyz",
+                                       "/metrics",
+                                       "/openapi.yaml",
+                                       "text/plain",
+                                       "application/problem+json",
+                                       "X-Request-Id",
+                                       "Retry-After",
+                                       "Allow",
+                                       "Access-Control-Allow-Origin",
+                                       "timeout_ms",
+                                       "max_states",
+                                       GS_PROBLEM_BASE "bad-request",
+                                       GS_PROBLEM_BASE "not-found",
+                                       GS_PROBLEM_BASE "method-not-allowed",
+                                       GS_PROBLEM_BASE "payload-too-large",
+                                       GS_PROBLEM_BASE "unsupported-media-type",
+                                       GS_PROBLEM_BASE "invalid-puzzle",
+                                       GS_PROBLEM_BASE "unavailable",
+                                       GS_PROBLEM_BASE "internal"};
+    for (size_t i = 0; i < sizeof(must) / sizeof(*must); i++)
+        ck_assert_msg(strstr(r.body, must[i]), "openapi.yaml lacks '%s'",
+                      must[i]);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_msg(strstr(r.body, all_puzzles[i]),
+                      "openapi.yaml lacks puzzle %s", all_puzzles[i]);
+    for (size_t i = 0; i < sizeof(metric_names) / sizeof(*metric_names); i++)
+        ck_assert_msg(strstr(r.body, metric_names[i]),
+                      "openapi.yaml does not document metric %s",
+                      metric_names[i]);
+    ck_assert_msg(strstr(r.content_type, "yaml") ||
+                      strncmp(r.content_type, "text/", 5) == 0,
+                  "Content-Type '%s'", r.content_type);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(not_found)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_post(&s, "/solve/nosuch", "application/json", "{}", &r);
+    cJSON_Delete(itest_problem(&r, 404, "not-found", "/solve/nosuch"));
+    gs_resp_free(&r);
+    gs_get(&s, "/nope", &r);
+    cJSON_Delete(itest_problem(&r, 404, "not-found", "/nope"));
+    gs_resp_free(&r);
+    gs_get(&s, "/solve", &r);
+    ck_assert_int_eq(r.status, 404);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(method_not_allowed)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/solve/bloxorz", &r);
+    cJSON_Delete(
+        itest_problem(&r, 405, "method-not-allowed", "/solve/bloxorz"));
+    ck_assert_msg(strstr(r.allow, "POST"), "Allow '%s' lacks POST", r.allow);
+    gs_resp_free(&r);
+
+    gs_req put = {.method = "PUT",
+                  .path = "/solve/bloxorz",
+                  .content_type = "application/json",
+                  .body = blox_sample_json};
+    gs_http(&s, &put, &r);
+    cJSON_Delete(
+        itest_problem(&r, 405, "method-not-allowed", "/solve/bloxorz"));
+    ck_assert_msg(strstr(r.allow, "POST"), "Allow '%s' lacks POST", r.allow);
+    gs_resp_free(&r);
+
+    gs_req del = {.method = "DELETE", .path = "/healthz"};
+    gs_http(&s, &del, &r);
+    cJSON_Delete(itest_problem(&r, 405, "method-not-allowed", "/healthz"));
+    ck_assert_msg(strstr(r.allow, "GET"), "Allow '%s' lacks GET", r.allow);
+    gs_resp_free(&r);
+
+    gs_post(&s, "/puzzles", "application/json", "{}", &r);
+    ck_assert_int_eq(r.status, 405);
+    ck_assert_msg(strstr(r.allow, "GET"), "Allow '%s' lacks GET", r.allow);
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(cors_default_origin)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_req pre = {.method = "OPTIONS",
+                  .path = "/solve/bloxorz",
+                  .headers = {"Origin: https://app.example",
+                              "Access-Control-Request-Method: POST",
+                              "Access-Control-Request-Headers: content-type"}};
+    gs_resp r;
+    gs_http(&s, &pre, &r);
+    ck_assert_int_eq(r.curl_rc, 0);
+    ck_assert_msg(r.status == 204 || r.status == 200, "preflight HTTP %ld",
+                  r.status);
+    ck_assert_str_eq(r.cors_origin, "*");
+    ck_assert_msg(strstr(r.cors_methods, "POST"),
+                  "Access-Control-Allow-Methods '%s'", r.cors_methods);
+    ck_assert_msg(itest_icontains(r.cors_headers, "content-type"),
+                  "Access-Control-Allow-Headers '%s'", r.cors_headers);
+    gs_resp_free(&r);
+
+    /* Simple and error responses carry the origin header too. */
+    gs_req get = {.path = "/healthz", .headers = {"Origin: https://a.b"}};
+    gs_http(&s, &get, &r);
+    ck_assert_str_eq(r.cors_origin, "*");
+    gs_resp_free(&r);
+    gs_req bad = {.method = "POST",
+                  .path = "/solve/bloxorz",
+                  .content_type = "application/json",
+                  .body = "{",
+                  .headers = {"Origin: https://a.b"}};
+    gs_http(&s, &bad, &r);
+    ck_assert_int_eq(r.status, 400);
+    ck_assert_str_eq(r.cors_origin, "*");
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(cors_configured_origin)
+{
+    gs_srv s;
+    ITEST_START(&s, "--cors-origin", "https://front.example", NULL);
+    gs_req pre = {.method = "OPTIONS",
+                  .path = "/solve/curling",
+                  .headers = {"Origin: https://front.example",
+                              "Access-Control-Request-Method: POST"}};
+    gs_resp r;
+    gs_http(&s, &pre, &r);
+    ck_assert_msg(r.status == 204 || r.status == 200, "preflight HTTP %ld",
+                  r.status);
+    ck_assert_str_eq(r.cors_origin, "https://front.example");
+    gs_resp_free(&r);
+    gs_req get = {.path = "/puzzles",
+                  .headers = {"Origin: https://front.example"}};
+    gs_http(&s, &get, &r);
+    ck_assert_str_eq(r.cors_origin, "https://front.example");
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+START_TEST(request_id_echoed_and_generated)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_req echo = {.path = "/healthz",
+                   .headers = {"X-Request-Id: itest-7f3a-0001"}};
+    gs_http(&s, &echo, &r);
+    ck_assert_str_eq(r.request_id, "itest-7f3a-0001");
+    gs_resp_free(&r);
+
+    /* Echoed on errors and solves as well. */
+    gs_req err = {.method = "POST",
+                  .path = "/solve/nosuch",
+                  .content_type = "application/json",
+                  .body = "{}",
+                  .headers = {"X-Request-Id: itest-err-2"}};
+    gs_http(&s, &err, &r);
+    ck_assert_int_eq(r.status, 404);
+    ck_assert_str_eq(r.request_id, "itest-err-2");
+    gs_resp_free(&r);
+    gs_req solve = {.method = "POST",
+                    .path = "/solve/bloxorz",
+                    .content_type = "application/json",
+                    .body = blox_sample_json,
+                    .headers = {"X-Request-Id: itest-solve-3"}};
+    gs_http(&s, &solve, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.request_id, "itest-solve-3");
+    gs_resp_free(&r);
+
+    gs_resp a, b;
+    gs_get(&s, "/healthz", &a);
+    gs_get(&s, "/healthz", &b);
+    ck_assert_msg(a.request_id[0] && b.request_id[0],
+                  "no generated X-Request-Id");
+    ck_assert_str_ne(a.request_id, b.request_id);
+    gs_resp_free(&a);
+    gs_resp_free(&b);
+    ITEST_STOP(&s);
+}
+END_TEST
 
 Suite *gs_itest_http_suite(void)
 {
-    return suite_create("http");
+    Suite *s = suite_create("http");
+    TCase *tc = tcase_create("endpoints");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, healthz_and_readyz);
+    tcase_add_test(tc, puzzles_lists_all_five);
+    tcase_add_test(tc, puzzles_examples_are_solvable);
+    tcase_add_test(tc, metrics_documented_and_counting);
+    tcase_add_test(tc, openapi_served);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("routing");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, not_found);
+    tcase_add_test(tc, method_not_allowed);
+    tcase_add_test(tc, cors_default_origin);
+    tcase_add_test(tc, cors_configured_origin);
+    tcase_add_test(tc, request_id_echoed_and_generated);
+    suite_add_tcase(s, tc);
+    return s;
 }
