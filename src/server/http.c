@@ -297,9 +297,8 @@ static void answer_readyz(req *r)
     } else if (!atomic_load(&h->ready)) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE, "server is starting");
     } else {
-        static char ok[] = "ok\n";
-        set_response(r, MHD_HTTP_OK, "text/plain; charset=utf-8", ok,
-                     sizeof ok - 1);
+        static char ok[] = "{\"status\":\"ready\"}\n";
+        set_response(r, MHD_HTTP_OK, "application/json", ok, sizeof ok - 1);
         r->resp_static = true;
     }
 }
@@ -344,7 +343,7 @@ static bool route_get(req *r, const char *url, const char *method)
         {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
         {"/openapi.yaml", GS_ROUTE_OPENAPI},
     };
-    static const char healthy[] = "ok\n";
+    static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
 
     while (i < n && strcmp(url, routes[i].path) != 0)
@@ -362,7 +361,7 @@ static bool route_get(req *r, const char *url, const char *method)
     }
     switch (r->route) {
     case GS_ROUTE_HEALTHZ:
-        answer_static(r, MHD_HTTP_OK, "text/plain; charset=utf-8", healthy,
+        answer_static(r, MHD_HTTP_OK, "application/json", healthy,
                       sizeof healthy - 1);
         break;
     case GS_ROUTE_READYZ:

@@ -23,10 +23,14 @@ START_TEST(healthz_and_readyz)
     gs_get(&s, "/healthz", &r);
     ck_assert_int_eq(r.curl_rc, 0);
     ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.content_type, "application/json");
+    ck_assert_str_eq(r.body, "{\"status\":\"ok\"}\n");
     gs_resp_free(&r);
     gs_get(&s, "/readyz", &r);
     ck_assert_int_eq(r.curl_rc, 0);
     ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.content_type, "application/json");
+    ck_assert_str_eq(r.body, "{\"status\":\"ready\"}\n");
     gs_resp_free(&r);
     ITEST_STOP(&s);
 }
