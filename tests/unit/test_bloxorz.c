@@ -7,66 +7,11 @@
 #include <string.h>
 
 #include "gridsolve/puzzle.h"
+#include "puzzle_check.h"
 #include "suites.h"
 
 extern const gs_puzzle gs_puzzle_bloxorz;
 static const gs_puzzle *P = &gs_puzzle_bloxorz;
-
-/* Runs every case of a judge text through parse_text/solve/format_text
- * and returns the output (caller frees). Fails the test on an error. */
-static char *judge(const char *input)
-{
-    gs_text in;
-    gs_text_init(&in, input, strlen(input));
-    gs_buf out = GS_BUF_INIT;
-    gs_caps caps = {.max_cells = 0};
-    for (int index = 1;; index++) {
-        void *inst = NULL;
-        gs_error err = {0};
-        int rc = P->parse_text(&in, &caps, &inst, &err);
-        ck_assert_msg(rc >= 0, "case %d: parse error %d: %s", index, rc,
-                      err.detail);
-        if (rc == 0)
-            break;
-        gs_result res;
-        gs_result_clear(&res);
-        rc = P->solve(inst, NULL, &res, &err);
-        ck_assert_msg(rc == GS_OK, "case %d: solve: %s", index, err.detail);
-        P->format_text(inst, &res, index, &out);
-        gs_result_free(&res);
-        P->free(inst);
-    }
-    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
-    char *s = gs_buf_take(&out, NULL);
-    return s ? s : strdup("");
-}
-
-/* Parses a JSON body; returns the puzzle's status and fills err / inst. */
-static int parse_json(const char *json, const gs_caps *caps, void **inst,
-                      gs_error *err)
-{
-    cJSON *body = cJSON_Parse(json);
-    ck_assert_msg(body != NULL, "test JSON does not parse: %s", json);
-    gs_caps none = {.max_cells = 0};
-    memset(err, 0, sizeof *err);
-    *inst = NULL;
-    int rc = P->parse_json(body, caps ? caps : &none, inst, err);
-    cJSON_Delete(body);
-    return rc;
-}
-
-/* Expects parse_json to fail with `code` and a detail containing `want`. */
-static void expect_error(const char *json, int code, const char *want)
-{
-    void *inst;
-    gs_error err;
-    int rc = parse_json(json, NULL, &inst, &err);
-    ck_assert_msg(rc == code, "%s: got %d (%s), expected %d", json, rc,
-                  err.detail, code);
-    ck_assert_ptr_null(inst);
-    ck_assert_msg(strstr(err.detail, want) != NULL,
-                  "%s: detail \"%s\" lacks \"%s\"", json, err.detail, want);
-}
 
 /* ------------------------------------------------ brute force and replay */
 
@@ -228,13 +173,7 @@ static char *grid_json(char **g, int rows)
 static int solve_checked(char **g, int rows, int cols)
 {
     char *json = grid_json(g, rows);
-    void *inst;
-    gs_error err;
-    int rc = parse_json(json, NULL, &inst, &err);
-    ck_assert_msg(rc == GS_OK, "%s: %s", json, err.detail);
-    gs_result res;
-    gs_result_clear(&res);
-    ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+    gs_result res = gs_check_solve_json(P, json, NULL);
     int want = brute(g, rows, cols);
     int got = -1;
     if (want < 0) {
@@ -253,7 +192,6 @@ static int solve_checked(char **g, int rows, int cols)
         got = (int)res.steps;
     }
     gs_result_free(&res);
-    P->free(inst);
     free(json);
     return got;
 }
@@ -286,7 +224,7 @@ static const char TRICKY_IN[] = "5 7\n#######\n#.XX..#\n#.....#\n#...O.#\n"
 
 START_TEST(test_judge_sample)
 {
-    char *out = judge(SAMPLE_IN);
+    char *out = gs_check_judge(P, SAMPLE_IN, NULL);
     ck_assert_str_eq(out, "10\n");
     free(out);
 }
@@ -294,7 +232,7 @@ END_TEST
 
 START_TEST(test_judge_tricky)
 {
-    char *out = judge(TRICKY_IN);
+    char *out = gs_check_judge(P, TRICKY_IN, NULL);
     ck_assert_str_eq(out, "3\n5\n2\nImpossible\n4\nImpossible\nImpossible\n"
                           "10\n");
     free(out);
@@ -304,8 +242,10 @@ END_TEST
 START_TEST(test_judge_blank_lines_crlf_eof)
 {
     /* Blank lines between and inside cases, CRLF, no terminator. */
-    char *out = judge("\n3 6\r\n\r\n######\r\n#XEEO#\r\n\n######\r\n\n"
-                      "  \n3 5\n#####\n#X#O#\n#####\n");
+    char *out = gs_check_judge(P,
+                               "\n3 6\r\n\r\n######\r\n#XEEO#\r\n\n######\r\n\n"
+                               "  \n3 5\n#####\n#X#O#\n#####\n",
+                               NULL);
     ck_assert_str_eq(out, "2\nImpossible\n");
     free(out);
 }
@@ -325,50 +265,48 @@ START_TEST(test_judge_errors)
         {"-3 6\n", "invalid"},
         {"3 6\n######\n#X.XO#\n######\n", "not adjacent"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gs_text in;
-        gs_text_init(&in, cases[i].in, strlen(cases[i].in));
-        gs_caps caps = {0};
-        void *inst = NULL;
-        gs_error err = {0};
-        int rc = P->parse_text(&in, &caps, &inst, &err);
-        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(strstr(err.detail, cases[i].want) != NULL,
-                      "case %zu: detail \"%s\" lacks \"%s\"", i, err.detail,
-                      cases[i].want);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        gs_check_expect_text_error(P, cases[i].in, GS_EINVALID, cases[i].want);
 }
 END_TEST
 
 START_TEST(test_json_errors)
 {
-    expect_error("{}", GS_EBADREQ, "\"grid\"");
-    expect_error("{\"grid\": \"#X.O#\"}", GS_EBADREQ, "\"grid\"");
-    expect_error("{\"grid\": [\"#XO#\", 5]}", GS_EBADREQ, "row 1");
-    expect_error("{\"grid\": []}", GS_EINVALID, "empty");
-    expect_error("{\"grid\": [\"\"]}", GS_EINVALID, "grid row 0 is empty");
+    gs_check_expect_error(P, "{}", GS_EBADREQ, "\"grid\"");
+    gs_check_expect_error(P, "{\"grid\": \"#X.O#\"}", GS_EBADREQ, "\"grid\"");
+    gs_check_expect_error(P, "{\"grid\": [\"#XO#\", 5]}", GS_EBADREQ, "row 1");
+    gs_check_expect_error(P, "{\"grid\": []}", GS_EINVALID, "empty");
+    gs_check_expect_error(P, "{\"grid\": [\"\"]}", GS_EINVALID,
+                          "grid row 0 is empty");
     /* Ragged: the exact message of the spec. */
-    expect_error("{\"grid\": [\"#######\", \"#..X..#\", \"#.....#\", "
-                 "\"#..O..\", \"#######\"]}",
-                 GS_EINVALID, "grid row 3 has 6 cells, expected 7");
-    expect_error("{\"grid\": [\"#####\", \"#X?O#\", \"#####\"]}", GS_EINVALID,
-                 "grid row 1 column 2 has unknown cell '?'");
-    expect_error("{\"grid\": [\"#####\", \"#X O#\", \"#####\"]}", GS_EINVALID,
-                 "grid row 1 column 2 has unknown cell ' '");
-    expect_error("{\"grid\": [\"#####\", \"#X.O#\", \"#\\u0001###\"]}",
-                 GS_EINVALID, "grid row 2 column 1 has unknown cell byte 0x01");
-    expect_error("{\"grid\": [\"#####\", \"#X.X#\", \"#O..#\"]}", GS_EINVALID,
-                 "X cells at row 1 column 1 and row 1 column 3 are not "
-                 "adjacent");
-    expect_error("{\"grid\": [\"#X..#\", \"#..X#\", \"#O..#\"]}", GS_EINVALID,
-                 "not adjacent");
-    expect_error("{\"grid\": [\"#XX.#\", \"#X..#\", \"#O..#\"]}", GS_EINVALID,
-                 "more than two X cells: row 1 column 1 is a third");
-    expect_error("{\"grid\": [\"#...#\", \"#..O#\"]}", GS_EINVALID, "no X");
-    expect_error("{\"grid\": [\"#X..#\", \"#...#\"]}", GS_EINVALID, "no O");
-    expect_error("{\"grid\": [\"#X.O#\", \"#..O#\"]}", GS_EINVALID,
-                 "two O cells: row 0 column 3 and row 1 column 3");
+    gs_check_expect_error(P,
+                          "{\"grid\": [\"#######\", \"#..X..#\", \"#.....#\", "
+                          "\"#..O..\", \"#######\"]}",
+                          GS_EINVALID, "grid row 3 has 6 cells, expected 7");
+    gs_check_expect_error(P, "{\"grid\": [\"#####\", \"#X?O#\", \"#####\"]}",
+                          GS_EINVALID,
+                          "grid row 1 column 2 has unknown cell '?'");
+    gs_check_expect_error(P, "{\"grid\": [\"#####\", \"#X O#\", \"#####\"]}",
+                          GS_EINVALID,
+                          "grid row 1 column 2 has unknown cell ' '");
+    gs_check_expect_error(
+        P, "{\"grid\": [\"#####\", \"#X.O#\", \"#\\u0001###\"]}", GS_EINVALID,
+        "grid row 2 column 1 has unknown cell byte 0x01");
+    gs_check_expect_error(
+        P, "{\"grid\": [\"#####\", \"#X.X#\", \"#O..#\"]}", GS_EINVALID,
+        "X cells at row 1 column 1 and row 1 column 3 are not "
+        "adjacent");
+    gs_check_expect_error(P, "{\"grid\": [\"#X..#\", \"#..X#\", \"#O..#\"]}",
+                          GS_EINVALID, "not adjacent");
+    gs_check_expect_error(P, "{\"grid\": [\"#XX.#\", \"#X..#\", \"#O..#\"]}",
+                          GS_EINVALID,
+                          "more than two X cells: row 1 column 1 is a third");
+    gs_check_expect_error(P, "{\"grid\": [\"#...#\", \"#..O#\"]}", GS_EINVALID,
+                          "no X");
+    gs_check_expect_error(P, "{\"grid\": [\"#X..#\", \"#...#\"]}", GS_EINVALID,
+                          "no O");
+    gs_check_expect_error(P, "{\"grid\": [\"#X.O#\", \"#..O#\"]}", GS_EINVALID,
+                          "two O cells: row 0 column 3 and row 1 column 3");
 }
 END_TEST
 
@@ -377,14 +315,14 @@ START_TEST(test_json_cap)
     void *inst;
     gs_error err;
     gs_caps caps = {.max_cells = 14};
-    int rc = parse_json("{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}", &caps,
-                        &inst, &err);
+    int rc = gs_check_parse_json(
+        P, "{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}", &caps, &inst, &err);
     ck_assert_int_eq(rc, GS_EINVALID);
     ck_assert_ptr_null(inst);
     ck_assert_msg(strstr(err.detail, "maximum of 14 cells"), "%s", err.detail);
     caps.max_cells = 15;
-    rc = parse_json("{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}", &caps,
-                    &inst, &err);
+    rc = gs_check_parse_json(P, "{\"grid\": [\"#X.O#\", \"#...#\", \"#...#\"]}",
+                             &caps, &inst, &err);
     ck_assert_int_eq(rc, GS_OK);
     P->free(inst);
 }
@@ -420,16 +358,12 @@ END_TEST
 
 START_TEST(test_moves_json)
 {
-    void *inst;
-    gs_error err;
-    ck_assert_int_eq(parse_json("{\"grid\": [\"#######\", \"#..X###\", "
-                                "\"#..##O#\", \"#....E#\", \"#....E#\", "
-                                "\"#.....#\", \"#######\"]}",
-                                NULL, &inst, &err),
-                     GS_OK);
-    gs_result res;
-    gs_result_clear(&res);
-    ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
+    gs_result res =
+        gs_check_solve_json(P,
+                            "{\"grid\": [\"#######\", \"#..X###\", "
+                            "\"#..##O#\", \"#....E#\", \"#....E#\", "
+                            "\"#.....#\", \"#######\"]}",
+                            NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 10);
     ck_assert_int_eq(res.pushes, -1);
@@ -438,7 +372,6 @@ START_TEST(test_moves_json)
                  "#....E#", "#.....#", "#######"};
     ck_assert(replay(g, 7, 7, res.moves));
     gs_result_free(&res);
-    P->free(inst);
 }
 END_TEST
 
@@ -446,11 +379,13 @@ START_TEST(test_limit_states)
 {
     void *inst;
     gs_error err;
-    ck_assert_int_eq(parse_json("{\"grid\": [\"#######\", \"#..X###\", "
-                                "\"#..##O#\", \"#....E#\", \"#....E#\", "
-                                "\"#.....#\", \"#######\"]}",
-                                NULL, &inst, &err),
-                     GS_OK);
+    ck_assert_int_eq(
+        gs_check_parse_json(P,
+                            "{\"grid\": [\"#######\", \"#..X###\", "
+                            "\"#..##O#\", \"#....E#\", \"#....E#\", "
+                            "\"#.....#\", \"#######\"]}",
+                            NULL, &inst, &err),
+        GS_OK);
     gs_limits lim = {.max_states = 3};
     gs_result res;
     gs_result_clear(&res);
@@ -458,10 +393,7 @@ START_TEST(test_limit_states)
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
     ck_assert_ptr_null(res.moves);
-    gs_buf out = GS_BUF_INIT;
-    P->format_text(inst, &res, 1, &out);
-    ck_assert_str_eq(out.data, "limit\n");
-    gs_buf_free(&out);
+    gs_check_format(P, inst, &res, 1, "limit\n");
     gs_result_free(&res);
     P->free(inst);
 }

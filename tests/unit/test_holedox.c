@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "gridsolve/puzzle.h"
+#include "puzzle_check.h"
 #include "suites.h"
 
 extern const gs_puzzle gs_puzzle_holedox;
@@ -73,32 +72,9 @@ static const char tricky_out[] = "Case 1: 0\nCase 2: -1\nCase 3: 3\n"
                                  "Case 4: -1\nCase 5: 38\nCase 6: -1\n"
                                  "Case 7: 29\nCase 8: 21\nCase 9: 34\n";
 
-/* Runs every case of a judge text and returns the output (caller frees). */
-static char *run_text(const char *text, const gs_limits *lim)
-{
-    gs_text in;
-    gs_buf out = GS_BUF_INIT;
-    gs_error err = {0};
-    void *inst;
-    int rc, index = 0;
-
-    gs_text_init(&in, text, strlen(text));
-    while ((rc = P->parse_text(&in, &caps, &inst, &err)) == 1) {
-        gs_result res;
-        gs_result_clear(&res);
-        ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
-        P->format_text(inst, &res, ++index, &out);
-        gs_result_free(&res);
-        P->free(inst);
-    }
-    ck_assert_msg(rc == 0, "parse_text: %s", err.detail);
-    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
-    return gs_buf_take(&out, NULL);
-}
-
 START_TEST(judge_sample)
 {
-    char *got = run_text(sample_in, NULL);
+    char *got = gs_check_judge(P, sample_in, NULL);
     ck_assert_str_eq(got, sample_out);
     free(got);
 }
@@ -106,7 +82,7 @@ END_TEST
 
 START_TEST(judge_tricky)
 {
-    char *got = run_text(tricky_in, NULL);
+    char *got = gs_check_judge(P, tricky_in, NULL);
     ck_assert_str_eq(got, tricky_out);
     free(got);
 }
@@ -115,10 +91,10 @@ END_TEST
 /* Blank lines anywhere and input that ends without the terminator. */
 START_TEST(judge_blank_lines_and_eof)
 {
-    char *got = run_text("\n\n2 2 2\n\n1 2\n\n1 1\n\n0\n\n", NULL);
+    char *got = gs_check_judge(P, "\n\n2 2 2\n\n1 2\n\n1 1\n\n0\n\n", NULL);
     ck_assert_str_eq(got, "Case 1: 3\n");
     free(got);
-    got = run_text("", NULL);
+    got = gs_check_judge(P, "", NULL);
     ck_assert_str_eq(got, "");
     free(got);
 }
@@ -139,30 +115,10 @@ START_TEST(judge_errors)
         {"3 3 2\n1 1\nx 2\n0\n", "expected an integer"},
         {"3 3 2\n1 1\n1 2\n-1\n", "negative"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gs_text in;
-        gs_error err = {0};
-        void *inst = NULL;
-        gs_text_init(&in, bad[i].text, strlen(bad[i].text));
-        int rc = P->parse_text(&in, &caps, &inst, &err);
-        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
-                      err.detail);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        gs_check_expect_text_error(P, bad[i].text, GS_EINVALID, bad[i].detail);
 }
 END_TEST
-
-/* Parses a JSON body; returns the rc and fills *inst and err. */
-static int parse_json(const char *body, const gs_caps *c, void **inst,
-                      gs_error *err)
-{
-    cJSON *root = cJSON_Parse(body);
-    ck_assert_ptr_nonnull(root);
-    int rc = P->parse_json(root, c, inst, err);
-    cJSON_Delete(root);
-    return rc;
-}
 
 START_TEST(json_errors)
 {
@@ -215,16 +171,8 @@ START_TEST(json_errors)
         {"{\"rows\": 3, \"cols\": 3, \"snake\": []}", GS_EINVALID,
          "snake has 0 cells"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gs_error err = {0};
-        void *inst = NULL;
-        int rc = parse_json(bad[i].body, &caps, &inst, &err);
-        ck_assert_msg(rc == bad[i].code, "case %zu: rc %d (%s)", i, rc,
-                      err.detail);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
-                      err.detail);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        gs_check_expect_error(P, bad[i].body, bad[i].code, bad[i].detail);
 }
 END_TEST
 
@@ -241,12 +189,13 @@ START_TEST(json_sizes)
         n += snprintf(body + n, sizeof body - (size_t)n, "%s[0,%d]",
                       i ? "," : "", i);
     snprintf(body + n, sizeof body - (size_t)n, "]}");
-    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_OK);
+    ck_assert_int_eq(gs_check_parse_json(P, body, &caps, &inst, &err), GS_OK);
     P->free(inst);
     inst = NULL;
 
     gs_caps small = {1000};
-    ck_assert_int_eq(parse_json(body, &small, &inst, &err), GS_EINVALID);
+    ck_assert_int_eq(gs_check_parse_json(P, body, &small, &inst, &err),
+                     GS_EINVALID);
     ck_assert_ptr_null(inst);
     ck_assert_ptr_nonnull(strstr(err.detail, "4096 cells"));
 
@@ -255,46 +204,40 @@ START_TEST(json_sizes)
         n += snprintf(body + n, sizeof body - (size_t)n, "%s[0,%d]",
                       i ? "," : "", i);
     snprintf(body + n, sizeof body - (size_t)n, "]}");
-    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_EINVALID);
+    ck_assert_int_eq(gs_check_parse_json(P, body, &caps, &inst, &err),
+                     GS_EINVALID);
     ck_assert_ptr_nonnull(strstr(err.detail, "snake has 64 cells"));
 }
 END_TEST
-
-/* Solves a JSON body; returns the result (caller frees). */
-static gs_result solve_json(const char *body, const gs_limits *lim)
-{
-    gs_error err = {0};
-    void *inst = NULL;
-    gs_result res;
-    ck_assert_msg(parse_json(body, &caps, &inst, &err) == GS_OK, "%s",
-                  err.detail);
-    ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
-    P->free(inst);
-    return res;
-}
 
 /* A 2x2 board filled by the snake, head next to its tail: the only move
  * is into the tail's cell, which the rule forbids, so it is stuck. */
 START_TEST(tail_cell_blocks_head)
 {
-    gs_result res = solve_json("{\"rows\": 2, \"cols\": 2, \"snake\": [[0,0],"
-                               "[0,1],[1,1],[1,0]], \"target\": [1,1]}",
-                               NULL);
+    gs_result res =
+        gs_check_solve_json(P,
+                            "{\"rows\": 2, \"cols\": 2, \"snake\": [[0,0],"
+                            "[0,1],[1,1],[1,0]], \"target\": [1,1]}",
+                            NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     gs_result_free(&res);
     /* A 3x3 ring filled by an 8-cell snake: with the tail's cell free it
      * could go round to the target; under the rule it cannot move. */
-    res = solve_json("{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
-                     "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0],"
-                     "[1,0]], \"target\": [2,2]}",
-                     NULL);
+    res = gs_check_solve_json(
+        P,
+        "{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
+        "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0],"
+        "[1,0]], \"target\": [2,2]}",
+        NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     gs_result_free(&res);
     /* One cell shorter, the ring has room: the head walks round. */
-    res = solve_json("{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
-                     "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0]], "
-                     "\"target\": [2,2]}",
-                     NULL);
+    res = gs_check_solve_json(
+        P,
+        "{\"rows\": 3, \"cols\": 3, \"blocks\": [[1,1]], "
+        "\"snake\": [[0,0],[0,1],[0,2],[1,2],[2,2],[2,1],[2,0]], "
+        "\"target\": [2,2]}",
+        NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_str_eq(res.moves, "DDRR");
     gs_result_free(&res);
@@ -305,14 +248,18 @@ END_TEST
  * must wait until the body has left it. */
 START_TEST(target_under_body)
 {
-    gs_result res = solve_json("{\"rows\": 1, \"cols\": 5, \"snake\": [[0,1],"
-                               "[0,0]], \"target\": [0,0]}",
-                               NULL);
+    gs_result res =
+        gs_check_solve_json(P,
+                            "{\"rows\": 1, \"cols\": 5, \"snake\": [[0,1],"
+                            "[0,0]], \"target\": [0,0]}",
+                            NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     gs_result_free(&res);
-    res = solve_json("{\"rows\": 2, \"cols\": 3, \"snake\": [[0,1],[0,0],"
-                     "[1,0]], \"target\": [0,0]}",
-                     NULL);
+    res = gs_check_solve_json(
+        P,
+        "{\"rows\": 2, \"cols\": 3, \"snake\": [[0,1],[0,0],"
+        "[1,0]], \"target\": [0,0]}",
+        NULL);
     /* Down, left, and the body has left [0,0] when the head comes up. */
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_str_eq(res.moves, "DLU");
@@ -322,9 +269,11 @@ END_TEST
 
 START_TEST(head_on_target)
 {
-    gs_result res = solve_json("{\"rows\": 3, \"cols\": 3, \"snake\": [[1,1],"
-                               "[1,2]], \"target\": [1,1]}",
-                               NULL);
+    gs_result res =
+        gs_check_solve_json(P,
+                            "{\"rows\": 3, \"cols\": 3, \"snake\": [[1,1],"
+                            "[1,2]], \"target\": [1,1]}",
+                            NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 0);
     ck_assert_str_eq(res.moves, "");
@@ -336,9 +285,11 @@ END_TEST
 /* A walled-off target: impossible without searching. */
 START_TEST(enclosed_target)
 {
-    gs_result res = solve_json("{\"rows\": 3, \"cols\": 3, \"snake\": [[2,2],"
-                               "[2,1]], \"blocks\": [[0,1],[1,0]]}",
-                               NULL);
+    gs_result res =
+        gs_check_solve_json(P,
+                            "{\"rows\": 3, \"cols\": 3, \"snake\": [[2,2],"
+                            "[2,1]], \"blocks\": [[0,1],[1,0]]}",
+                            NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     ck_assert_uint_eq(res.expanded, 0);
     gs_result_free(&res);
@@ -511,7 +462,7 @@ START_TEST(random_vs_brute_force)
         tboard_random(&b);
         tboard_json(&b, body, sizeof body);
         long want = brute(&b);
-        gs_result res = solve_json(body, NULL);
+        gs_result res = gs_check_solve_json(P, body, NULL);
         if (want < 0) {
             ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
                           res.status);
@@ -545,18 +496,15 @@ static const char open_board[] =
 START_TEST(limit_states)
 {
     gs_limits lim = {.max_states = 3};
-    gs_result res = solve_json(open_board, &lim);
+    gs_result res = gs_check_solve_json(P, open_board, &lim);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
     ck_assert_ptr_null(res.moves);
-    gs_buf out = GS_BUF_INIT;
-    P->format_text(NULL, &res, 4, &out);
-    ck_assert_str_eq(out.data, "Case 4: limit\n");
-    gs_buf_free(&out);
+    gs_check_format(P, NULL, &res, 4, "Case 4: limit\n");
     gs_result_free(&res);
 
     /* Without the cap the same board solves: 14 moves (Manhattan). */
-    res = solve_json(open_board, NULL);
+    res = gs_check_solve_json(P, open_board, NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 14);
     gs_result_free(&res);
@@ -567,7 +515,7 @@ START_TEST(limit_cancel)
 {
     atomic_int cancel = 1;
     gs_limits lim = {.cancel = &cancel};
-    gs_result res = solve_json(open_board, &lim);
+    gs_result res = gs_check_solve_json(P, open_board, &lim);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
     gs_result_free(&res);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "gridsolve/puzzle.h"
+#include "puzzle_check.h"
 #include "suites.h"
 
 extern const gs_puzzle gs_puzzle_sokoban;
@@ -159,33 +160,8 @@ static const char *const MICROBAN5[] = {
 
 /* ------------------------------------------------------------ helpers */
 
-/* Runs judge text through parse_text / solve / format_text. Returns the
- * output (caller frees) or NULL when a case failed to parse. */
-static char *run_text(const char *input, gs_error *err)
-{
-    gs_text in;
-    gs_text_init(&in, input, strlen(input));
-    gs_buf out = GS_BUF_INIT;
-    gs_limits lim = {0};
-    for (int index = 1;; index++) {
-        void *inst = NULL;
-        int rc = SOK->parse_text(&in, NULL, &inst, err);
-        if (rc == 0)
-            break;
-        if (rc < 0) {
-            gs_buf_free(&out);
-            return NULL;
-        }
-        gs_result res;
-        gs_result_clear(&res);
-        ck_assert_int_eq(SOK->solve(inst, &lim, &res, err), GS_OK);
-        SOK->format_text(inst, &res, index, &out);
-        gs_result_free(&res);
-        SOK->free(inst);
-    }
-    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
-    return gs_buf_take(&out, NULL);
-}
+/* Limits that set none: these tests pass a struct rather than NULL. */
+static const gs_limits NO_LIMITS = {0};
 
 /* Builds {"grid": rows, "optimize": optimize (when not NULL)}. */
 static cJSON *body_of(const char *const *rows, int n, const char *optimize)
@@ -196,17 +172,6 @@ static cJSON *body_of(const char *const *rows, int n, const char *optimize)
     if (optimize)
         cJSON_AddStringToObject(b, "optimize", optimize);
     return b;
-}
-
-/* Parses a JSON text body; returns the parse code, *inst on success. */
-static int parse_json_text(const char *json, void **inst, gs_error *err)
-{
-    cJSON *b = cJSON_Parse(json);
-    ck_assert_msg(b != NULL, "test body is not JSON: %s", json);
-    gs_caps caps = {.max_cells = 4096};
-    int rc = SOK->parse_json(b, &caps, inst, err);
-    cJSON_Delete(b);
-    return rc;
 }
 
 /* Parses and solves rows with the objective and limits given. */
@@ -483,13 +448,10 @@ static long long bf_solve(const char *const *rows, int n, bool pushes_first)
 
 START_TEST(test_seed_samples)
 {
-    gs_error err = {0};
-    char *out = run_text(SEED_IN, &err);
-    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    char *out = gs_check_judge(SOK, SEED_IN, &NO_LIMITS);
     ck_assert_str_eq(out, SEED_OUT);
     free(out);
-    out = run_text(TRIVIAL_IN, &err);
-    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    out = gs_check_judge(SOK, TRIVIAL_IN, &NO_LIMITS);
     ck_assert_str_eq(out, "1\n");
     free(out);
 }
@@ -497,26 +459,37 @@ END_TEST
 
 START_TEST(test_text_format)
 {
-    gs_error err = {0};
     /* Columns past M are ignored (the X here), short rows are floor, `0 0`
      * ends the input, other characters are floor in the seed notation. */
-    char *out = run_text("3 5\n#X*@#X\n#####\n#####\n"
-                         "3 6\n######\n#X*. @\n######\n"
-                         "0 0\n3 5\n#X*@#\n",
-                         &err);
-    ck_assert_msg(out != NULL, "parse failed: %s", err.detail);
+    char *out = gs_check_judge(SOK,
+                               "3 5\n#X*@#X\n#####\n#####\n"
+                               "3 6\n######\n#X*. @\n######\n"
+                               "0 0\n3 5\n#X*@#\n",
+                               &NO_LIMITS);
     ck_assert_str_eq(out, "1\n3\n");
     free(out);
-    ck_assert_ptr_null(run_text("3 5\n#####\n#X*@#\n", &err));
+    /* A parse error: a negative status, no output, and the detail. */
+    gs_error err = {0};
+    ck_assert_int_lt(
+        gs_check_run_text(SOK, "3 5\n#####\n#X*@#\n", &NO_LIMITS, &out, &err),
+        0);
+    ck_assert_ptr_null(out);
     ck_assert_int_eq(err.code, GS_EINVALID);
     ck_assert_str_eq(err.detail, "line 4: input ends after 2 of 3 grid rows");
-    ck_assert_ptr_null(run_text("3 5\n#####\n#X**#\n#####\n", &err));
+    ck_assert_int_lt(gs_check_run_text(SOK, "3 5\n#####\n#X**#\n#####\n",
+                                       &NO_LIMITS, &out, &err),
+                     0);
+    ck_assert_ptr_null(out);
     ck_assert_str_eq(err.detail, "grid has more boxes (2) than goals (0)");
-    ck_assert_ptr_null(run_text("2000000 1\n#\n", &err));
+    ck_assert_int_lt(
+        gs_check_run_text(SOK, "2000000 1\n#\n", &NO_LIMITS, &out, &err), 0);
+    ck_assert_ptr_null(out);
     ck_assert_str_eq(err.detail,
                      "line 1: 2000000 grid rows announced but the input ends "
                      "first");
-    ck_assert_ptr_null(run_text("-3 5\n", &err));
+    ck_assert_int_lt(gs_check_run_text(SOK, "-3 5\n", &NO_LIMITS, &out, &err),
+                     0);
+    ck_assert_ptr_null(out);
     ck_assert_str_eq(err.detail, "line 1: grid size -3 x 5 must be positive");
 
     gs_result res;
@@ -581,18 +554,12 @@ START_TEST(test_xsb_bodies)
     gs_result_free(&res);
 
     /* The seed notation in a JSON body. */
-    void *inst = NULL;
-    gs_error err = {0};
-    ck_assert_int_eq(parse_json_text("{\"notation\": \"seed\", \"grid\": "
-                                     "[\"#####\", \"#X*@#\", \"#####\"]}",
-                                     &inst, &err),
-                     GS_OK);
-    gs_limits lim = {0};
-    gs_result_clear(&res);
-    ck_assert_int_eq(SOK->solve(inst, &lim, &res, &err), GS_OK);
+    res = gs_check_solve_json(SOK,
+                              "{\"notation\": \"seed\", \"grid\": "
+                              "[\"#####\", \"#X*@#\", \"#####\"]}",
+                              &NO_LIMITS);
     ck_assert_str_eq(res.moves, "R");
     gs_result_free(&res);
-    SOK->free(inst);
 }
 END_TEST
 
@@ -667,26 +634,24 @@ static const bad_case BAD[] = {
 START_TEST(test_invalid_bodies)
 {
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
-        void *inst = (void *)1;
-        gs_error err = {0};
-        int rc = parse_json_text(BAD[i].body, &inst, &err);
-        ck_assert_msg(rc == BAD[i].code, "case %zu (%s): rc %d, detail %s", i,
-                      BAD[i].body, rc, err.detail);
-        ck_assert_int_eq(err.code, BAD[i].code);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(err.detail[0] != '\0', "case %zu: empty detail", i);
+        /* The code (returned and in err), a cleared *inst, a non-empty
+         * detail: checked by the helper; the detail word for word here. */
+        gs_error err =
+            gs_check_expect_error(SOK, BAD[i].body, BAD[i].code, NULL);
         if (BAD[i].detail)
             ck_assert_str_eq(err.detail, BAD[i].detail);
     }
     void *inst = NULL;
     gs_error err = {0};
-    /* Above the configured maximum (parse_json_text allows 4096 cells). */
+    /* Above the configured maximum of 4096 cells. */
+    const gs_caps caps = {.max_cells = 4096};
     char body[8192];
     int len = snprintf(body, sizeof body, "{\"grid\": [\"@$.");
     for (int i = 0; i < 4100; i++)
         body[len++] = ' ';
     snprintf(body + len, sizeof body - (size_t)len, "\"]}");
-    ck_assert_int_eq(parse_json_text(body, &inst, &err), GS_EINVALID);
+    ck_assert_int_eq(gs_check_parse_json(SOK, body, &caps, &inst, &err),
+                     GS_EINVALID);
     ck_assert_str_eq(err.detail, "grid is 1 x 4103 = 4103 cells, above the "
                                  "maximum of 4096");
 }

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "gridsolve/puzzle.h"
+#include "puzzle_check.h"
 #include "suites.h"
 
 extern const gs_puzzle gs_puzzle_wallpushers;
@@ -128,23 +127,12 @@ static void check_judge(const char *in, const char *want)
 {
     tmaze mazes[16];
     int n = read_mazes(in, mazes, 16);
-    gs_text t;
-    gs_buf out = GS_BUF_INIT;
-    gs_error err = {0};
-    void *inst;
-    int rc, index = 0;
-
-    gs_text_init(&t, in, strlen(in));
-    while ((rc = P->parse_text(&t, &caps, &inst, &err)) == 1) {
-        gs_result res;
-        ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
-        P->format_text(inst, &res, ++index, &out);
-        gs_result_free(&res);
-        P->free(inst);
-    }
-    ck_assert_msg(rc == 0, "parse_text: %s", err.detail);
-    ck_assert_int_eq(index, n);
-    const char *g = out.data ? out.data : "", *w = want;
+    char *out;
+    gs_error err;
+    int cases = gs_check_run_text(P, in, NULL, &out, &err);
+    ck_assert_msg(cases >= 0, "parse_text: %s", err.detail);
+    ck_assert_int_eq(cases, n);
+    const char *g = out, *w = want;
     for (int i = 0; i < n; i++) {
         const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
         ck_assert_ptr_nonnull(ge);
@@ -162,7 +150,7 @@ static void check_judge(const char *in, const char *want)
         w = we + 1;
     }
     ck_assert_str_eq(g, "");
-    gs_buf_free(&out);
+    free(out);
 }
 
 START_TEST(judge_sample)
@@ -181,22 +169,8 @@ END_TEST
 START_TEST(judge_deterministic)
 {
     char *runs[2];
-    for (int k = 0; k < 2; k++) {
-        gs_text t;
-        gs_buf out = GS_BUF_INIT;
-        gs_error err = {0};
-        void *inst;
-        int index = 0;
-        gs_text_init(&t, tricky_in, strlen(tricky_in));
-        while (P->parse_text(&t, &caps, &inst, &err) == 1) {
-            gs_result res;
-            ck_assert_int_eq(P->solve(inst, NULL, &res, &err), GS_OK);
-            P->format_text(inst, &res, ++index, &out);
-            gs_result_free(&res);
-            P->free(inst);
-        }
-        runs[k] = gs_buf_take(&out, NULL);
-    }
+    for (int k = 0; k < 2; k++)
+        runs[k] = gs_check_judge(P, tricky_in, NULL);
     ck_assert_str_eq(runs[0], runs[1]);
     free(runs[0]);
     free(runs[1]);
@@ -223,33 +197,14 @@ START_TEST(judge_errors)
          "start (row 1, col 7) is off the 4x6 maze"},
         {"1 x\n", "expected an integer"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gs_text t;
-        gs_error err = {0};
-        void *inst = NULL;
-        gs_text_init(&t, bad[i].text, strlen(bad[i].text));
-        int rc = P->parse_text(&t, &caps, &inst, &err);
-        ck_assert_msg(rc == GS_EINVALID, "case %zu: rc %d", i, rc);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
-                      err.detail);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        gs_check_expect_text_error(P, bad[i].text, GS_EINVALID, bad[i].detail);
 }
 END_TEST
 
 /* ------------------------------------------------------------------------
  * JSON.
  * ---------------------------------------------------------------------- */
-
-static int parse_json(const char *body, const gs_caps *c, void **inst,
-                      gs_error *err)
-{
-    cJSON *root = cJSON_Parse(body);
-    ck_assert_ptr_nonnull(root);
-    int rc = P->parse_json(root, c, inst, err);
-    cJSON_Delete(root);
-    return rc;
-}
 
 START_TEST(json_errors)
 {
@@ -291,16 +246,8 @@ START_TEST(json_errors)
         {"{\"start\": [0, -1], \"walls\": [[15]]}", GS_EINVALID,
          "start (row 0, col -1) is off"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gs_error err = {0};
-        void *inst = NULL;
-        int rc = parse_json(bad[i].body, &caps, &inst, &err);
-        ck_assert_msg(rc == bad[i].code, "case %zu: rc %d (%s)", i, rc,
-                      err.detail);
-        ck_assert_ptr_null(inst);
-        ck_assert_msg(strstr(err.detail, bad[i].detail), "case %zu: '%s'", i,
-                      err.detail);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        gs_check_expect_error(P, bad[i].body, bad[i].code, bad[i].detail);
 }
 END_TEST
 
@@ -329,28 +276,17 @@ START_TEST(json_sizes)
     char *body = open_maze_json(32, 32, 16, 16);
     gs_error err = {0};
     void *inst = NULL;
-    ck_assert_int_eq(parse_json(body, &caps, &inst, &err), GS_OK);
+    ck_assert_int_eq(gs_check_parse_json(P, body, &caps, &inst, &err), GS_OK);
     P->free(inst);
     inst = NULL;
     gs_caps small = {1000};
-    ck_assert_int_eq(parse_json(body, &small, &inst, &err), GS_EINVALID);
+    ck_assert_int_eq(gs_check_parse_json(P, body, &small, &inst, &err),
+                     GS_EINVALID);
     ck_assert_ptr_null(inst);
     ck_assert_ptr_nonnull(strstr(err.detail, "1024 cells"));
     free(body);
 }
 END_TEST
-
-static gs_result solve_json(const char *body, const gs_limits *lim)
-{
-    gs_error err = {0};
-    void *inst = NULL;
-    gs_result res;
-    ck_assert_msg(parse_json(body, &caps, &inst, &err) == GS_OK, "%s",
-                  err.detail);
-    ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
-    P->free(inst);
-    return res;
-}
 
 /* ------------------------------------------------------------------------
  * Rules.
@@ -358,12 +294,10 @@ static gs_result solve_json(const char *body, const gs_limits *lim)
 
 START_TEST(closed_cell_is_impossible)
 {
-    gs_result res = solve_json("{\"start\": [0, 0], \"walls\": [[15]]}", NULL);
+    gs_result res =
+        gs_check_solve_json(P, "{\"start\": [0, 0], \"walls\": [[15]]}", NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
-    gs_buf out = GS_BUF_INIT;
-    P->format_text(NULL, &res, 1, &out);
-    ck_assert_str_eq(out.data, "Impossible\n");
-    gs_buf_free(&out);
+    gs_check_format(P, NULL, &res, 1, "Impossible\n");
     gs_result_free(&res);
 }
 END_TEST
@@ -371,7 +305,8 @@ END_TEST
 /* The move that leaves the maze counts; an open side is one move. */
 START_TEST(leaving_counts)
 {
-    gs_result res = solve_json("{\"start\": [0, 0], \"walls\": [[13]]}", NULL);
+    gs_result res =
+        gs_check_solve_json(P, "{\"start\": [0, 0], \"walls\": [[13]]}", NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_str_eq(res.moves, "N");
     ck_assert_uint_eq(res.steps, 1);
@@ -385,17 +320,19 @@ START_TEST(push_closes_exit)
 {
     /* [15, 11]: the only exit is east of the second cell; pushing the
      * middle wall east slides it onto that exit. */
-    gs_result res =
-        solve_json("{\"start\": [0, 0], \"walls\": [[15, 11]]}", NULL);
+    gs_result res = gs_check_solve_json(
+        P, "{\"start\": [0, 0], \"walls\": [[15, 11]]}", NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     gs_result_free(&res);
     /* With the second cell open to the north too, push then leave. */
-    res = solve_json("{\"start\": [0, 0], \"walls\": [[15, 9]]}", NULL);
+    res = gs_check_solve_json(P, "{\"start\": [0, 0], \"walls\": [[15, 9]]}",
+                              NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_str_eq(res.moves, "EN");
     gs_result_free(&res);
     /* Two walls in a row do not move. */
-    res = solve_json("{\"start\": [0, 0], \"walls\": [[15, 15, 9]]}", NULL);
+    res = gs_check_solve_json(
+        P, "{\"start\": [0, 0], \"walls\": [[15, 15, 9]]}", NULL);
     ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
     gs_result_free(&res);
 }
@@ -541,7 +478,7 @@ START_TEST(random_vs_brute_force)
         tmaze_random(&m);
         char *body = tmaze_json(&m);
         long want = brute(&m);
-        gs_result res = solve_json(body, NULL);
+        gs_result res = gs_check_solve_json(P, body, NULL);
         if (want < 0) {
             ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
                           res.status);
@@ -575,17 +512,14 @@ static const char sample_json[] =
 START_TEST(limit_states)
 {
     gs_limits lim = {.max_states = 5};
-    gs_result res = solve_json(sample_json, &lim);
+    gs_result res = gs_check_solve_json(P, sample_json, &lim);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
     ck_assert_ptr_null(res.moves);
-    gs_buf out = GS_BUF_INIT;
-    P->format_text(NULL, &res, 1, &out);
-    ck_assert_str_eq(out.data, "limit\n");
-    gs_buf_free(&out);
+    gs_check_format(P, NULL, &res, 1, "limit\n");
     gs_result_free(&res);
 
-    res = solve_json(sample_json, NULL);
+    res = gs_check_solve_json(P, sample_json, NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 16);
     /* The layout is part of the state: more states than the 24 cells. */
@@ -598,7 +532,7 @@ START_TEST(limit_cancel)
 {
     atomic_int cancel = 1;
     gs_limits lim = {.cancel = &cancel};
-    gs_result res = solve_json(sample_json, &lim);
+    gs_result res = gs_check_solve_json(P, sample_json, &lim);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
     gs_result_free(&res);

@@ -1,0 +1,163 @@
+/* puzzle_check.c - helpers shared by the puzzle unit tests: judge text
+ * runs, JSON parsing and solving, expected refusals. See puzzle_check.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <cjson/cJSON.h>
+
+#include "puzzle_check.h"
+
+/* No size cap: the tests' inputs are small, and those that probe the caps
+ * pass their own to gs_check_parse_json. */
+static const gs_caps no_caps = {.max_cells = 0};
+
+/* Stands in *inst before a parse that must fail, so the check that the
+ * puzzle clears it on error means something. */
+static char not_cleared;
+
+/* Runs the cases of input into out. Returns the number of cases, or the
+ * negative parse status with *failed the 1-based case that failed. */
+static int run_cases(const gs_puzzle *p, const char *input,
+                     const gs_limits *lim, gs_buf *out, int *failed,
+                     gs_error *err)
+{
+    gs_text in;
+    gs_text_init(&in, input, strlen(input));
+    memset(err, 0, sizeof *err);
+    for (int index = 1;; index++) {
+        void *inst = NULL;
+        int rc = p->parse_text(&in, &no_caps, &inst, err);
+        if (rc <= 0) {
+            *failed = index;
+            return rc < 0 ? rc : index - 1;
+        }
+        gs_result res;
+        gs_result_clear(&res);
+        rc = p->solve(inst, lim, &res, err);
+        ck_assert_msg(rc == GS_OK, "%s case %d: solve error %d: %s", p->name,
+                      index, rc, err->detail);
+        p->format_text(inst, &res, index, out);
+        gs_result_free(&res);
+        p->free(inst);
+    }
+}
+
+int gs_check_run_text(const gs_puzzle *p, const char *input,
+                      const gs_limits *lim, char **out, gs_error *err)
+{
+    gs_buf buf = GS_BUF_INIT;
+    int failed = 0;
+    int rc = run_cases(p, input, lim, &buf, &failed, err);
+    if (rc < 0) {
+        gs_buf_free(&buf);
+        *out = NULL;
+        return rc;
+    }
+    ck_assert_int_eq(gs_buf_status(&buf), GS_OK);
+    *out = gs_buf_take(&buf, NULL);
+    ck_assert_ptr_nonnull(*out);
+    return rc;
+}
+
+char *gs_check_judge(const gs_puzzle *p, const char *input,
+                     const gs_limits *lim)
+{
+    gs_buf buf = GS_BUF_INIT;
+    gs_error err;
+    int failed = 0;
+    int rc = run_cases(p, input, lim, &buf, &failed, &err);
+    ck_assert_msg(rc >= 0, "%s case %d: parse error %d: %s", p->name, failed,
+                  rc, err.detail);
+    ck_assert_int_eq(gs_buf_status(&buf), GS_OK);
+    char *s = gs_buf_take(&buf, NULL);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Asserts the common shape of a refusal: the status (returned and in
+ * err), a cleared instance, and a detail that names what is wrong. */
+static void check_refusal(const char *what, const char *input, int rc,
+                          void *inst, const gs_error *err, int code,
+                          const char *want)
+{
+    ck_assert_msg(rc == code, "%s %s: got %d (%s), expected %d", what, input,
+                  rc, err->detail, code);
+    ck_assert_msg(inst == NULL, "%s %s: *inst not cleared on error", what,
+                  input);
+    ck_assert_msg(err->code == code, "%s %s: err.code %d, expected %d", what,
+                  input, err->code, code);
+    ck_assert_msg(err->detail[0] != '\0', "%s %s: empty detail", what, input);
+    ck_assert_msg(want == NULL || strstr(err->detail, want) != NULL,
+                  "%s %s: detail \"%s\" lacks \"%s\"", what, input, err->detail,
+                  want);
+}
+
+gs_error gs_check_expect_text_error(const gs_puzzle *p, const char *text,
+                                    int code, const char *want)
+{
+    gs_text in;
+    gs_text_init(&in, text, strlen(text));
+    gs_error err = {0};
+    void *inst = &not_cleared;
+    int rc = p->parse_text(&in, &no_caps, &inst, &err);
+    check_refusal("text", text, rc, inst, &err, code, want);
+    return err;
+}
+
+/* Parses json with cJSON; the test's own JSON must be well-formed. */
+static cJSON *parse_body(const char *json)
+{
+    cJSON *body = cJSON_Parse(json);
+    ck_assert_msg(body != NULL, "test JSON does not parse: %s", json);
+    return body;
+}
+
+int gs_check_parse_json(const gs_puzzle *p, const char *json,
+                        const gs_caps *caps, void **inst, gs_error *err)
+{
+    cJSON *body = parse_body(json);
+    memset(err, 0, sizeof *err);
+    *inst = NULL;
+    int rc = p->parse_json(body, caps ? caps : &no_caps, inst, err);
+    cJSON_Delete(body);
+    return rc;
+}
+
+gs_error gs_check_expect_error(const gs_puzzle *p, const char *json, int code,
+                               const char *want)
+{
+    cJSON *body = parse_body(json);
+    gs_error err = {0};
+    void *inst = &not_cleared;
+    int rc = p->parse_json(body, &no_caps, &inst, &err);
+    cJSON_Delete(body);
+    check_refusal("body", json, rc, inst, &err, code, want);
+    return err;
+}
+
+gs_result gs_check_solve_json(const gs_puzzle *p, const char *json,
+                              const gs_limits *lim)
+{
+    void *inst;
+    gs_error err;
+    int rc = gs_check_parse_json(p, json, NULL, &inst, &err);
+    ck_assert_msg(rc == GS_OK, "%s: parse error %d: %s", json, rc, err.detail);
+    gs_result res;
+    gs_result_clear(&res);
+    rc = p->solve(inst, lim, &res, &err);
+    ck_assert_msg(rc == GS_OK, "%s: solve error %d: %s", json, rc, err.detail);
+    p->free(inst);
+    return res;
+}
+
+void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
+                     int index, const char *want)
+{
+    gs_buf out = GS_BUF_INIT;
+    p->format_text(inst, res, index, &out);
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    const char *got = out.data ? out.data : "";
+    ck_assert_str_eq(got, want);
+    gs_buf_free(&out);
+}

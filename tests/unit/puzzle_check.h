@@ -1,0 +1,57 @@
+/* puzzle_check.h - helpers shared by the puzzle unit tests (test_bloxorz.c,
+ * test_curling.c, test_wallpushers.c, test_holedox.c, test_sokoban.c): run
+ * judge text through a puzzle, parse and solve JSON bodies, expect a
+ * refusal with a given code and detail, check one judge output line.
+ *
+ * Every helper takes the puzzle as its first argument and fails the running
+ * Check test on anything unexpected, with a message naming the input or the
+ * case and the puzzle's detail. None applies a size cap (gs_caps of 0): the
+ * tests that probe the caps call gs_check_parse_json with their own. */
+#ifndef GS_TEST_PUZZLE_CHECK_H
+#define GS_TEST_PUZZLE_CHECK_H
+
+#include "gridsolve/puzzle.h"
+
+/* Runs every case of a judge text through parse_text / solve / format_text
+ * within lim (NULL: none). Returns the number of cases with *out set to the
+ * output (caller frees; "" when there were none), or the first case's
+ * negative parse status with err filled and *out NULL. A solve error fails
+ * the test. */
+int gs_check_run_text(const gs_puzzle *p, const char *input,
+                      const gs_limits *lim, char **out, gs_error *err);
+
+/* Like gs_check_run_text, but a parse error fails the test (naming the
+ * case and the detail). Returns the output (caller frees). */
+char *gs_check_judge(const gs_puzzle *p, const char *input,
+                     const gs_limits *lim);
+
+/* Expects parse_text to refuse the first case of text with `code`: it must
+ * set *inst to NULL, set err.code, and give a non-empty detail containing
+ * want (NULL: any detail). Returns the error so callers can assert more. */
+gs_error gs_check_expect_text_error(const gs_puzzle *p, const char *text,
+                                    int code, const char *want);
+
+/* Parses json with cJSON (failing the test when it is not JSON) and hands
+ * it to parse_json with caps (NULL: no cap). Clears *inst and err first,
+ * and returns the puzzle's status; on GS_OK the caller frees *inst. */
+int gs_check_parse_json(const gs_puzzle *p, const char *json,
+                        const gs_caps *caps, void **inst, gs_error *err);
+
+/* Expects parse_json to refuse json with `code` (400 GS_EBADREQ or 422
+ * GS_EINVALID): it must set *inst to NULL, set err.code, and give a
+ * non-empty detail containing want (NULL: any detail). Returns the error
+ * so callers can assert more (e.g. the exact detail). */
+gs_error gs_check_expect_error(const gs_puzzle *p, const char *json, int code,
+                               const char *want);
+
+/* Parses json (which must be valid) and solves it within lim (NULL: none);
+ * a parse or solve error fails the test. Returns the result (caller frees
+ * it with gs_result_free); the instance is already freed. */
+gs_result gs_check_solve_json(const gs_puzzle *p, const char *json,
+                              const gs_limits *lim);
+
+/* Expects format_text(inst, res, index) to print exactly want. */
+void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
+                     int index, const char *want);
+
+#endif
