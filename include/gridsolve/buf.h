@@ -16,7 +16,10 @@ typedef struct gs_buf {
     int oom;
 } gs_buf;
 
-#define GS_BUF_INIT {NULL, 0, 0, 0}
+#define GS_BUF_INIT                                                            \
+    {                                                                          \
+        NULL, 0, 0, 0                                                          \
+    }
 
 void gs_buf_append(gs_buf *b, const void *data, size_t len);
 void gs_buf_puts(gs_buf *b, const char *s);

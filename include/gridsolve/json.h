@@ -20,8 +20,8 @@ int gs_json_field(const cJSON *obj, const char *name, bool required,
 
 /* Integer member in [min, max]; *out keeps its value when absent and
  * !required. Non-integers are 400; out of range is 422. */
-int gs_json_int(const cJSON *obj, const char *name, bool required,
-                long min, long max, long *out, gs_error *err);
+int gs_json_int(const cJSON *obj, const char *name, bool required, long min,
+                long max, long *out, gs_error *err);
 
 /* Array member; *out NULL when absent and !required. */
 int gs_json_array(const cJSON *obj, const char *name, bool required,

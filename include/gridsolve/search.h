@@ -32,15 +32,20 @@
 
 /* Limits of one solve. All optional (0 / NULL = none). */
 typedef struct gs_limits {
-    uint64_t max_states;       /* states stored before giving up */
-    int64_t deadline_ns;       /* CLOCK_MONOTONIC, from gs_now_ns() */
-    const atomic_int *cancel;  /* set by the server when it must stop */
+    uint64_t max_states;      /* states stored before giving up */
+    int64_t deadline_ns;      /* CLOCK_MONOTONIC, from gs_now_ns() */
+    const atomic_int *cancel; /* set by the server when it must stop */
 } gs_limits;
 
 enum gs_status { GS_SOLVED = 0, GS_IMPOSSIBLE = 1, GS_LIMIT = 2 };
-enum gs_limit_kind { GS_LIMIT_NONE = 0, GS_LIMIT_TIME = 1, GS_LIMIT_STATES = 2 };
+enum gs_limit_kind {
+    GS_LIMIT_NONE = 0,
+    GS_LIMIT_TIME = 1,
+    GS_LIMIT_STATES = 2
+};
 
-/* What a solver reports. gs_result_clear() before use, gs_result_free() after. */
+/* What a solver reports. gs_result_clear() before use, gs_result_free() after.
+ */
 typedef struct gs_result {
     enum gs_status status;
     enum gs_limit_kind limit; /* which limit, when status == GS_LIMIT */
@@ -66,8 +71,8 @@ int64_t gs_deadline_after_ms(double ms);
 enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
 
 typedef struct gs_search_config {
-    size_t key_size;          /* hashed mode: bytes per packed state */
-    uint64_t dense_count;     /* > 0 selects dense mode */
+    size_t key_size;      /* hashed mode: bytes per packed state */
+    uint64_t dense_count; /* > 0 selects dense mode */
     /* Dense mode: the state that `move` was applied to in order to reach
      * `id`. Required in dense mode. */
     uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);

@@ -22,7 +22,7 @@ typedef struct gs_solve_opts {
     uint64_t max_states;       /* default state cap */
     uint64_t max_states_limit; /* ceiling for a requested max_states */
     gs_caps caps;
-    const atomic_int *cancel;  /* may be NULL */
+    const atomic_int *cancel; /* may be NULL */
 } gs_solve_opts;
 
 /* Defaults used by the CLI and the server before configuration. */
@@ -39,8 +39,8 @@ typedef struct gs_solve_info {
  * out. The body's "limits" object is clamped to opts. Returns GS_OK or an
  * error with err filled (400/422/500 kinds). */
 int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, gs_buf *out,
-                    gs_solve_info *info, gs_error *err);
+                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
+                    gs_error *err);
 
 /* Judge text mode: every case of body, one output line each, sharing one
  * deadline. `query_timeout_ms` / `query_max_states` override the defaults

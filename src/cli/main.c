@@ -131,9 +131,9 @@ static int cmd_solve(int argc, char **argv)
 
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
-    int rc = json ? gs_service_json(p, data, len, &opts, &out, NULL, &err)
-                  : gs_service_text(p, data, len, &opts, -1, -1, &out, NULL,
-                                    &err);
+    int rc =
+        json ? gs_service_json(p, data, len, &opts, &out, NULL, &err)
+             : gs_service_text(p, data, len, &opts, -1, -1, &out, NULL, &err);
     free(data);
     if (rc) {
         fprintf(stderr, "gridsolve: %s (%d %s)\n", err.detail,

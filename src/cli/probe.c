@@ -71,8 +71,8 @@ int gs_probe_main(int argc, char **argv)
     close(fd);
     int status = 0;
     if (got <= 0 || sscanf(resp, "HTTP/%*s %d", &status) != 1) {
-        fprintf(stderr, "gridsolve health: no HTTP answer from %s:%s\n",
-                host, port);
+        fprintf(stderr, "gridsolve health: no HTTP answer from %s:%s\n", host,
+                port);
         return 1;
     }
     printf("%d\n", status);

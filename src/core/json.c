@@ -9,8 +9,8 @@ int gs_json_field(const cJSON *obj, const char *name, bool required,
 {
     *out = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!*out && required)
-        return gs_error_set(err, GS_EBADREQ,
-                            "missing required field \"%s\"", name);
+        return gs_error_set(err, GS_EBADREQ, "missing required field \"%s\"",
+                            name);
     return GS_OK;
 }
 
@@ -22,8 +22,8 @@ int gs_json_int(const cJSON *obj, const char *name, bool required, long min,
     if (rc || !it)
         return rc;
     if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble))
-        return gs_error_set(err, GS_EBADREQ,
-                            "field \"%s\" must be an integer", name);
+        return gs_error_set(err, GS_EBADREQ, "field \"%s\" must be an integer",
+                            name);
     double d = it->valuedouble;
     if (d < (double)min || d > (double)max)
         return gs_error_set(err, GS_EINVALID,
@@ -78,8 +78,8 @@ int gs_json_grid(const cJSON *obj, const char *name, const char ***rows,
     {
         if (!cJSON_IsString(it)) {
             free(out);
-            return gs_error_set(err, GS_EBADREQ,
-                                "%s row %d must be a string", name, i);
+            return gs_error_set(err, GS_EBADREQ, "%s row %d must be a string",
+                                name, i);
         }
         out[i++] = it->valuestring;
     }
@@ -98,8 +98,8 @@ int gs_json_cell(const cJSON *item, const char *what, long *row, long *col,
     const cJSON *c = cJSON_GetArrayItem(item, 1);
     if (!cJSON_IsNumber(r) || !cJSON_IsNumber(c) ||
         r->valuedouble != floor(r->valuedouble) ||
-        c->valuedouble != floor(c->valuedouble) ||
-        fabs(r->valuedouble) > 1e9 || fabs(c->valuedouble) > 1e9)
+        c->valuedouble != floor(c->valuedouble) || fabs(r->valuedouble) > 1e9 ||
+        fabs(c->valuedouble) > 1e9)
         return gs_error_set(err, GS_EBADREQ,
                             "%s must be a [row, col] pair of integers", what);
     *row = (long)r->valuedouble;

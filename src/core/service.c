@@ -78,8 +78,8 @@ static int read_limits(const cJSON *body, double *timeout_ms,
         if (m->valuedouble < 1)
             return gs_error_set(err, GS_EINVALID,
                                 "field \"limits.max_states\" must be >= 1");
-        *max_states = m->valuedouble > 9e18 ? (long long)9e18
-                                            : (long long)m->valuedouble;
+        *max_states =
+            m->valuedouble > 9e18 ? (long long)9e18 : (long long)m->valuedouble;
     }
     return GS_OK;
 }
@@ -99,20 +99,18 @@ static void locate(const char *body, size_t pos, int *line, int *col)
     }
 }
 
-static int parse_body(const char *body, size_t len, cJSON **out,
-                      gs_error *err)
+static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
 {
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithLengthOpts(body, len, &end, false);
     if (!doc) {
         int line, col;
-        size_t pos = end && end >= body && end <= body + len
-                         ? (size_t)(end - body)
-                         : 0;
+        size_t pos =
+            end && end >= body && end <= body + len ? (size_t)(end - body) : 0;
         locate(body, pos, &line, &col);
         return gs_error_set(err, GS_EBADREQ,
-                            "body is not valid JSON (line %d, column %d)",
-                            line, col);
+                            "body is not valid JSON (line %d, column %d)", line,
+                            col);
     }
     /* Anything but whitespace after the document is an error too. */
     for (const char *p = end; p && p < body + len; p++) {
@@ -152,24 +150,24 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     bool solved = res->status == GS_SOLVED;
     bool ok = o && stats;
     ok = ok && cJSON_AddStringToObject(o, "puzzle", p->name);
-    ok = ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
+    ok =
+        ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
     if (res->status == GS_LIMIT)
-        ok = ok && cJSON_AddStringToObject(
-                       o, "limit",
-                       res->limit == GS_LIMIT_STATES ? "states" : "time");
-    ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps",
-                                                 (double)res->steps)
+        ok = ok &&
+             cJSON_AddStringToObject(
+                 o, "limit", res->limit == GS_LIMIT_STATES ? "states" : "time");
+    ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps", (double)res->steps)
                        : cJSON_AddNullToObject(o, "steps"));
     ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)
                        : cJSON_AddNullToObject(o, "moves"));
     if (p->reports_pushes)
-        ok = ok && (solved && res->pushes >= 0
-                        ? cJSON_AddNumberToObject(o, "pushes",
-                                                  (double)res->pushes)
-                        : cJSON_AddNullToObject(o, "pushes"));
+        ok = ok &&
+             (solved && res->pushes >= 0
+                  ? cJSON_AddNumberToObject(o, "pushes", (double)res->pushes)
+                  : cJSON_AddNullToObject(o, "pushes"));
     ok = ok && cJSON_AddBoolToObject(o, "optimal", solved && res->optimal);
-    ok = ok &&
-         cJSON_AddNumberToObject(stats, "expanded", (double)res->expanded);
+    ok =
+        ok && cJSON_AddNumberToObject(stats, "expanded", (double)res->expanded);
     ok = ok && cJSON_AddNumberToObject(stats, "elapsed_ms",
                                        round(res->elapsed_ms * 1000) / 1000);
     if (ok) {
@@ -189,8 +187,8 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
 }
 
 int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, gs_buf *out,
-                    gs_solve_info *info, gs_error *err)
+                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
+                    gs_error *err)
 {
     cJSON *doc = NULL;
     void *inst = NULL;
@@ -360,9 +358,8 @@ void gs_service_problem_json(const gs_error *err, int http_status,
     bool ok = o && cJSON_AddStringToObject(o, "type", type) &&
               cJSON_AddStringToObject(o, "title", title) &&
               cJSON_AddNumberToObject(o, "status", http_status) &&
-              cJSON_AddStringToObject(o, "detail",
-                                      err && err->detail[0] ? err->detail
-                                                            : title) &&
+              cJSON_AddStringToObject(
+                  o, "detail", err && err->detail[0] ? err->detail : title) &&
               cJSON_AddStringToObject(o, "instance", instance ? instance : "");
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);

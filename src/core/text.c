@@ -32,8 +32,7 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
         neg = *s++ == '-';
     if (s >= t->end || !isdigit((unsigned char)*s))
         return gs_error_set(err, GS_EINVALID,
-                            "line %d: expected an integer (%s)", t->line,
-                            what);
+                            "line %d: expected an integer (%s)", t->line, what);
     long n = 0;
     while (s < t->end && isdigit((unsigned char)*s)) {
         int d = *s - '0';

@@ -294,8 +294,8 @@ static bool time_up(gs_search *s)
     const gs_limits *lim = s->cfg.limits;
     if (!lim)
         return false;
-    bool up = lim->cancel &&
-              atomic_load_explicit(lim->cancel, memory_order_relaxed);
+    bool up =
+        lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed);
     if (!up && ++s->tick % CHECK_EVERY == 0)
         up = lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
     if (up)
@@ -525,8 +525,7 @@ uint64_t gs_search_cost(const gs_search *s, uint64_t id)
     return s->prio ? rec_cost(s, rec_at(s, (uint32_t)id)) : 0;
 }
 
-uint64_t gs_search_parent(const gs_search *s, uint64_t id,
-                          unsigned char *move)
+uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
 {
     if (s->dense) {
         unsigned char m = s->dmove[id];

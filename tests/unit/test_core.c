@@ -121,9 +121,9 @@ START_TEST(json_fields_typed)
     ck_assert_int_eq(gs_json_grid(o, "g", &rows, &nrows, &err), GS_EBADREQ);
     ck_assert_str_eq(err.detail, "g row 1 must be a string");
     long r, c;
-    ck_assert_int_eq(gs_json_cell(cJSON_GetObjectItem(o, "c"), "snake[0]", &r,
-                                  &c, &err),
-                     GS_EBADREQ);
+    ck_assert_int_eq(
+        gs_json_cell(cJSON_GetObjectItem(o, "c"), "snake[0]", &r, &c, &err),
+        GS_EBADREQ);
     ck_assert_str_eq(err.detail,
                      "snake[0] must be a [row, col] pair of integers");
     cJSON_Delete(o);

@@ -7,7 +7,8 @@
 #include "gridsolve/search.h"
 #include "suites.h"
 
-/* A 6x7 maze; '#' blocks. Start S, goal G. Shortest path: 11 moves (the Manhattan distance). */
+/* A 6x7 maze; '#' blocks. Start S, goal G. Shortest path: 11 moves (the
+ * Manhattan distance). */
 static const char *maze[] = {
     "S..#...", ".#.#.#.", ".#...#.", ".####..", "......#", "#####.G",
 };
@@ -280,9 +281,8 @@ START_TEST(many_states_grow_index)
     ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
     for (uint64_t k = 0; k < 200000; k++) {
         uint64_t key = k * 2654435761u, id;
-        ck_assert_int_eq(gs_search_add(s, &key, k ? k - 1 : GS_NO_PARENT, 'a',
-                                       &id),
-                         1);
+        ck_assert_int_eq(
+            gs_search_add(s, &key, k ? k - 1 : GS_NO_PARENT, 'a', &id), 1);
         ck_assert_uint_eq(id, k);
     }
     for (uint64_t k = 0; k < 200000; k += 7) {

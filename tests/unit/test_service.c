@@ -12,8 +12,8 @@
  * solution is N times 'R'; N < 0 is impossible; N == 99 hits a limit. */
 static gs_limits seen_limits;
 
-static int fake_parse_json(const cJSON *body, const gs_caps *caps,
-                           void **inst, gs_error *err)
+static int fake_parse_json(const cJSON *body, const gs_caps *caps, void **inst,
+                           gs_error *err)
 {
     long n = 0;
     int rc = gs_json_int(body, "n", true, -5, 100, &n, err);
@@ -148,11 +148,10 @@ START_TEST(json_limits_are_clamped)
     cJSON *d;
     gs_error err = {0};
     int64_t before = gs_now_ns();
-    ck_assert_int_eq(
-        run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": 1e9, "
-                 "\"max_states\": 100000}}",
-                 &d, &err),
-        GS_OK);
+    ck_assert_int_eq(run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": 1e9, "
+                              "\"max_states\": 100000}}",
+                              &d, &err),
+                     GS_OK);
     cJSON_Delete(d);
     ck_assert_uint_eq(seen_limits.max_states, 500);
     ck_assert_int_le(seen_limits.deadline_ns - before, 1100 * 1000000LL);
@@ -169,7 +168,8 @@ START_TEST(json_errors_are_precise)
     cJSON *d;
     gs_error err = {0};
     ck_assert_int_eq(run_json("{\"n\": 1,\n  oops}", &d, &err), GS_EBADREQ);
-    ck_assert_ptr_nonnull(strstr(err.detail, "body is not valid JSON (line 2, "));
+    ck_assert_ptr_nonnull(
+        strstr(err.detail, "body is not valid JSON (line 2, "));
     ck_assert_int_eq(run_json("[1]", &d, &err), GS_EBADREQ);
     ck_assert_str_eq(err.detail, "body must be a JSON object");
     ck_assert_int_eq(run_json("{\"n\": 1} x", &d, &err), GS_EBADREQ);
@@ -198,9 +198,9 @@ START_TEST(text_mode_all_cases)
     gs_error err = {0};
     gs_solve_info info;
     const char *in = "2\n-1\n\n99 5\n0\n7\n";
-    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &o, -1, 3, &out,
-                                     &info, &err),
-                     GS_OK);
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &o, -1, 3, &out, &info, &err),
+        GS_OK);
     ck_assert_str_eq(out.data, "1:2\n2:-1\n3:limit\n4:5\n");
     ck_assert_uint_eq(seen_limits.max_states, 3);
     ck_assert_uint_eq(info.expanded, 14);
@@ -215,11 +215,10 @@ START_TEST(text_mode_error_names_case)
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
     const char *in = "2\nx\n";
-    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out,
-                                     NULL, &err),
-                     GS_EINVALID);
-    ck_assert_str_eq(err.detail,
-                     "case 2: line 2: expected an integer (n)");
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out, NULL, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 2: line 2: expected an integer (n)");
     ck_assert_uint_eq(out.len, 0);
     gs_buf_free(&out);
 }
