@@ -288,8 +288,10 @@ static int read_pair(gs_text *in, long *r, long *c, const char *what,
     int rc = gs_text_need_int(in, r, what, err);
     if (rc == GS_OK)
         rc = gs_text_need_int(in, c, what, err);
-    *r -= 1;
-    *c -= 1;
+    if (rc == GS_OK) {
+        *r -= 1;
+        *c -= 1;
+    }
     return rc;
 }
 

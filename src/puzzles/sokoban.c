@@ -981,7 +981,8 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     }
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
-    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    if (x->nboxes > 0)
+        memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     for (size_t t = 1; t <= k && rc == GS_OK; t++) {
         gs_search_parent(s, chain[t], &d);
         key_unpack(x, gs_search_key(s, chain[t]), x->child);
