@@ -118,6 +118,16 @@ static int holedox_begin(holedox_build *b, long rows, long cols, long len,
     return GS_OK;
 }
 
+/* Names the snake cell already placed on `cell` (which must hold one). */
+static void name_snake_at(const holedox_build *b, char *out, size_t n, int cell)
+{
+    const gs_holedox *h = b->h;
+    int j = 0;
+    while (h->snake[j] != cell)
+        j++;
+    name_item(b, out, n, "snake", j, cell / h->cols, cell % h->cols);
+}
+
 static int on_board(const gs_holedox *h, long r, long c)
 {
     return r >= 0 && c >= 0 && r < h->rows && c < h->cols;
@@ -137,10 +147,7 @@ static int holedox_snake_cell(holedox_build *b, int i, long r, long c,
                             h->rows, h->cols);
     int cell = (int)(r * h->cols + c);
     if (h->cell[cell] == CELL_SNAKE) {
-        int j = 0;
-        while (h->snake[j] != cell)
-            j++;
-        name_item(b, other, sizeof other, "snake", j, r, c);
+        name_snake_at(b, other, sizeof other, cell);
         return gs_error_set(err, GS_EINVALID, "%s repeats %s", me, other);
     }
     if (i > 0) {
@@ -171,10 +178,7 @@ static int holedox_stone(holedox_build *b, long i, long r, long c,
                             h->rows, h->cols);
     int cell = (int)(r * h->cols + c);
     if (h->cell[cell] == CELL_SNAKE) {
-        int j = 0;
-        while (h->snake[j] != cell)
-            j++;
-        name_item(b, other, sizeof other, "snake", j, r, c);
+        name_snake_at(b, other, sizeof other, cell);
         return gs_error_set(err, GS_EINVALID, "%s lies on %s", me, other);
     }
     h->cell[cell] = CELL_STONE;
