@@ -59,6 +59,16 @@ static int read_limits(const cJSON *body, double *timeout_ms,
     if (!cJSON_IsObject(lim))
         return gs_error_set(err, GS_EBADREQ,
                             "field \"limits\" must be an object");
+    const cJSON *f;
+    cJSON_ArrayForEach(f, lim)
+    {
+        if (strcmp(f->string, "timeout_ms") != 0 &&
+            strcmp(f->string, "max_states") != 0)
+            return gs_error_set(err, GS_EBADREQ,
+                                "unknown field \"limits.%s\"; expected "
+                                "timeout_ms or max_states",
+                                f->string);
+    }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(lim, "timeout_ms");
     if (t) {
         if (!cJSON_IsNumber(t))
