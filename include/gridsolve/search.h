@@ -33,6 +33,8 @@
 /* Limits of one solve. All optional (0 / NULL = none). */
 typedef struct gs_limits {
     uint64_t max_states;      /* states stored before giving up */
+    uint64_t max_bytes;       /* memory of the state store (a full store
+                                 is reported like the state cap) */
     int64_t deadline_ns;      /* CLOCK_MONOTONIC, from gs_now_ns() */
     const atomic_int *cancel; /* set by the server when it must stop */
 } gs_limits;
@@ -120,6 +122,8 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move);
 
 uint64_t gs_search_count(const gs_search *s);    /* states stored */
 uint64_t gs_search_expanded(const gs_search *s); /* states popped */
+/* Bytes the state store holds (records, index, queue or heap). */
+uint64_t gs_search_bytes(const gs_search *s);
 /* Why the search stopped when a call returned GS_ELIMIT. */
 enum gs_limit_kind gs_search_limit(const gs_search *s);
 

@@ -21,6 +21,7 @@ typedef struct gs_solve_opts {
     double max_timeout_ms;     /* ceiling for a requested timeout_ms */
     uint64_t max_states;       /* default state cap */
     uint64_t max_states_limit; /* ceiling for a requested max_states */
+    uint64_t max_solve_bytes;  /* memory budget of one solve's states */
     gs_caps caps;
     const atomic_int *cancel; /* may be NULL */
 } gs_solve_opts;

@@ -124,6 +124,7 @@ static int cmd_solve(int argc, char **argv)
     /* The command line is trusted: its limits are not clamped. */
     opts.max_timeout_ms = 0;
     opts.max_states_limit = 0;
+    opts.max_solve_bytes = 0;
     if (timeout_ms >= 0)
         opts.timeout_ms = timeout_ms;
     if (max_states >= 0)

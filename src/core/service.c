@@ -16,6 +16,7 @@
 #define DEFAULT_MAX_STATES 20000000ull
 #define DEFAULT_MAX_STATES_LIMIT 100000000ull
 #define DEFAULT_MAX_CELLS (4096ull * 4096ull)
+#define DEFAULT_MAX_SOLVE_BYTES (2048ull * 1024 * 1024)
 
 void gs_solve_opts_default(gs_solve_opts *o)
 {
@@ -25,6 +26,7 @@ void gs_solve_opts_default(gs_solve_opts *o)
     o->max_states = DEFAULT_MAX_STATES;
     o->max_states_limit = DEFAULT_MAX_STATES_LIMIT;
     o->caps.max_cells = DEFAULT_MAX_CELLS;
+    o->max_solve_bytes = DEFAULT_MAX_SOLVE_BYTES;
 }
 
 /* The limits of one request: requested values (< 0 = default) clamped. */
@@ -43,6 +45,7 @@ static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
         t = o->max_timeout_ms > 0 ? o->max_timeout_ms : o->timeout_ms;
     lim.deadline_ns = gs_deadline_after_ms(t);
     lim.max_states = m;
+    lim.max_bytes = o->max_solve_bytes;
     lim.cancel = o->cancel;
     return lim;
 }

@@ -33,6 +33,7 @@ struct gs_search {
     uint64_t expanded;
     enum gs_limit_kind limit;
     uint32_t tick;
+    uint64_t bytes; /* held by the state store, against limits->max_bytes */
 
     /* dense mode */
     unsigned char *dmove;
@@ -177,6 +178,8 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
             free(s);
             return GS_ENOMEM;
         }
+        /* Counted, never refused: the board cap already bounds it. */
+        s->bytes = cfg->dense_count;
     } else {
         s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
         s->table_mask = 1023;
@@ -185,6 +188,7 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
             free(s);
             return GS_ENOMEM;
         }
+        s->bytes = (s->table_mask + 1) * sizeof *s->table;
     }
     *out = s;
     return GS_OK;
@@ -216,11 +220,30 @@ static inline uint32_t entry_id(uint64_t e)
     return (uint32_t)e - 1;
 }
 
+/* Accounts for the store growing from `from` to `to` bytes. False (and
+ * the limit recorded as a full state store) when that would pass the
+ * memory budget: the solve then answers `limit` instead of exhausting the
+ * process, which serves other requests too. */
+static bool budget_grow(gs_search *s, size_t from, size_t to)
+{
+    const gs_limits *lim = s->cfg.limits;
+    uint64_t next = s->bytes - from + to;
+    if (lim && lim->max_bytes && to > from && next > lim->max_bytes) {
+        s->limit = GS_LIMIT_STATES;
+        return false;
+    }
+    s->bytes = next;
+    return true;
+}
+
 /* Doubles the hash index; called at load 0.7. Rehashing reads the arena
  * sequentially, which is cheap next to random probes. */
 static int table_grow(gs_search *s)
 {
     uint64_t mask = s->table_mask * 2 + 1;
+    if (!budget_grow(s, (s->table_mask + 1) * sizeof *s->table,
+                     (mask + 1) * sizeof *s->table))
+        return GS_ELIMIT;
     uint64_t *t = calloc(mask + 1, sizeof *t);
     if (!t)
         return GS_ENOMEM;
@@ -237,27 +260,31 @@ static int table_grow(gs_search *s)
     return GS_OK;
 }
 
-/* Appends a record slot; returns its id or NONE32 on allocation failure. */
-static uint32_t arena_push(gs_search *s)
+/* Appends a record slot and sets *id. Returns GS_OK, GS_ELIMIT (memory
+ * budget) or GS_ENOMEM. */
+static int arena_push(gs_search *s, uint32_t *id)
 {
-    uint32_t id = s->count;
-    if ((id & (CHUNK_RECS - 1)) == 0) {
-        size_t c = id >> CHUNK_SHIFT;
+    *id = s->count;
+    if ((*id & (CHUNK_RECS - 1)) == 0) {
+        size_t c = *id >> CHUNK_SHIFT;
+        size_t chunk_bytes = (size_t)CHUNK_RECS * s->rec_size;
+        if (!budget_grow(s, 0, chunk_bytes))
+            return GS_ELIMIT;
         if (c == s->chunks_cap) {
             size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
             unsigned char **p = realloc(s->chunks, cap * sizeof *p);
             if (!p)
-                return NONE32;
+                return GS_ENOMEM;
             s->chunks = p;
             s->chunks_cap = cap;
         }
-        s->chunks[c] = malloc((size_t)CHUNK_RECS * s->rec_size);
+        s->chunks[c] = malloc(chunk_bytes);
         if (!s->chunks[c])
-            return NONE32;
+            return GS_ENOMEM;
         s->nchunks = c + 1;
     }
     s->count++;
-    return id;
+    return GS_OK;
 }
 
 /* Finds key; returns its table slot and sets *hash. *found tells whether
@@ -336,6 +363,8 @@ static int dense_add(gs_search *s, uint64_t sid, uint64_t parent,
             s->dq_head = 0;
         }
         if (s->dq_len == s->dq_cap) {
+            if (!budget_grow(s, s->dq_cap * sizeof *s->dq, cap * sizeof *s->dq))
+                return GS_ELIMIT;
             uint32_t *q = realloc(s->dq, cap * sizeof *q);
             if (!q)
                 return GS_ENOMEM;
@@ -358,20 +387,27 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
         return GS_ELIMIT;
     if (s->count >= NONE32 - 1)
         return GS_ENOMEM;
-    uint32_t id = arena_push(s);
-    if (id == NONE32)
-        return GS_ENOMEM;
+    /* Grow the index first, so that a failure leaves no half-made record;
+     * the key is known to be absent, so its new slot is the first free one
+     * on its probe path. */
+    if ((uint64_t)(s->count + 1) * 10 > (s->table_mask + 1) * 7) {
+        int rc = table_grow(s);
+        if (rc)
+            return rc;
+        slot = hash & s->table_mask;
+        while (s->table[slot])
+            slot = (slot + 1) & s->table_mask;
+    }
+    uint32_t id;
+    int rc = arena_push(s, &id);
+    if (rc)
+        return rc;
     unsigned char *r = rec_at(s, id);
     memcpy(r, key, s->cfg.key_size);
     rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
                  move);
     s->table[slot] = entry_of(hash, id);
     *out = id;
-    if ((uint64_t)s->count * 10 > (s->table_mask + 1) * 7) {
-        int rc = table_grow(s);
-        if (rc)
-            return rc;
-    }
     return GS_OK;
 }
 
@@ -410,6 +446,9 @@ static int heap_push(gs_search *s, uint64_t prio, uint32_t id)
 {
     if (s->heap_len == s->heap_cap) {
         size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
+        if (!budget_grow(s, s->heap_cap * sizeof *s->heap,
+                         cap * sizeof *s->heap))
+            return GS_ELIMIT;
         heap_ent *h = realloc(s->heap, cap * sizeof *h);
         if (!h)
             return GS_ENOMEM;
@@ -550,6 +589,11 @@ uint64_t gs_search_count(const gs_search *s)
 uint64_t gs_search_expanded(const gs_search *s)
 {
     return s->expanded;
+}
+
+uint64_t gs_search_bytes(const gs_search *s)
+{
+    return s->bytes;
 }
 
 enum gs_limit_kind gs_search_limit(const gs_search *s)

@@ -54,6 +54,9 @@ static const opt opts[] = {
     {"max-states-limit", "GRIDSOLVE_MAX_STATES_LIMIT", OPT_UINT,
      OFF(max_states_limit), 1, UINT64_C(1) << 40, "N",
      "ceiling for a requested max_states"},
+    {"max-solve-memory", "GRIDSOLVE_MAX_SOLVE_MEMORY", OPT_BYTES,
+     OFF(max_solve_memory), MIB, UINT64_C(1) << 50, "BYTES",
+     "memory one solve's states may hold (K/M/G); beyond: limit"},
     {"max-cells", "GRIDSOLVE_MAX_CELLS", OPT_UINT, OFF(max_cells), 1,
      UINT64_C(1) << 32, "N", "largest grid (rows x cols); beyond: 422"},
     {"grace-ms", "GRIDSOLVE_GRACE_MS", OPT_UINT, OFF(grace_ms), 0, 3600000,
@@ -82,6 +85,7 @@ void gs_config_default(gs_server_config *c)
     c->max_states = so.max_states ? so.max_states : 20000000;
     c->max_states_limit =
         so.max_states_limit ? so.max_states_limit : c->max_states;
+    c->max_solve_memory = so.max_solve_bytes ? so.max_solve_bytes : 2048 * MIB;
     c->max_cells = so.caps.max_cells ? so.caps.max_cells : 1000000;
     c->grace_ms = 5000;
 }
@@ -328,10 +332,10 @@ void gs_config_usage(FILE *f)
     for (size_t i = 0; i < NOPTS; i++) {
         default_text(&d, &opts[i], def, sizeof def);
         snprintf(left, sizeof left, "--%s %s", opts[i].flag, opts[i].arg);
-        fprintf(f, "  %-24s %s\n  %-24s [%s; default %s]\n", left, opts[i].help,
+        fprintf(f, "  %-25s %s\n  %-25s [%s; default %s]\n", left, opts[i].help,
                 "", opts[i].env, def);
     }
-    fprintf(f, "  %-24s %s\n", "-h, --help", "show this help");
+    fprintf(f, "  %-25s %s\n", "-h, --help", "show this help");
     fprintf(f, "\nPrints 'listening on ADDR:PORT' on stdout once bound. "
                "SIGTERM/SIGINT drains:\nreadiness turns 503, in-flight "
                "solves finish or are cancelled after the\ngrace period, "

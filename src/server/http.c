@@ -790,6 +790,7 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     h->opts.max_timeout_ms = (double)cfg->max_timeout_ms;
     h->opts.max_states = cfg->max_states;
     h->opts.max_states_limit = cfg->max_states_limit;
+    h->opts.max_solve_bytes = cfg->max_solve_memory;
     h->opts.caps.max_cells = cfg->max_cells;
     h->opts.cancel = &h->cancel;
 

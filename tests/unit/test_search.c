@@ -274,6 +274,48 @@ START_TEST(deadline_and_cancel_give_limit_time)
 }
 END_TEST
 
+/* The memory budget stops a hashed search as a full state store, before
+ * the store passes it; a dense search's queue is held to it too. */
+START_TEST(memory_budget_gives_limit_states)
+{
+    gs_limits lim = {.max_bytes = 4 << 20};
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 8, .limits = &lim};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    int rc = 1;
+    uint64_t k;
+    for (k = 0; k < 1000000 && rc == 1; k++)
+        rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_STATES);
+    ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
+    ck_assert_uint_gt(gs_search_count(s), 100000);
+    /* The states already stored are intact. */
+    for (uint64_t j = 0; j < gs_search_count(s); j += 97)
+        ck_assert_int_eq(gs_search_add(s, &j, GS_NO_PARENT, 0, NULL), 0);
+    gs_search_free(s);
+
+    gs_search_config pcfg = {
+        .key_size = 8, .queue = GS_QUEUE_PRIORITY, .limits = &lim};
+    ck_assert_int_eq(gs_search_new(&pcfg, &s), GS_OK);
+    for (rc = 1, k = 0; k < 1000000 && rc == 1; k++)
+        rc = gs_search_add_prio(s, &k, GS_NO_PARENT, 0, k, k, NULL);
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
+    gs_search_free(s);
+
+    gs_search_config dcfg = {
+        .dense_count = 2000000, .dense_parent = dense_parent, .limits = &lim};
+    ck_assert_int_eq(gs_search_new(&dcfg, &s), GS_OK);
+    for (rc = 1, k = 0; k < 2000000 && rc == 1; k++)
+        rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_STATES);
+    ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
+    gs_search_free(s);
+}
+END_TEST
+
 START_TEST(many_states_grow_index)
 {
     gs_search *s;
@@ -307,6 +349,7 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, unreachable_goal_is_impossible);
     tcase_add_test(tc, state_cap_gives_limit_states);
     tcase_add_test(tc, deadline_and_cancel_give_limit_time);
+    tcase_add_test(tc, memory_budget_gives_limit_states);
     tcase_add_test(tc, many_states_grow_index);
     suite_add_tcase(s, tc);
     return s;

@@ -54,6 +54,7 @@ START_TEST(config_defaults)
     ck_assert_uint_eq(c.workers, gs_config_cpu_count());
     ck_assert_uint_le(c.timeout_ms, c.max_timeout_ms);
     ck_assert_uint_le(c.max_states, c.max_states_limit);
+    ck_assert_uint_eq(c.max_solve_memory, 2048ull << 20);
 }
 END_TEST
 
@@ -88,6 +89,9 @@ START_TEST(config_byte_suffixes)
     ck_assert_uint_eq(c.max_body, 1u << 30);
     ck_assert_int_eq(parse(&c, NULL, a3, msg, sizeof msg), GS_CONFIG_OK);
     ck_assert_uint_eq(c.max_body, 3u << 20);
+    const char *env[] = {"GRIDSOLVE_MAX_SOLVE_MEMORY=768M", NULL};
+    ck_assert_int_eq(parse(&c, env, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_solve_memory, 768u << 20);
 }
 END_TEST
 
