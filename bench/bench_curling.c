@@ -13,6 +13,7 @@
 
 #include "benches.h"
 #include "gridsolve/puzzle.h"
+#include "../tests/samples.h"
 
 extern const gs_puzzle gs_puzzle_curling;
 
@@ -22,16 +23,6 @@ static long peak_rss_mb(void)
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss / 1024;
 }
-
-/* The judge's six sample boards. */
-static const char SAMPLE[] = "2 1\n3 2\n"
-                             "6 6\n1 0 0 2 1 0\n1 1 0 0 0 0\n0 0 0 0 0 3\n"
-                             "0 0 0 0 0 0\n1 0 0 0 0 1\n0 1 1 1 1 1\n"
-                             "6 1\n1 1 2 1 1 3\n"
-                             "6 1\n1 0 2 1 1 3\n"
-                             "12 1\n2 0 1 1 1 1 1 1 1 1 1 3\n"
-                             "13 1\n2 0 1 1 1 1 1 1 1 1 1 1 3\n"
-                             "0 0\n";
 
 /* A 20x20 judge board (answer 5). */
 static const int JUDGE20[20][20] = {
@@ -136,7 +127,7 @@ int gs_bench_curling(void)
 {
     int failed = 0;
     gs_text in;
-    gs_text_init(&in, SAMPLE, strlen(SAMPLE));
+    gs_text_init(&in, GS_SAMPLE_CURLING_IN, strlen(GS_SAMPLE_CURLING_IN));
     gs_caps caps = {.max_cells = 0};
     for (int i = 1;; i++) {
         void *inst = NULL;

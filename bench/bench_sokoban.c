@@ -16,37 +16,11 @@
 
 #include "benches.h"
 #include "gridsolve/puzzle.h"
+#include "../tests/samples.h"
 
 extern const gs_puzzle gs_puzzle_sokoban;
 
-/* The seed problem's boards (conformance/sokoban/seed.in). */
-static const char SEED[] =
-    "8 6\n######\n#..#X#\n#@.**#\n#..*@#\n##..##\n#..@.#\n#....#\n######\n"
-    "6 7\n#######\n#...*@#\n##.X*.#\n#..*@.#\n#...@.#\n#######\n"
-    "8 6\n######\n#@...#\n#.*..#\n#*..@#\n#X.*##\n#..@.#\n#...##\n######\n"
-    "8 8\n########\n#.#.X#.#\n##.#**@#\n#......#\n##..@.##\n#..*.@.#\n"
-    "#...#..#\n########\n"
-    "6 5\n#####\n#X*@#\n#**##\n#.@.#\n#@..#\n#####\n"
-    "8 6\n######\n#....#\n#.@..#\n#.*.##\n#....#\n#.@*.#\n#@*X.#\n######\n"
-    "8 7\n#######\n###...#\n#.@#.@#\n##*.#*#\n##....#\n#.#X.##\n#@*...#\n"
-    "#######\n"
-    "8 6\n######\n#@...#\n#...@#\n#*X..#\n#.*..#\n#@.*.#\n#..###\n######\n"
-    "7 8\n########\n#.....@#\n#.....*#\n#...#*X#\n#....@*#\n#.....@#\n"
-    "########\n"
-    "6 5\n#####\n#.@@#\n#.**#\n#@*X#\n#..##\n#####\n"
-    "5 6\n######\n##X..#\n#@***#\n#..@@#\n######\n"
-    "7 8\n########\n#.*@...#\n#....#.#\n#.#.*@.#\n#.X..#.#\n##..*@.#\n"
-    "########\n"
-    "8 8\n########\n##*....#\n#...####\n#..@..##\n###..@.#\n#..@**.#\n"
-    "##..#X.#\n########\n"
-    "6 5\n#####\n#***#\n#X@##\n##@@#\n#.#.#\n#####\n"
-    "5 5\n#####\n##.@#\n#@**#\n#*X@#\n#####\n"
-    "6 6\n######\n#*@@##\n##...#\n#*.X.#\n#@*..#\n######\n";
-
-/* Microban I levels 5, 113 and 117. */
-static const char *const MB5[] = {" #######", " #     #", " # .$. #",
-                                  "## $@$ #", "#  .$. #", "#      #",
-                                  "########", NULL};
+/* Microban I levels 113 and 117 (level 5 is in samples.h). */
 static const char *const MB113[] = {"   #####",       "  ##   #",
                                     "###  # #",       "#    . #",
                                     "#  ## #####",    "#  . . #  ##",
@@ -66,7 +40,8 @@ static int bench_seed(int reps)
     int boards = 0;
     for (int rep = 0; rep < reps; rep++) {
         gs_text in;
-        gs_text_init(&in, SEED, strlen(SEED));
+        gs_text_init(&in, GS_SAMPLE_SOKOBAN_SEED_IN,
+                     strlen(GS_SAMPLE_SOKOBAN_SEED_IN));
         for (;;) {
             void *inst = NULL;
             gs_error err = {0};
@@ -172,7 +147,8 @@ int gs_bench_sokoban(void)
     int failed = bench_seed(20);
     const char *objectives[] = {"moves", "pushes", "any"};
     for (int i = 0; i < 3; i++) {
-        failed |= bench_level("microban-5", MB5, objectives[i], 10000);
+        failed |= bench_level("microban-5", GS_SAMPLE_MICROBAN5, objectives[i],
+                              10000);
         failed |= bench_level("microban-113", MB113, objectives[i], 10000);
         failed |= bench_level("microban-117", MB117, objectives[i], 10000);
     }

@@ -7,13 +7,10 @@
 
 #include "itest.h"
 #include "suites.h"
+#include "../samples.h"
 
 static const char *const all_puzzles[] = {"bloxorz", "wallpushers", "sokoban",
                                           "curling", "holedox"};
-
-static const char blox_sample_json[] =
-    "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\",\"#....E#\","
-    "\"#....E#\",\"#.....#\",\"#######\"]}";
 
 START_TEST(healthz_and_readyz)
 {
@@ -149,7 +146,7 @@ START_TEST(metrics_documented_and_counting)
     ck_assert_msg(strstr(before.body, "le=\"+Inf\""),
                   "latency histogram has no +Inf bucket");
 
-    itest_post_json(&s, "bloxorz", blox_sample_json, &solve);
+    itest_post_json(&s, "bloxorz", GS_SAMPLE_BLOXORZ_JSON, &solve);
     ck_assert_int_eq(solve.status, 200);
     gs_get(&s, "/metrics", &after);
     ck_assert_int_eq(after.status, 200);
@@ -271,7 +268,7 @@ START_TEST(method_not_allowed)
     gs_req put = {.method = "PUT",
                   .path = "/solve/bloxorz",
                   .content_type = "application/json",
-                  .body = blox_sample_json};
+                  .body = GS_SAMPLE_BLOXORZ_JSON};
     gs_http(&s, &put, &r);
     cJSON_Delete(
         itest_problem(&r, 405, "method-not-allowed", "/solve/bloxorz"));
@@ -378,7 +375,7 @@ START_TEST(request_id_echoed_and_generated)
     gs_req solve = {.method = "POST",
                     .path = "/solve/bloxorz",
                     .content_type = "application/json",
-                    .body = blox_sample_json,
+                    .body = GS_SAMPLE_BLOXORZ_JSON,
                     .headers = {"X-Request-Id: itest-solve-3"}};
     gs_http(&s, &solve, &r);
     ck_assert_int_eq(r.status, 200);

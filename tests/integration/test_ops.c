@@ -11,6 +11,7 @@
 
 #include "itest.h"
 #include "suites.h"
+#include "../samples.h"
 
 static const char small_json[] =
     "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}";
@@ -380,15 +381,13 @@ START_TEST(bad_requests_isolated)
     enum { N = 8 };
     gs_req reqs[N];
     gs_resp resps[N];
-    static const char blox[] =
-        "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\",\"#....E#\","
-        "\"#....E#\",\"#.....#\",\"#######\"]}";
     for (int i = 0; i < N; i++) {
         int bad = i % 2;
-        reqs[i] = (gs_req){.method = "POST",
-                           .path = "/solve/bloxorz",
-                           .content_type = "application/json",
-                           .body = bad ? "{\"grid\":[\"#X" : blox};
+        reqs[i] =
+            (gs_req){.method = "POST",
+                     .path = "/solve/bloxorz",
+                     .content_type = "application/json",
+                     .body = bad ? "{\"grid\":[\"#X" : GS_SAMPLE_BLOXORZ_JSON};
     }
     gs_http_parallel(&s, reqs, resps, N);
     for (int i = 0; i < N; i++) {

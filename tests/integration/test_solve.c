@@ -7,107 +7,18 @@
 
 #include "itest.h"
 #include "suites.h"
+#include "../samples.h"
 
-/* ---- judge samples (copied here: tests never read /work/shared) ---- */
-
-static const char blox_text[] = "7 7\n"
-                                "#######\n"
-                                "#..X###\n"
-                                "#..##O#\n"
-                                "#....E#\n"
-                                "#....E#\n"
-                                "#.....#\n"
-                                "#######\n"
-                                "0 0\n";
+/* ---- judge samples: the shared ones are in ../samples.h; these rows
+ * and cells (for the replayers) are used here only. ---- */
 
 static const char *const blox_grid[] = {"#######", "#..X###", "#..##O#",
                                         "#....E#", "#....E#", "#.....#",
                                         "#######"};
 
-static const char blox_json[] =
-    "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\",\"#....E#\","
-    "\"#....E#\",\"#.....#\",\"#######\"]}";
-
-static const char curling_text[] = "2 1\n"
-                                   "3 2\n"
-                                   "6 6\n"
-                                   "1 0 0 2 1 0\n"
-                                   "1 1 0 0 0 0\n"
-                                   "0 0 0 0 0 3\n"
-                                   "0 0 0 0 0 0\n"
-                                   "1 0 0 0 0 1\n"
-                                   "0 1 1 1 1 1\n"
-                                   "6 1\n"
-                                   "1 1 2 1 1 3\n"
-                                   "6 1\n"
-                                   "1 0 2 1 1 3\n"
-                                   "12 1\n"
-                                   "2 0 1 1 1 1 1 1 1 1 1 3\n"
-                                   "13 1\n"
-                                   "2 0 1 1 1 1 1 1 1 1 1 1 3\n"
-                                   "0 0\n";
-
-static const char wall_text[] = "2 3\n"
-                                "10 2 10 10 2 6\n"
-                                "3 12 11 14 9 4\n"
-                                "13 15 3 6 15 13\n"
-                                "14 11 12 9 14 11\n"
-                                "0 0\n";
-
 static const int wall_cells[4 * 6] = {10, 2,  10, 10, 2,  6,  3,  12,
                                       11, 14, 9,  4,  13, 15, 3,  6,
                                       15, 13, 14, 11, 12, 9,  14, 11};
-
-static const char holedox_text[] = "5 6 4\n"
-                                   "4 1\n"
-                                   "4 2\n"
-                                   "3 2\n"
-                                   "3 1\n"
-                                   "3\n"
-                                   "2 3\n"
-                                   "3 3\n"
-                                   "3 4\n"
-                                   "\n"
-                                   "4 4 4\n"
-                                   "2 3\n"
-                                   "1 3\n"
-                                   "1 4\n"
-                                   "2 4\n"
-                                   "4\n"
-                                   "\n"
-                                   "2 1\n"
-                                   "2 2\n"
-                                   "3 4\n"
-                                   "4 2\n"
-                                   "\n"
-                                   "0 0 0\n";
-
-/* The seed's sixteen cases; the judge's answers follow. */
-static const char sokoban_text[] =
-    "8 6\n######\n#..#X#\n#@.**#\n#..*@#\n##..##\n#..@.#\n#....#\n######\n"
-    "6 7\n#######\n#...*@#\n##.X*.#\n#..*@.#\n#...@.#\n#######\n"
-    "8 6\n######\n#@...#\n#.*..#\n#*..@#\n#X.*##\n#..@.#\n#...##\n######\n"
-    "8 8\n########\n#.#.X#.#\n##.#**@#\n#......#\n##..@.##\n#..*.@.#\n"
-    "#...#..#\n########\n"
-    "6 5\n#####\n#X*@#\n#**##\n#.@.#\n#@..#\n#####\n"
-    "8 6\n######\n#....#\n#.@..#\n#.*.##\n#....#\n#.@*.#\n#@*X.#\n######\n"
-    "8 7\n#######\n###...#\n#.@#.@#\n##*.#*#\n##....#\n#.#X.##\n#@*...#\n"
-    "#######\n"
-    "8 6\n######\n#@...#\n#...@#\n#*X..#\n#.*..#\n#@.*.#\n#..###\n######\n"
-    "7 8\n########\n#.....@#\n#.....*#\n#...#*X#\n#....@*#\n#.....@#\n"
-    "########\n"
-    "6 5\n#####\n#.@@#\n#.**#\n#@*X#\n#..##\n#####\n"
-    "5 6\n######\n##X..#\n#@***#\n#..@@#\n######\n"
-    "7 8\n########\n#.*@...#\n#....#.#\n#.#.*@.#\n#.X..#.#\n##..*@.#\n"
-    "########\n"
-    "8 8\n########\n##*....#\n#...####\n#..@..##\n###..@.#\n#..@**.#\n"
-    "##..#X.#\n########\n"
-    "6 5\n#####\n#***#\n#X@##\n##@@#\n#.#.#\n#####\n"
-    "5 5\n#####\n##.@#\n#@**#\n#*X@#\n#####\n"
-    "6 6\n######\n#*@@##\n##...#\n#*.X.#\n#@*..#\n######\n";
-
-static const char sokoban_out[] =
-    "6\n8\n10\n10\n6\n8\n12\n14\n5\n4\n7\n13\n-1\n-1\n-1\n-1\n";
 
 static const char *const soko_case1[] = {"######", "#..#X#", "#@.**#",
                                          "#..*@#", "##..##", "#..@.#",
@@ -149,7 +60,7 @@ START_TEST(bloxorz_json)
     gs_srv s;
     ITEST_START(&s, NULL);
     gs_resp r;
-    itest_post_json(&s, "bloxorz", blox_json, &r);
+    itest_post_json(&s, "bloxorz", GS_SAMPLE_BLOXORZ_JSON, &r);
     cJSON *j = itest_solve_ok(&r, "bloxorz", "solved", 10, "UDLR");
     char why[128];
     ck_assert_msg(itest_bloxorz_replay(blox_grid, 7, itest_str(j, "moves"), why,
@@ -317,8 +228,8 @@ START_TEST(json_charset_parameter)
     gs_srv s;
     ITEST_START(&s, NULL);
     gs_resp r;
-    gs_post(&s, "/solve/bloxorz", "application/json; charset=utf-8", blox_json,
-            &r);
+    gs_post(&s, "/solve/bloxorz", "application/json; charset=utf-8",
+            GS_SAMPLE_BLOXORZ_JSON, &r);
     cJSON_Delete(itest_solve_ok(&r, "bloxorz", "solved", 10, "UDLR"));
     gs_resp_free(&r);
     ITEST_STOP(&s);
@@ -331,10 +242,13 @@ START_TEST(judge_text_samples)
 {
     gs_srv s;
     ITEST_START(&s, NULL);
-    judge_exact(&s, "/solve/bloxorz", blox_text, "10\n");
-    judge_exact(&s, "/solve/curling", curling_text, "1\n4\n-1\n4\n10\n-1\n");
-    judge_exact(&s, "/solve/holedox", holedox_text, "Case 1: 9\nCase 2: -1\n");
-    judge_exact(&s, "/solve/sokoban", sokoban_text, sokoban_out);
+    judge_exact(&s, "/solve/bloxorz", GS_SAMPLE_BLOXORZ_IN, "10\n");
+    judge_exact(&s, "/solve/curling", GS_SAMPLE_CURLING_IN,
+                "1\n4\n-1\n4\n10\n-1\n");
+    judge_exact(&s, "/solve/holedox", GS_SAMPLE_HOLEDOX_IN,
+                "Case 1: 9\nCase 2: -1\n");
+    judge_exact(&s, "/solve/sokoban", GS_SAMPLE_SOKOBAN_SEED_IN,
+                GS_SAMPLE_SOKOBAN_SEED_OUT);
     ITEST_STOP(&s);
 }
 END_TEST
@@ -345,7 +259,8 @@ START_TEST(judge_text_wallpushers)
     gs_srv s;
     ITEST_START(&s, NULL);
     gs_resp r;
-    gs_post(&s, "/solve/wallpushers", "text/plain", wall_text, &r);
+    gs_post(&s, "/solve/wallpushers", "text/plain", GS_SAMPLE_WALLPUSHERS_IN,
+            &r);
     ck_assert_int_eq(r.status, 200);
     ck_assert_ptr_nonnull(r.body);
     ck_assert_msg(r.len == 17 && r.body[16] == '\n',
@@ -365,8 +280,10 @@ START_TEST(judge_text_query_limit)
     gs_srv s;
     ITEST_START(&s, NULL);
     /* Five states cannot reach a 10-move answer. */
-    judge_exact(&s, "/solve/bloxorz?max_states=5", blox_text, "limit\n");
-    judge_exact(&s, "/solve/bloxorz?timeout_ms=10000", blox_text, "10\n");
+    judge_exact(&s, "/solve/bloxorz?max_states=5", GS_SAMPLE_BLOXORZ_IN,
+                "limit\n");
+    judge_exact(&s, "/solve/bloxorz?timeout_ms=10000", GS_SAMPLE_BLOXORZ_IN,
+                "10\n");
     ITEST_STOP(&s);
 }
 END_TEST
@@ -445,7 +362,7 @@ START_TEST(judge_text_bad_query)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
         gs_resp r;
-        gs_post(&s, cases[i].path, "text/plain", blox_text, &r);
+        gs_post(&s, cases[i].path, "text/plain", GS_SAMPLE_BLOXORZ_IN, &r);
         cJSON *j = itest_problem(&r, 400, "bad-request", "/solve/bloxorz");
         const char *d = itest_str(j, "detail");
         ck_assert_msg(strstr(d, cases[i].name), "detail '%s' does not name %s",
@@ -470,7 +387,7 @@ START_TEST(unsupported_media_type_415)
                            "application/x-www-form-urlencoded", "image/png"};
     for (size_t i = 0; i < 3; i++) {
         gs_resp r;
-        gs_post(&s, "/solve/bloxorz", types[i], blox_json, &r);
+        gs_post(&s, "/solve/bloxorz", types[i], GS_SAMPLE_BLOXORZ_JSON, &r);
         cJSON_Delete(
             itest_problem(&r, 415, "unsupported-media-type", "/solve/bloxorz"));
         gs_resp_free(&r);
@@ -478,7 +395,7 @@ START_TEST(unsupported_media_type_415)
     /* No Content-Type at all ("Content-Type:" makes curl drop its own). */
     gs_req none = {.method = "POST",
                    .path = "/solve/bloxorz",
-                   .body = blox_json,
+                   .body = GS_SAMPLE_BLOXORZ_JSON,
                    .headers = {"Content-Type:"}};
     gs_resp r;
     gs_http(&s, &none, &r);

@@ -9,6 +9,7 @@
 #include "gridsolve/puzzle.h"
 #include "puzzle_check.h"
 #include "suites.h"
+#include "../samples.h"
 
 extern const gs_puzzle gs_puzzle_bloxorz;
 static const gs_puzzle *P = &gs_puzzle_bloxorz;
@@ -198,17 +199,7 @@ static int solve_checked(char **g, int rows, int cols)
 
 /* ---------------------------------------------------------------- tests */
 
-/* /work/shared/conformance/bloxorz/sample.in and tricky.in, copied. */
-static const char SAMPLE_IN[] = "7 7\n"
-                                "#######\n"
-                                "#..X###\n"
-                                "#..##O#\n"
-                                "#....E#\n"
-                                "#....E#\n"
-                                "#.....#\n"
-                                "#######\n"
-                                "0 0\n";
-
+/* /work/shared/conformance/bloxorz/tricky.in, copied. */
 static const char TRICKY_IN[] = "5 7\n#######\n#.XX..#\n#.....#\n#...O.#\n"
                                 "#######\n"
                                 "6 7\n#######\n#..X..#\n#..X..#\n#.....#\n"
@@ -224,7 +215,7 @@ static const char TRICKY_IN[] = "5 7\n#######\n#.XX..#\n#.....#\n#...O.#\n"
 
 START_TEST(test_judge_sample)
 {
-    char *out = gs_check_judge(P, SAMPLE_IN, NULL);
+    char *out = gs_check_judge(P, GS_SAMPLE_BLOXORZ_IN, NULL);
     ck_assert_str_eq(out, "10\n");
     free(out);
 }
@@ -358,12 +349,7 @@ END_TEST
 
 START_TEST(test_moves_json)
 {
-    gs_result res =
-        gs_check_solve_json(P,
-                            "{\"grid\": [\"#######\", \"#..X###\", "
-                            "\"#..##O#\", \"#....E#\", \"#....E#\", "
-                            "\"#.....#\", \"#######\"]}",
-                            NULL);
+    gs_result res = gs_check_solve_json(P, GS_SAMPLE_BLOXORZ_JSON, NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 10);
     ck_assert_int_eq(res.pushes, -1);
@@ -380,11 +366,7 @@ START_TEST(test_limit_states)
     void *inst;
     gs_error err;
     ck_assert_int_eq(
-        gs_check_parse_json(P,
-                            "{\"grid\": [\"#######\", \"#..X###\", "
-                            "\"#..##O#\", \"#....E#\", \"#....E#\", "
-                            "\"#.....#\", \"#######\"]}",
-                            NULL, &inst, &err),
+        gs_check_parse_json(P, GS_SAMPLE_BLOXORZ_JSON, NULL, &inst, &err),
         GS_OK);
     gs_limits lim = {.max_states = 3};
     gs_result res;

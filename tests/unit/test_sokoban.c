@@ -13,149 +13,14 @@
 #include "gridsolve/puzzle.h"
 #include "puzzle_check.h"
 #include "suites.h"
+#include "../samples.h"
 
 extern const gs_puzzle gs_puzzle_sokoban;
 #define SOK (&gs_puzzle_sokoban)
 
-/* The seed problem's sample (conformance/sokoban/seed.in and .out). */
-static const char SEED_IN[] = "8 6\n"
-                              "######\n"
-                              "#..#X#\n"
-                              "#@.**#\n"
-                              "#..*@#\n"
-                              "##..##\n"
-                              "#..@.#\n"
-                              "#....#\n"
-                              "######\n"
-                              "6 7\n"
-                              "#######\n"
-                              "#...*@#\n"
-                              "##.X*.#\n"
-                              "#..*@.#\n"
-                              "#...@.#\n"
-                              "#######\n"
-                              "8 6\n"
-                              "######\n"
-                              "#@...#\n"
-                              "#.*..#\n"
-                              "#*..@#\n"
-                              "#X.*##\n"
-                              "#..@.#\n"
-                              "#...##\n"
-                              "######\n"
-                              "8 8\n"
-                              "########\n"
-                              "#.#.X#.#\n"
-                              "##.#**@#\n"
-                              "#......#\n"
-                              "##..@.##\n"
-                              "#..*.@.#\n"
-                              "#...#..#\n"
-                              "########\n"
-                              "6 5\n"
-                              "#####\n"
-                              "#X*@#\n"
-                              "#**##\n"
-                              "#.@.#\n"
-                              "#@..#\n"
-                              "#####\n"
-                              "8 6\n"
-                              "######\n"
-                              "#....#\n"
-                              "#.@..#\n"
-                              "#.*.##\n"
-                              "#....#\n"
-                              "#.@*.#\n"
-                              "#@*X.#\n"
-                              "######\n"
-                              "8 7\n"
-                              "#######\n"
-                              "###...#\n"
-                              "#.@#.@#\n"
-                              "##*.#*#\n"
-                              "##....#\n"
-                              "#.#X.##\n"
-                              "#@*...#\n"
-                              "#######\n"
-                              "8 6\n"
-                              "######\n"
-                              "#@...#\n"
-                              "#...@#\n"
-                              "#*X..#\n"
-                              "#.*..#\n"
-                              "#@.*.#\n"
-                              "#..###\n"
-                              "######\n"
-                              "7 8\n"
-                              "########\n"
-                              "#.....@#\n"
-                              "#.....*#\n"
-                              "#...#*X#\n"
-                              "#....@*#\n"
-                              "#.....@#\n"
-                              "########\n"
-                              "6 5\n"
-                              "#####\n"
-                              "#.@@#\n"
-                              "#.**#\n"
-                              "#@*X#\n"
-                              "#..##\n"
-                              "#####\n"
-                              "5 6\n"
-                              "######\n"
-                              "##X..#\n"
-                              "#@***#\n"
-                              "#..@@#\n"
-                              "######\n"
-                              "7 8\n"
-                              "########\n"
-                              "#.*@...#\n"
-                              "#....#.#\n"
-                              "#.#.*@.#\n"
-                              "#.X..#.#\n"
-                              "##..*@.#\n"
-                              "########\n"
-                              "8 8\n"
-                              "########\n"
-                              "##*....#\n"
-                              "#...####\n"
-                              "#..@..##\n"
-                              "###..@.#\n"
-                              "#..@**.#\n"
-                              "##..#X.#\n"
-                              "########\n"
-                              "6 5\n"
-                              "#####\n"
-                              "#***#\n"
-                              "#X@##\n"
-                              "##@@#\n"
-                              "#.#.#\n"
-                              "#####\n"
-                              "5 5\n"
-                              "#####\n"
-                              "##.@#\n"
-                              "#@**#\n"
-                              "#*X@#\n"
-                              "#####\n"
-                              "6 6\n"
-                              "######\n"
-                              "#*@@##\n"
-                              "##...#\n"
-                              "#*.X.#\n"
-                              "#@*..#\n"
-                              "######\n";
-static const char SEED_OUT[] =
-    "6\n8\n10\n10\n6\n8\n12\n14\n5\n4\n7\n13\n-1\n-1\n-1\n-1\n";
-
 /* conformance/sokoban/trivial.in: no trailing newline after the last row. */
 static const char TRIVIAL_IN[] = "3 5\n#####\n#X*@#\n#####";
 
-/* Microban I level 5 (David W. Skinner): the fewest moves (25, 8 pushes)
- * and the fewest pushes (6, 27 moves) differ. */
-static const char *const MICROBAN5[] = {
-    " #######", " #     #", " # .$. #", "## $@$ #",
-    "#  .$. #", "#      #", "########",
-};
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ------------------------------------------------------------ helpers */
@@ -448,8 +313,8 @@ static long long bf_solve(const char *const *rows, int n, bool pushes_first)
 
 START_TEST(test_seed_samples)
 {
-    char *out = gs_check_judge(SOK, SEED_IN, &NO_LIMITS);
-    ck_assert_str_eq(out, SEED_OUT);
+    char *out = gs_check_judge(SOK, GS_SAMPLE_SOKOBAN_SEED_IN, &NO_LIMITS);
+    ck_assert_str_eq(out, GS_SAMPLE_SOKOBAN_SEED_OUT);
     free(out);
     out = gs_check_judge(SOK, TRIVIAL_IN, &NO_LIMITS);
     ck_assert_str_eq(out, "1\n");
@@ -659,17 +524,18 @@ END_TEST
 
 START_TEST(test_objectives)
 {
-    int n = NROWS(MICROBAN5);
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
     gs_result moves, pushes, any;
-    solve_rows(MICROBAN5, n, "moves", NULL, &moves);
-    solve_rows(MICROBAN5, n, "pushes", NULL, &pushes);
-    solve_rows(MICROBAN5, n, "any", NULL, &any);
-    check_answer(MICROBAN5, n, &moves);
-    check_answer(MICROBAN5, n, &pushes);
-    check_answer(MICROBAN5, n, &any);
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "moves", NULL, &moves);
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &pushes);
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "any", NULL, &any);
+    check_answer(GS_SAMPLE_MICROBAN5, n, &moves);
+    check_answer(GS_SAMPLE_MICROBAN5, n, &pushes);
+    check_answer(GS_SAMPLE_MICROBAN5, n, &any);
     /* Both exact objectives agree with the brute force. */
-    ck_assert_int_eq((long long)moves.steps, bf_solve(MICROBAN5, n, false));
-    long long lex = bf_solve(MICROBAN5, n, true);
+    ck_assert_int_eq((long long)moves.steps,
+                     bf_solve(GS_SAMPLE_MICROBAN5, n, false));
+    long long lex = bf_solve(GS_SAMPLE_MICROBAN5, n, true);
     ck_assert_int_eq(pushes.pushes, lex / (long long)BF_PUSH);
     ck_assert_int_eq((long long)pushes.steps, lex % (long long)BF_PUSH);
     /* ... and they differ here: fewer moves cost more pushes. */
@@ -686,10 +552,10 @@ END_TEST
 
 START_TEST(test_limits)
 {
-    int n = NROWS(MICROBAN5);
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
     gs_limits lim = {.max_states = 3};
     gs_result res;
-    solve_rows(MICROBAN5, n, NULL, &lim, &res);
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &lim, &res);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
     ck_assert_ptr_null(res.moves);
@@ -697,7 +563,7 @@ START_TEST(test_limits)
 
     atomic_int cancel = 1;
     gs_limits stop = {.cancel = &cancel};
-    solve_rows(MICROBAN5, n, "pushes", &stop, &res);
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", &stop, &res);
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
     gs_result_free(&res);

@@ -12,6 +12,7 @@
 #include "gridsolve/puzzle.h"
 #include "puzzle_check.h"
 #include "suites.h"
+#include "../samples.h"
 
 extern const gs_puzzle gs_puzzle_wallpushers;
 #define P (&gs_puzzle_wallpushers)
@@ -19,8 +20,6 @@ extern const gs_puzzle gs_puzzle_wallpushers;
 static const gs_caps caps = {1u << 20};
 
 /* The judge's sample and the conformance tricky cases. */
-static const char sample_in[] = "2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n"
-                                "13 15 3 6 15 13\n14 11 12 9 14 11\n0 0\n";
 static const char sample_out[] = "NESESEENNWNWWWWW\n";
 
 static const char tricky_in[] =
@@ -155,7 +154,7 @@ static void check_judge(const char *in, const char *want)
 
 START_TEST(judge_sample)
 {
-    check_judge(sample_in, sample_out);
+    check_judge(GS_SAMPLE_WALLPUSHERS_IN, sample_out);
 }
 END_TEST
 
