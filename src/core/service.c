@@ -154,6 +154,17 @@ static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
     return rc;
 }
 
+/* The result of a judge case left unsolved because the shared deadline
+ * (or cancel) came first: a body can hold many cases whose preparation
+ * alone (allocating and scanning a large board) takes time, so past the
+ * deadline they are not even set up. */
+static void expired_result(gs_result *res)
+{
+    gs_result_clear(res);
+    res->status = GS_LIMIT;
+    res->limit = GS_LIMIT_TIME;
+}
+
 /* Serializes a result as the JSON response of API.md. */
 static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
                        gs_error *err)
@@ -300,7 +311,10 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         memset(info, 0, sizeof *info);
     for (size_t i = 0; i < n && !rc; i++) {
         gs_result res;
-        rc = run_solve(p, cases[i], &lim, &res, err);
+        if (gs_limits_expired(&lim))
+            expired_result(&res);
+        else
+            rc = run_solve(p, cases[i], &lim, &res, err);
         if (!rc) {
             p->format_text(cases[i], &res, (int)i + 1, out);
             rc = gs_buf_status(out);
@@ -362,20 +376,77 @@ int gs_service_puzzles_json(gs_buf *out)
     return gs_buf_status(out);
 }
 
+/* Length of the valid UTF-8 sequence that starts s (NUL-terminated), or
+ * 0 when its first byte does not start one. Never reads past a NUL. */
+static size_t utf8_seq(const unsigned char *s)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+        hi = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF; /* nothing above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* A malloc'd copy of s with each byte that is not part of valid UTF-8
+ * replaced by '?'. Details and paths echo request bytes, and JSON text
+ * must be UTF-8 for clients to parse it. NULL when out of memory. */
+static char *utf8_clean(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    char *out = malloc(strlen(s) + 1);
+    size_t i = 0;
+    if (!out)
+        return NULL;
+    while (*p) {
+        size_t n = utf8_seq(p);
+        if (n == 0) {
+            out[i++] = '?';
+            p++;
+        } else {
+            memcpy(out + i, p, n);
+            i += n;
+            p += n;
+        }
+    }
+    out[i] = '\0';
+    return out;
+}
+
 void gs_service_problem_json(const gs_error *err, int http_status,
                              const char *instance, gs_buf *out)
 {
     const char *type = gs_problem_type(http_status);
     const char *title = gs_problem_title(http_status);
+    char *detail = utf8_clean(err && err->detail[0] ? err->detail : title);
+    char *inst = utf8_clean(instance ? instance : "");
     cJSON *o = cJSON_CreateObject();
-    bool ok = o && cJSON_AddStringToObject(o, "type", type) &&
+    bool ok = o && detail && inst && cJSON_AddStringToObject(o, "type", type) &&
               cJSON_AddStringToObject(o, "title", title) &&
               cJSON_AddNumberToObject(o, "status", http_status) &&
-              cJSON_AddStringToObject(
-                  o, "detail", err && err->detail[0] ? err->detail : title) &&
-              cJSON_AddStringToObject(o, "instance", instance ? instance : "");
+              cJSON_AddStringToObject(o, "detail", detail) &&
+              cJSON_AddStringToObject(o, "instance", inst);
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
+    free(detail);
+    free(inst);
     if (!text) {
         out->oom = 1;
         return;

@@ -43,10 +43,21 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
         n = n * 10 + d;
         s++;
     }
-    if (s < t->end && !isspace((unsigned char)*s))
+    if (s < t->end && !isspace((unsigned char)*s)) {
+        unsigned char ch = (unsigned char)*s;
+        /* A NUL would cut the message short and other bytes need not be
+         * UTF-8, which the JSON problem document requires: show those as
+         * hex. */
+        if (ch >= 0x20 && ch < 0x7f)
+            return gs_error_set(err, GS_EINVALID,
+                                "line %d: expected an integer (%s), found "
+                                "'%c'",
+                                t->line, what, ch);
         return gs_error_set(err, GS_EINVALID,
-                            "line %d: expected an integer (%s), found '%c'",
-                            t->line, what, *s);
+                            "line %d: expected an integer (%s), found byte "
+                            "0x%02x",
+                            t->line, what, ch);
+    }
     t->p = s;
     *v = neg ? -n : n;
     return 1;

@@ -488,8 +488,10 @@ static void pull_bfs(sok_ctx *x, int goal, uint32_t *out)
 
 /* Sets up the per-goal distance tables and the matching scratch when the
  * level is small enough; otherwise the bound is the sum of nearest-goal
- * distances. Returns false only when an allocation failed. */
-static bool sok_init_matching(sok_ctx *x)
+ * distances. One pull BFS per goal can take long on a big level, so past
+ * the deadline it stops and keeps the sum (the search then answers limit
+ * at its first tick). Returns false only when an allocation failed. */
+static bool sok_init_matching(sok_ctx *x, const gs_limits *lim)
 {
     size_t un = (size_t)x->n, ng = (size_t)x->ngoals;
     if (x->nboxes == 0 || x->nboxes > SOK_MATCH_MAX_BOXES ||
@@ -507,6 +509,11 @@ static bool sok_init_matching(sok_ctx *x)
         !x->hused)
         return false;
     for (int gi = 0; gi < x->ngoals; gi++) {
+        if (gs_limits_expired(lim)) {
+            free(x->gdist);
+            x->gdist = NULL;
+            return true;
+        }
         pull_bfs(x, gi, x->dist); /* dist is free scratch here */
         uint16_t *row = x->gdist + (size_t)gi * un;
         for (int i = 0; i < x->n; i++)
@@ -625,9 +632,11 @@ static uint32_t lower_bound(sok_ctx *x, const int32_t *boxes)
     return sum >= SOK_INF ? SOK_INF - 1 : (uint32_t)sum;
 }
 
-/* Renumbers the player's region, finds the boxes and builds the tables.
- * Returns GS_OK or GS_ENOMEM. */
-static int ctx_init(sok_ctx *x, const gs_sokoban *g, gs_error *err)
+/* Renumbers the player's region, finds the boxes and builds the tables
+ * (within lim's deadline where they are costly). Returns GS_OK or
+ * GS_ENOMEM. */
+static int ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
+                    gs_error *err)
 {
     memset(x, 0, sizeof *x);
     x->g = g;
@@ -722,7 +731,7 @@ static int ctx_init(sok_ctx *x, const gs_sokoban *g, gs_error *err)
         pull_bfs(x, -1, x->near);
         for (int i = 0; i < n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
-        ok = sok_init_matching(x);
+        ok = sok_init_matching(x, lim);
     }
     free(num);
     free(stack);
@@ -1026,7 +1035,7 @@ static int sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
     const gs_sokoban *g = inst;
     res->pushes = -1;
     sok_ctx x;
-    int rc = ctx_init(&x, g, err);
+    int rc = ctx_init(&x, g, lim, err);
     if (rc) {
         ctx_free(&x);
         return rc;

@@ -242,7 +242,7 @@ static int wp_json_cells(const cJSON *walls, const gs_caps *caps, long **out,
         r++;
     }
     long max = GS_WP_MAX_CELLS;
-    if (caps && caps->max_cells && (long)caps->max_cells < max)
+    if (caps && caps->max_cells && caps->max_cells < (uint64_t)max)
         max = (long)caps->max_cells;
     if ((long)nr * nc > max)
         return gs_error_set(err, GS_EINVALID,

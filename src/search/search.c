@@ -19,7 +19,10 @@
 #define NONE32 UINT32_MAX
 #define DENSE_UNSEEN 0
 #define DENSE_START 0xFF
-#define CHECK_EVERY 128 /* adds + pops between clock reads */
+#define CHECK_EVERY 128 /* most adds + pops between clock reads */
+/* Longest we aim to run between two clock reads: the stride shrinks when
+ * ticks turn out slower than this allows. */
+#define CHECK_SLACK_NS 1000000
 
 typedef struct heap_ent {
     uint64_t prio;
@@ -33,7 +36,9 @@ struct gs_search {
     uint64_t expanded;
     enum gs_limit_kind limit;
     uint32_t tick;
-    uint64_t bytes; /* held by the state store, against limits->max_bytes */
+    uint32_t stride;    /* ticks between clock reads, 1..CHECK_EVERY */
+    int64_t last_check; /* gs_now_ns() at the last clock read */
+    uint64_t bytes;     /* held by the state store, against limits->max_bytes */
 
     /* dense mode */
     unsigned char *dmove;
@@ -84,11 +89,18 @@ int64_t gs_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Deadlines further out than this (about 126 years) are clamped to
+ * "never": converting them to int64_t nanoseconds would overflow. */
+#define DEADLINE_MAX_NS 4e18
+
 int64_t gs_deadline_after_ms(double ms)
 {
-    if (ms <= 0)
+    if (!(ms > 0)) /* also NaN */
         return 0;
-    return gs_now_ns() + (int64_t)(ms * 1e6);
+    double ns = ms * 1e6;
+    if (ns >= DEADLINE_MAX_NS)
+        return INT64_MAX;
+    return gs_now_ns() + (int64_t)ns;
 }
 
 bool gs_limits_expired(const gs_limits *lim)
@@ -170,6 +182,8 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     if (!s)
         return GS_ENOMEM;
     s->cfg = *cfg;
+    s->stride = 1;
+    s->last_check = gs_now_ns();
     s->dense = cfg->dense_count > 0;
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
     if (s->dense) {
@@ -311,11 +325,30 @@ static uint64_t table_find(const gs_search *s, const void *key, bool *found,
     }
 }
 
+/* Reads the clock; adapts the stride so that about CHECK_SLACK_NS pass
+ * between reads. Ticks are usually cheap and the stride grows to
+ * CHECK_EVERY; a solver with a costly step per add (a matching heuristic
+ * over many goals) gets a read every tick instead of overshooting its
+ * deadline by CHECK_EVERY costly steps. */
+static bool clock_up(gs_search *s, int64_t deadline_ns)
+{
+    int64_t now = gs_now_ns();
+    uint64_t gap = now > s->last_check ? (uint64_t)(now - s->last_check) : 0;
+    s->last_check = now;
+    if (gap > CHECK_SLACK_NS) {
+        uint64_t st = (uint64_t)s->stride * CHECK_SLACK_NS / gap;
+        s->stride = st ? (uint32_t)st : 1;
+    } else if (gap < CHECK_SLACK_NS / 4 && s->stride < CHECK_EVERY) {
+        s->stride *= 2;
+    }
+    return now >= deadline_ns;
+}
+
 /* True once the deadline passed or cancel is set; records the limit.
  * Both adds and pops tick it, so a solver whose expansions are slow (many
  * successors, costly heuristics) still overshoots its deadline by at most
  * a few expansions. Cancel is one load, checked always; the clock every
- * CHECK_EVERY ticks. */
+ * `stride` ticks (see clock_up). */
 static bool time_up(gs_search *s)
 {
     const gs_limits *lim = s->cfg.limits;
@@ -323,8 +356,10 @@ static bool time_up(gs_search *s)
         return false;
     bool up =
         lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed);
-    if (!up && ++s->tick % CHECK_EVERY == 0)
-        up = lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
+    if (!up && lim->deadline_ns && ++s->tick >= s->stride) {
+        s->tick = 0;
+        up = clock_up(s, lim->deadline_ns);
+    }
     if (up)
         s->limit = GS_LIMIT_TIME;
     return up;

@@ -14,7 +14,8 @@
     X(curling)                                                                 \
     X(wallpushers)                                                             \
     X(holedox)                                                                 \
-    X(sokoban)
+    X(sokoban)                                                                 \
+    X(regress)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);
 GS_UNIT_SUITES(GS_DECLARE_SUITE)
