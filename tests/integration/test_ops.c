@@ -153,6 +153,21 @@ static double assert_time_limit(const gs_srv *s, const char *extra,
     return elapsed;
 }
 
+/* Posts the slow sokoban case as judge text to path and expects it to
+ * print "limit" within 1.5 s. */
+static void assert_text_limit(gs_srv *s, const char *path)
+{
+    char *text = itest_slow_sokoban_text();
+    ck_assert_ptr_nonnull(text);
+    gs_resp r;
+    gs_post(s, path, "text/plain", text, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, "limit\n");
+    ck_assert_msg(r.wall_ms < 1500, "answered after %.0f ms", r.wall_ms);
+    gs_resp_free(&r);
+    free(text);
+}
+
 START_TEST(deadline_time_limit)
 {
     gs_srv s;
@@ -181,15 +196,7 @@ START_TEST(deadline_clamped)
                   dflt);
 
     /* Judge mode: the same clamp, and a case at its limit prints "limit". */
-    char *text = itest_slow_sokoban_text();
-    ck_assert_ptr_nonnull(text);
-    gs_resp r;
-    gs_post(&s, "/solve/sokoban?timeout_ms=3600000", "text/plain", text, &r);
-    ck_assert_int_eq(r.status, 200);
-    ck_assert_str_eq(r.body, "limit\n");
-    ck_assert_msg(r.wall_ms < 1500, "answered after %.0f ms", r.wall_ms);
-    gs_resp_free(&r);
-    free(text);
+    assert_text_limit(&s, "/solve/sokoban?timeout_ms=3600000");
     ITEST_STOP(&s);
 }
 END_TEST
@@ -199,15 +206,7 @@ START_TEST(deadline_query)
 {
     gs_srv s;
     ITEST_START(&s, NULL);
-    char *text = itest_slow_sokoban_text();
-    ck_assert_ptr_nonnull(text);
-    gs_resp r;
-    gs_post(&s, "/solve/sokoban?timeout_ms=200", "text/plain", text, &r);
-    ck_assert_int_eq(r.status, 200);
-    ck_assert_str_eq(r.body, "limit\n");
-    ck_assert_msg(r.wall_ms < 1500, "answered after %.0f ms", r.wall_ms);
-    gs_resp_free(&r);
-    free(text);
+    assert_text_limit(&s, "/solve/sokoban?timeout_ms=200");
     ITEST_STOP(&s);
 }
 END_TEST

@@ -161,3 +161,23 @@ void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
     ck_assert_str_eq(got, want);
     gs_buf_free(&out);
 }
+
+void gs_check_limit(const gs_puzzle *p, const char *json, const gs_limits *lim,
+                    enum gs_limit_kind kind, int index, const char *want)
+{
+    void *inst;
+    gs_error err;
+    int rc = gs_check_parse_json(p, json, NULL, &inst, &err);
+    ck_assert_msg(rc == GS_OK, "%s: parse error %d: %s", json, rc, err.detail);
+    gs_result res;
+    gs_result_clear(&res);
+    rc = p->solve(inst, lim, &res, &err);
+    ck_assert_msg(rc == GS_OK, "%s: solve error %d: %s", json, rc, err.detail);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, kind);
+    ck_assert_ptr_null(res.moves);
+    if (want)
+        gs_check_format(p, inst, &res, index, want);
+    gs_result_free(&res);
+    p->free(inst);
+}

@@ -50,6 +50,12 @@ gs_error gs_check_expect_error(const gs_puzzle *p, const char *json, int code,
 gs_result gs_check_solve_json(const gs_puzzle *p, const char *json,
                               const gs_limits *lim);
 
+/* Parses json, solves it within lim and expects a `limit` answer of the
+ * given kind with no moves; when want is not NULL, also that format_text
+ * prints exactly want for case `index`. */
+void gs_check_limit(const gs_puzzle *p, const char *json, const gs_limits *lim,
+                    enum gs_limit_kind kind, int index, const char *want);
+
 /* Expects format_text(inst, res, index) to print exactly want. */
 void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
                      int index, const char *want);

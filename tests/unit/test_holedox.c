@@ -448,15 +448,10 @@ static const char open_board[] =
 START_TEST(limit_states)
 {
     gs_limits lim = {.max_states = 3};
-    gs_result res = gs_check_solve_json(P, open_board, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
-    ck_assert_ptr_null(res.moves);
-    gs_check_format(P, NULL, &res, 4, "Case 4: limit\n");
-    gs_result_free(&res);
+    gs_check_limit(P, open_board, &lim, GS_LIMIT_STATES, 4, "Case 4: limit\n");
 
     /* Without the cap the same board solves: 14 moves (Manhattan). */
-    res = gs_check_solve_json(P, open_board, NULL);
+    gs_result res = gs_check_solve_json(P, open_board, NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 14);
     gs_result_free(&res);
@@ -467,10 +462,7 @@ START_TEST(limit_cancel)
 {
     atomic_int cancel = 1;
     gs_limits lim = {.cancel = &cancel};
-    gs_result res = gs_check_solve_json(P, open_board, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
-    gs_result_free(&res);
+    gs_check_limit(P, open_board, &lim, GS_LIMIT_TIME, 1, NULL);
 }
 END_TEST
 

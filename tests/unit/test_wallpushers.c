@@ -511,14 +511,9 @@ static const char sample_json[] =
 START_TEST(limit_states)
 {
     gs_limits lim = {.max_states = 5};
-    gs_result res = gs_check_solve_json(P, sample_json, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
-    ck_assert_ptr_null(res.moves);
-    gs_check_format(P, NULL, &res, 1, "limit\n");
-    gs_result_free(&res);
+    gs_check_limit(P, sample_json, &lim, GS_LIMIT_STATES, 1, "limit\n");
 
-    res = gs_check_solve_json(P, sample_json, NULL);
+    gs_result res = gs_check_solve_json(P, sample_json, NULL);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_uint_eq(res.steps, 16);
     /* The layout is part of the state: more states than the 24 cells. */
@@ -531,10 +526,7 @@ START_TEST(limit_cancel)
 {
     atomic_int cancel = 1;
     gs_limits lim = {.cancel = &cancel};
-    gs_result res = gs_check_solve_json(P, sample_json, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
-    gs_result_free(&res);
+    gs_check_limit(P, sample_json, &lim, GS_LIMIT_TIME, 1, NULL);
 }
 END_TEST
 
