@@ -38,7 +38,7 @@ UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
 INTEG_OBJ := $(INTEG_SRC:%.c=$(BUILD)/obj/%.o)
-BENCH_SRC := $(shell find bench -name '*.c' 2>/dev/null | sort)
+BENCH_SRC := $(shell find bench -maxdepth 1 -name '*.c' 2>/dev/null | sort)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 
 BIN := $(BUILD)/gridsolve
@@ -47,7 +47,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean
+        bench-compare bench-http container-test format clean
 
 all: build
 
@@ -85,6 +85,23 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
 	$(BENCH)
 	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
+
+# gridsolve against plain contest solutions of the same problems
+# (bench/baseline/, C and C++ built with the system's cc and g++).
+BASE_BIN := $(patsubst bench/baseline/%.cpp,$(BUILD)/baseline-%,\
+              $(wildcard bench/baseline/*.cpp))
+CXX ?= g++
+bench-compare: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/gen $(BUILD)/runner $(BASE_BIN)
+	BUILD=$(BUILD) bash bench/compare.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/gen $(BUILD)/runner: $(BUILD)/%: bench/baseline/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -o $@ $<
+
+$(BUILD)/baseline-%: bench/baseline/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -o $@ $<
 
 container-test:
 	bash docker/container-test.sh
