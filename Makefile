@@ -92,10 +92,10 @@ BASE_BIN := $(patsubst bench/baseline/%.cpp,$(BUILD)/baseline-%,\
               $(wildcard bench/baseline/*.cpp))
 CXX ?= g++
 bench-compare: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/gen $(BUILD)/runner $(BASE_BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-gen $(BUILD)/bench-runner $(BASE_BIN)
 	BUILD=$(BUILD) bash bench/compare.sh $(if $(RUNS),-r $(RUNS))
 
-$(BUILD)/gen $(BUILD)/runner: $(BUILD)/%: bench/baseline/%.c
+$(BUILD)/bench-gen $(BUILD)/bench-runner: $(BUILD)/bench-%: bench/baseline/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -o $@ $<
 

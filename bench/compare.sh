@@ -4,7 +4,7 @@
 #
 #   bench/compare.sh [-r RUNS] [WORKLOAD...]
 #
-# Needs BUILD (default build) to hold gridsolve, gen, runner and the
+# Needs BUILD (default build) to hold gridsolve, bench-gen, bench-runner and the
 # baseline-* binaries (`make bench-compare` builds them). Inputs come from
 # gen with fixed seeds, so every run measures the same bytes. The two
 # programs run alternately RUNS times (default 5); the medians of wall time
@@ -57,7 +57,7 @@ while read -r name puzzle base target mtarget; do
         continue
     fi
     in=$dir/$name.txt
-    [ -s "$in" ] || "$build/gen" "$name" 1 >"$in" || exit 1
+    [ -s "$in" ] || "$build/bench-gen" "$name" 1 >"$in" || exit 1
     : >"$dir/$name.gs.times"
     : >"$dir/$name.base.times"
     for i in $(seq "$runs"); do
@@ -65,10 +65,10 @@ while read -r name puzzle base target mtarget; do
         for who in gs base; do
             [ $((i % 2)) = 0 ] && who=$([ $who = gs ] && echo base || echo gs)
             if [ $who = gs ]; then
-                "$build/runner" "$in" "$dir/$name.gs.out" \
+                "$build/bench-runner" "$in" "$dir/$name.gs.out" \
                     "$build/gridsolve" solve "$puzzle" >>"$dir/$name.gs.times"
             else
-                "$build/runner" "$in" "$dir/$name.base.out" \
+                "$build/bench-runner" "$in" "$dir/$name.base.out" \
                     "$build/baseline-$base" >>"$dir/$name.base.times"
             fi
         done

@@ -7,6 +7,12 @@
  * [key | parent u32 | move u8] plus [cost u64 | closed u8] in priority
  * mode; ids are arena indices, so in FIFO mode the arena itself is the
  * queue: states are expanded in the order they were discovered.
+ *
+ * Lattice mode runs its BFS here, in one tight loop: the puzzle's legal
+ * states form one bitset ("open": legal and not yet visited), a move is an
+ * add to the state index, a visit clears one bit and ORs a 2-bit move in,
+ * and the FIFO is a ring of 32-bit entries (layer << 30 | index). No
+ * callback, no record, no hash: a few ns per state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +66,24 @@ struct gs_search {
     uint64_t fifo_head;
     heap_ent *heap;
     size_t heap_len, heap_cap;
+
+    /* lattice mode */
+    const gs_lattice *lat;
+    uint64_t lstride;                                   /* ids per layer */
+    uint64_t *lopen;                                    /* legal, unvisited */
+    uint8_t *lmove;                                     /* 2 bits per state */
+    int64_t ldelta[GS_LATTICE_MAX][GS_LATTICE_MAX];     /* id change */
+    unsigned char lfrom[GS_LATTICE_MAX][GS_LATTICE_MAX]; /* [to][m] -> k */
+    uint32_t *lq;                                       /* ring, power of 2 */
+    size_t lq_cap;
+    uint64_t lstart, lcount;
+    uint64_t lcap_bytes; /* the state cap as bytes; 0 = none */
 };
+
+#define LQ_SHIFT 30
+#define LQ_MASK ((1u << LQ_SHIFT) - 1)
+#define LQ_FIRST 4096 /* first ring size */
+#define LATTICE_TICK 1024 /* expansions between limit checks */
 
 void gs_result_clear(gs_result *res)
 {
@@ -215,9 +238,26 @@ static bool reserve_initial(gs_search *s, uint64_t n)
     return true;
 }
 
+static int lattice_new(gs_search *s);
+
 int gs_search_new(const gs_search_config *cfg, gs_search **out)
 {
     *out = NULL;
+    if (cfg->lattice) {
+        gs_search *s = calloc(1, sizeof *s);
+        if (!s)
+            return GS_ENOMEM;
+        s->cfg = *cfg;
+        s->stride = 1;
+        s->last_check = gs_now_ns();
+        int rc = lattice_new(s);
+        if (rc) {
+            gs_search_free(s);
+            return rc;
+        }
+        *out = s;
+        return GS_OK;
+    }
     if (cfg->dense_count ? (!cfg->dense_parent || cfg->queue != GS_QUEUE_FIFO ||
                             cfg->dense_count > NONE32)
                          : cfg->key_size == 0)
@@ -264,6 +304,9 @@ void gs_search_free(gs_search *s)
     free(s->chunks);
     free(s->table);
     free(s->heap);
+    free(s->lopen);
+    free(s->lmove);
+    free(s->lq);
     gs_mem_release(s->bytes);
     free(s);
 }
@@ -501,6 +544,8 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
 int gs_search_add(gs_search *s, const void *key, uint64_t parent,
                   unsigned char move, uint64_t *id)
 {
+    if (s->lat)
+        return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
     if (s->dense)
@@ -580,7 +625,7 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
                        unsigned char move, uint64_t cost, uint64_t prio,
                        uint64_t *id)
 {
-    if (!s->prio)
+    if (!s->prio || s->lat)
         return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
@@ -614,6 +659,8 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
 
 int gs_search_pop(gs_search *s, uint64_t *id)
 {
+    if (s->lat)
+        return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
     if (s->dense) {
@@ -642,9 +689,196 @@ int gs_search_pop(gs_search *s, uint64_t *id)
     return 1;
 }
 
+/* ------------------------------------------------------------ lattice */
+
+/* Checks the lattice's shape and derives the id deltas and the inverse
+ * layer maps. False when it is not a valid lattice. */
+static bool lattice_shape(gs_search *s)
+{
+    const gs_lattice *l = s->lat;
+    if (l->layers < 1 || l->layers > GS_LATTICE_MAX || l->moves < 1 ||
+        l->moves > GS_LATTICE_MAX || l->cells == 0)
+        return false;
+    s->lstride = gs_lattice_stride(l);
+    if (s->lstride * l->layers > LQ_MASK)
+        return false;
+    for (unsigned m = 0; m < l->moves; m++) {
+        unsigned seen = 0;
+        for (unsigned k = 0; k < l->layers; k++) {
+            unsigned t = l->to[k][m];
+            if (t >= l->layers || (seen >> t & 1))
+                return false; /* not a permutation: parents unknowable */
+            seen |= 1u << t;
+            s->lfrom[t][m] = (unsigned char)k;
+            s->ldelta[k][m] =
+                ((int64_t)t - (int64_t)k) * (int64_t)s->lstride +
+                l->offset[k][m];
+        }
+    }
+    return true;
+}
+
+/* Allocates the open bitset, the move array and the first ring, all from
+ * the budgets; a refusal is recorded (memory, or states when the state cap
+ * counted as bytes is passed) and reported by the run. */
+static int lattice_new(gs_search *s)
+{
+    const gs_limits *lim = s->cfg.limits;
+    s->lat = s->cfg.lattice;
+    if (!lattice_shape(s))
+        return GS_EINTERNAL;
+    uint64_t states = s->lstride * s->lat->layers;
+    uint64_t bytes = states / 8 + (states + 3) / 4 + LQ_FIRST * 4;
+    if (lim && lim->max_states)
+        s->lcap_bytes = lim->max_states > UINT64_MAX / GS_LATTICE_STATE_BYTES
+                            ? UINT64_MAX
+                            : lim->max_states * GS_LATTICE_STATE_BYTES;
+    if (s->lcap_bytes && bytes > s->lcap_bytes) {
+        s->over_budget = true;
+        s->limit = GS_LIMIT_STATES;
+        return GS_OK;
+    }
+    if (!reserve_initial(s, bytes))
+        return GS_OK;
+    s->lopen = calloc(states / 64, sizeof *s->lopen);
+    s->lmove = calloc((states + 3) / 4, 1);
+    s->lq = malloc(LQ_FIRST * sizeof *s->lq);
+    s->lq_cap = LQ_FIRST;
+    if (!s->lopen || !s->lmove || !s->lq)
+        return GS_ENOMEM;
+    return GS_OK;
+}
+
+uint64_t *gs_search_lattice_bits(gs_search *s, unsigned layer)
+{
+    if (!s->lat || !s->lopen || layer >= s->lat->layers)
+        return NULL;
+    return s->lopen + layer * (s->lstride / 64);
+}
+
+/* Doubles the ring, unrolling it so that head is at 0. */
+static int lattice_ring_grow(gs_search *s, uint64_t *head, uint64_t *tail)
+{
+    size_t cap = s->lq_cap * 2, from = s->lq_cap * sizeof *s->lq;
+    if (s->lcap_bytes && s->bytes + from > s->lcap_bytes) {
+        s->limit = GS_LIMIT_STATES;
+        return GS_ELIMIT;
+    }
+    if (!budget_grow(s, from, cap * sizeof *s->lq))
+        return GS_ELIMIT;
+    uint32_t *q = malloc(cap * sizeof *q);
+    if (!q)
+        return GS_ENOMEM;
+    uint64_t n = *tail - *head;
+    for (uint64_t i = 0; i < n; i++)
+        q[i] = s->lq[(*head + i) & (s->lq_cap - 1)];
+    free(s->lq);
+    s->lq = q;
+    s->lq_cap = cap;
+    *head = 0;
+    *tail = n;
+    return GS_OK;
+}
+
+/* Marks state id (layer k) visited by move m and queues it at `tail`.
+ * Move bits start at zero, so move 0 writes nothing: visited states are
+ * told from unseen ones by the open bitset, not by their move bits. */
+static inline void lattice_visit(gs_search *s, uint64_t id, unsigned k,
+                                 unsigned m, uint64_t tail)
+{
+    s->lopen[id >> 6] &= ~(1ull << (id & 63));
+    s->lmove[id >> 2] |= (uint8_t)(m << ((id & 3) * 2));
+    s->lq[tail & (s->lq_cap - 1)] = (uint32_t)k << LQ_SHIFT | (uint32_t)id;
+}
+
+/* Expands up to `budget` states from the ring. Returns 1 when the goal
+ * was reached, 0 otherwise (ring empty or budget spent), or an error. */
+static int lattice_burst(gs_search *s, uint64_t *head, uint64_t *tail,
+                         uint64_t goal, uint64_t budget)
+{
+    const unsigned nm = s->lat->moves;
+    uint64_t *open = s->lopen;
+    uint64_t h = *head, t = *tail, end = h + budget;
+    int rc = 0;
+    while (h != t && h != end) {
+        uint32_t e = s->lq[h & (s->lq_cap - 1)];
+        h++;
+        unsigned k = e >> LQ_SHIFT;
+        uint64_t id = e & LQ_MASK;
+        for (unsigned m = 0; m < nm; m++) {
+            uint64_t n = id + (uint64_t)s->ldelta[k][m];
+            if (!(open[n >> 6] >> (n & 63) & 1))
+                continue;
+            if (t - h + 1 >= s->lq_cap &&
+                (rc = lattice_ring_grow(s, &h, &t)) != 0)
+                goto out;
+            lattice_visit(s, n, s->lat->to[k][m], m, t);
+            t++;
+            s->lcount++;
+            if (n == goal) {
+                rc = 1;
+                goto out;
+            }
+        }
+    }
+out:
+    s->expanded += h - *head;
+    *head = h;
+    *tail = t;
+    return rc;
+}
+
+int gs_search_lattice_run(gs_search *s, uint64_t start, uint64_t goal,
+                          bool *found)
+{
+    *found = false;
+    if (!s->lat)
+        return GS_EINTERNAL;
+    if (s->over_budget || !s->lopen)
+        return s->over_budget ? GS_ELIMIT : GS_ENOMEM;
+    uint64_t states = s->lstride * s->lat->layers;
+    if (start >= states || !(s->lopen[start >> 6] >> (start & 63) & 1))
+        return GS_EINTERNAL;
+    uint64_t head = 0, tail = 0;
+    s->lstart = start;
+    lattice_visit(s, start, (unsigned)(start / s->lstride), 0, tail++);
+    s->lcount = 1;
+    if (start == goal) {
+        *found = true;
+        return 0;
+    }
+    for (;;) {
+        if (time_up(s))
+            return GS_ELIMIT;
+        int rc = lattice_burst(s, &head, &tail, goal, LATTICE_TICK);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            *found = true;
+            return 0;
+        }
+        if (head == tail)
+            return 0;
+    }
+}
+
+/* Parent of a visited lattice state: undo its move's offset and layer. */
+static uint64_t lattice_parent(const gs_search *s, uint64_t id,
+                               unsigned char *move)
+{
+    if (id == s->lstart)
+        return GS_NO_PARENT;
+    unsigned m = s->lmove[id >> 2] >> ((id & 3) * 2) & 3;
+    unsigned t = (unsigned)(id / s->lstride);
+    unsigned k = s->lfrom[t][m];
+    if (move)
+        *move = (unsigned char)s->lat->name[m];
+    return id - (uint64_t)s->ldelta[k][m];
+}
+
 const void *gs_search_key(const gs_search *s, uint64_t id)
 {
-    return s->dense ? NULL : rec_at(s, (uint32_t)id);
+    return s->dense || s->lat ? NULL : rec_at(s, (uint32_t)id);
 }
 
 uint64_t gs_search_cost(const gs_search *s, uint64_t id)
@@ -654,6 +888,8 @@ uint64_t gs_search_cost(const gs_search *s, uint64_t id)
 
 uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
 {
+    if (s->lat)
+        return lattice_parent(s, id, move);
     if (s->dense) {
         unsigned char m = s->dmove[id];
         if (m == DENSE_START || m == DENSE_UNSEEN)
@@ -671,6 +907,8 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
 
 uint64_t gs_search_count(const gs_search *s)
 {
+    if (s->lat)
+        return s->lcount;
     return s->dense ? s->dcount : s->count;
 }
 
