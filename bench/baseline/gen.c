@@ -151,10 +151,10 @@ static int gen_sokoban(void)
         char g[8][9];
         for (int r = 0; r < 8; r++) {
             for (int c = 0; c < 8; c++)
-                g[r][c] = (r == 0 || c == 0 || r == 7 || c == 7 ||
-                           gen_chance(12))
-                              ? '#'
-                              : '.';
+                g[r][c] =
+                    (r == 0 || c == 0 || r == 7 || c == 7 || gen_chance(12))
+                        ? '#'
+                        : '.';
             g[r][8] = '\0';
         }
         const char put[7] = {'*', '*', '*', '@', '@', '@', 'X'};

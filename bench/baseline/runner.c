@@ -1,10 +1,12 @@
 /* runner.c - runs one command with stdin from a file and stdout to a
  * file, and prints its wall time and peak RSS:
  *
- *   runner IN OUT CMD [ARGS...]   ->   "<wall ms> <max RSS KB>\n"
+ *   runner IN OUT CMD [ARGS...]   ->   "<wall ms> <max RSS KB> <CPU ms>\n"
  *
  * The whole process is measured (start-up, parsing, solving, output), as
- * a judge would. Exit status: the command's, or 127 when it cannot run.
+ * a judge would. CPU time (user + system) is printed too: on a machine
+ * shared with other work it varies far less than wall time. Exit status: the
+ * command's, or 127 when it cannot run.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-    printf("%.2f %ld\n", ms, ru.ru_maxrss);
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    printf("%.2f %ld %.2f\n", ms, ru.ru_maxrss, cpu);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
 }

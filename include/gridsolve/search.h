@@ -14,10 +14,11 @@
  *   - Lattice states (a dense BFS the core runs itself): states are
  *     (layer, cell) over a padded board and every move is a fixed cell
  *     offset plus a layer change (bloxorz: 3 orientations, 4 rolls). The
- *     puzzle marks the legal states in one bitset per layer; the core
+ *     puzzle marks the legal states in one bitset (4 bits per cell, one
+ *     per layer, so that a cell's states share a cache line); the core
  *     clears a bit when it visits the state, stores the 2-bit move that
- *     reached it, and keeps a compact FIFO of 32-bit entries: 3 bits per
- *     state plus the frontier, and no callback per successor. The state
+ *     reached it, and keeps a compact FIFO of 32-bit ids: 4 + 2 * layers
+ *     bits per cell, and no callback per successor. The state
  *     cap counts bytes in this mode (GS_LATTICE_STATE_BYTES per state
  *     allowed), since a state costs 3/8 of a byte, not a record.
  *
@@ -102,26 +103,24 @@ enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
  * of limits.max_states (about a small hashed record). */
 #define GS_LATTICE_STATE_BYTES 16
 
-/* A lattice: states (layer k, cell c) numbered k * stride + c (stride:
- * cells rounded up to a multiple of 64, gs_lattice_stride); move m from
- * layer k leads to (to[k][m], c + offset[k][m]). For each move, to[.][m]
- * must be a permutation of the layers (so the parent of a state is known
- * from its move), and the puzzle pads its board so that a move from a
- * legal state never leaves 0..cells-1. layers * cells < 2^30. */
+/* A lattice: states (layer k, cell c) numbered 4 * c + k
+ * (gs_lattice_id); move m from layer k leads to (to[k][m], c +
+ * offset[k][m]). For each move, to[.][m] must be a permutation of the
+ * layers (so the parent of a state is known from its move), and the puzzle
+ * pads its board so that a move from a legal state never leaves
+ * 0..cells-1. cells < 2^30. */
 typedef struct gs_lattice {
-    unsigned layers;   /* 1..GS_LATTICE_MAX */
-    unsigned moves;    /* 1..GS_LATTICE_MAX */
-    uint32_t cells;    /* cells per layer */
+    unsigned layers; /* 1..GS_LATTICE_MAX */
+    unsigned moves;  /* 1..GS_LATTICE_MAX */
+    uint32_t cells;  /* cells per layer */
     int64_t offset[GS_LATTICE_MAX][GS_LATTICE_MAX];
     unsigned char to[GS_LATTICE_MAX][GS_LATTICE_MAX];
     char name[GS_LATTICE_MAX]; /* move letters, for paths */
 } gs_lattice;
 
-/* Distance between two layers' ids: each layer's bitset starts on a
- * 64-bit word. */
-static inline uint64_t gs_lattice_stride(const gs_lattice *l)
+static inline uint64_t gs_lattice_id(uint64_t cell, unsigned layer)
 {
-    return ((uint64_t)l->cells + 63) & ~(uint64_t)63;
+    return cell * GS_LATTICE_MAX + layer;
 }
 
 typedef struct gs_search_config {
@@ -131,8 +130,8 @@ typedef struct gs_search_config {
      * `id`. Required in dense mode. */
     uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);
     void *ctx;
-    enum gs_queue_kind queue; /* priority mode: hashed states only */
-    const gs_limits *limits;  /* may be NULL */
+    enum gs_queue_kind queue;  /* priority mode: hashed states only */
+    const gs_limits *limits;   /* may be NULL */
     const gs_lattice *lattice; /* non-NULL selects lattice mode (FIFO) */
 } gs_search_config;
 
@@ -168,11 +167,11 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
 
-/* Lattice mode: the bitset of legal states of `layer` (stride bits, all
- * zero at first), for the puzzle to fill before gs_search_lattice_run.
- * NULL in other modes or when the store was refused (the run then reports
- * the limit). */
-uint64_t *gs_search_lattice_bits(gs_search *s, unsigned layer);
+/* Lattice mode: the bitset of legal states, bit gs_lattice_id(c, k) for
+ * state (k, c) (all zero at first: 16 cells per word), for the puzzle to
+ * fill before gs_search_lattice_run. NULL in other modes or when the store
+ * was refused (the run then reports the limit). */
+uint64_t *gs_search_lattice_bits(gs_search *s);
 
 /* Lattice mode: BFS from `start` (a legal state) until `goal` is reached
  * (*found), the legal states run out (0), or a limit stops it (GS_ELIMIT;
