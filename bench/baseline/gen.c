@@ -190,7 +190,7 @@ static int gen_wallpushers(void)
         for (int r = 0; r < 4; r++)
             for (int c = 0; c <= 6; c++)
                 vw[r][c] = c == 0 || c == 6 ? 1 : gen_chance(20);
-        int exits = 1 + (int)gen_below(3);
+        int exits = 3 + (int)gen_below(4);
         for (int e = 0; e < exits; e++) {
             int side = (int)gen_below(4);
             if (side < 2)

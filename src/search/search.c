@@ -281,7 +281,9 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
         }
     } else {
         s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
-        s->table_mask = 1023;
+        /* Small at first: many solves are tiny, and a fresh index is
+         * zeroed; it doubles as the store grows. */
+        s->table_mask = 255;
         if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
             s->table = calloc(s->table_mask + 1, sizeof *s->table);
             if (!s->table) {
