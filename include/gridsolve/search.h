@@ -17,10 +17,11 @@
  *     puzzle marks the legal states in one bitset (4 bits per cell, one
  *     per layer, so that a cell's states share a cache line); the core
  *     clears a bit when it visits the state, stores the 2-bit move that
- *     reached it, and keeps a compact FIFO of 32-bit ids: 4 + 2 * layers
- *     bits per cell, and no callback per successor. The state
+ *     reached it (one byte per cell, beside the bitset's layout), and
+ *     keeps a compact FIFO of 32-bit ids: 12 bits per cell plus the
+ *     frontier, and no callback per successor. The state
  *     cap counts bytes in this mode (GS_LATTICE_STATE_BYTES per state
- *     allowed), since a state costs 3/8 of a byte, not a record.
+ *     allowed), since a state costs a fraction of a byte, not a record.
  *
  * The open list is FIFO (BFS: states pop in discovery order) or a binary
  * min-heap on a 64-bit priority (A*, best-first). Limits (deadline, state

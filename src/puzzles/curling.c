@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
 
 #define CURL_DEFAULT_THROWS 10 /* the judge's rule */
@@ -378,11 +379,11 @@ static int curl_bounds(curl_ctx *x)
 {
     const gs_curling *cu = x->cu;
     size_t n = (size_t)cu->w * (size_t)cu->h;
-    uint32_t *q = malloc(n * sizeof *q);
-    uint8_t *swept = calloc(n, 1);
+    uint32_t *q = gs_mem_malloc(n * sizeof *q);
+    uint8_t *swept = gs_mem_calloc(n, 1);
     if (q == NULL || swept == NULL) {
-        free(q);
-        free(swept);
+        gs_mem_free(q);
+        gs_mem_free(swept);
         return GS_ENOMEM;
     }
     memset(x->lb, CURL_FAR, n);
@@ -425,8 +426,8 @@ static int curl_bounds(curl_ctx *x)
             }
         }
     }
-    free(q);
-    free(swept);
+    gs_mem_free(q);
+    gs_mem_free(swept);
     return GS_OK;
 }
 
@@ -445,10 +446,11 @@ static int curl_ctx_init(curl_ctx *x, const gs_curling *cu)
     x->list = list_bytes < bit_bytes;
     x->key_size = KEY_HEAD + (x->list ? list_bytes : bit_bytes);
     size_t n = (size_t)cu->w * (size_t)cu->h;
-    x->lb = malloc(n);
+    /* The per-solve tables draw from the memory budget (mem.h). */
+    x->lb = gs_mem_malloc(n);
     x->cur = malloc(x->key_size);
     x->kid = malloc(x->key_size);
-    x->mark = x->list ? calloc(cu->nblocks ? cu->nblocks : 1, 1) : NULL;
+    x->mark = x->list ? gs_mem_calloc(cu->nblocks ? cu->nblocks : 1, 1) : NULL;
     if (x->lb == NULL || x->cur == NULL || x->kid == NULL ||
         (x->list && x->mark == NULL))
         return GS_ENOMEM;
@@ -457,10 +459,10 @@ static int curl_ctx_init(curl_ctx *x, const gs_curling *cu)
 
 static void curl_ctx_free(curl_ctx *x)
 {
-    free(x->lb);
+    gs_mem_free(x->lb);
     free(x->cur);
     free(x->kid);
-    free(x->mark);
+    gs_mem_free(x->mark);
 }
 
 /* The start state: stone on start, nothing removed. */
@@ -564,10 +566,13 @@ static int curl_solve(void *inst, const gs_limits *lim, gs_result *res,
     curl_ctx x;
     int rc = curl_ctx_init(&x, cu);
     if (rc) {
+        /* The tables refused by the memory budget (or the system): a
+         * limit, not an error. */
         curl_ctx_free(&x);
-        return gs_error_set(err, rc,
-                            "out of memory preparing the curling "
-                            "search");
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+        return GS_OK;
     }
     gs_search_config cfg = {
         .key_size = x.key_size,
