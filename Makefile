@@ -47,7 +47,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        bench-compare bench-http container-test format clean
+        bench-compare bench-http bench-inputs container-test format clean
 
 all: build
 
@@ -81,9 +81,16 @@ check-unit: $(UNIT)
 check-integration: $(INTEG) $(BIN)
 	GRIDSOLVE_BIN=$(BIN) $(INTEG)
 
+# The inputs bench-compare uses (fixed seeds), for the per-state figures.
+BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox
+bench-inputs: $(BUILD)/bench-gen
+	@mkdir -p $(BUILD)/bench-compare
+	@for w in $(BENCH_INPUTS); do f=$(BUILD)/bench-compare/$$w.txt; \
+	  [ -s $$f ] || $(BUILD)/bench-gen $$w 1 > $$f || exit 1; done
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
-	$(BENCH)
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH) bench-inputs
+	GS_BENCH_INPUTS=$(BUILD)/bench-compare $(BENCH)
 	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
 
 # gridsolve against plain contest solutions of the same problems

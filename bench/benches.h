@@ -6,6 +6,7 @@
 #define GS_BENCHES_H
 
 #define GS_BENCHES(X)                                                          \
+    X(perstate)                                                                \
     X(bloxorz)                                                                 \
     X(curling)                                                                 \
     X(wallpushers)                                                             \

@@ -50,6 +50,9 @@ typedef struct gs_progress {
     atomic_uint_fast64_t stored;   /* states in the store */
     atomic_uint_fast64_t bound;    /* priority of the last popped state (A*:
                                       the f bound) or BFS depth; 0 unknown */
+    atomic_uint_fast64_t bytes;    /* bytes of the core's state store (set
+                                      by the core only; gs_search_finish
+                                      publishes the final counters) */
 } gs_progress;
 
 /* Limits of one solve. All optional (0 / NULL = none). */

@@ -26,6 +26,7 @@
 
 #define CHUNK_SHIFT 16
 #define CHUNK_RECS (1u << CHUNK_SHIFT)
+#define FIRST_RECS 256u
 #define NONE32 UINT32_MAX
 #define DENSE_UNSEEN 0
 #define DENSE_START 0xFF
@@ -185,9 +186,15 @@ static uint64_t hash_key(const unsigned char *p, size_t n)
     return h;
 }
 
+/* Chunk 0 holds the first FIRST_RECS records, chunk 1 + j the next
+ * CHUNK_RECS each: a tiny solve reserves and touches a few KB, not a
+ * whole chunk (1.5 MB for a 24-byte record). */
 static inline unsigned char *rec_at(const gs_search *s, uint32_t id)
 {
-    return s->chunks[id >> CHUNK_SHIFT] +
+    if (id < FIRST_RECS)
+        return s->chunks[0] + (size_t)id * s->rec_size;
+    id -= FIRST_RECS;
+    return s->chunks[1 + (id >> CHUNK_SHIFT)] +
            (size_t)(id & (CHUNK_RECS - 1)) * s->rec_size;
 }
 
@@ -374,9 +381,11 @@ static int table_grow(gs_search *s)
 static int arena_push(gs_search *s, uint32_t *id)
 {
     *id = s->count;
-    if ((*id & (CHUNK_RECS - 1)) == 0) {
-        size_t c = *id >> CHUNK_SHIFT;
-        size_t chunk_bytes = (size_t)CHUNK_RECS * s->rec_size;
+    uint32_t j = *id - FIRST_RECS;
+    if (*id == 0 || (*id >= FIRST_RECS && (j & (CHUNK_RECS - 1)) == 0)) {
+        size_t c = *id == 0 ? 0 : 1 + (j >> CHUNK_SHIFT);
+        size_t chunk_bytes =
+            (size_t)(*id == 0 ? FIRST_RECS : CHUNK_RECS) * s->rec_size;
         if (!budget_grow(s, 0, chunk_bytes))
             return GS_ELIMIT;
         if (c == s->chunks_cap) {
@@ -439,6 +448,16 @@ static bool clock_up(gs_search *s, int64_t deadline_ns)
     return deadline_ns && now >= deadline_ns;
 }
 
+/* Publishes the search's counters and store size to lim->progress. */
+static void publish(const gs_search *s)
+{
+    const gs_limits *lim = s->cfg.limits;
+    gs_progress_report(lim, s->expanded, gs_search_count(s), s->bound);
+    if (lim && lim->progress)
+        atomic_store_explicit(&lim->progress->bytes, s->bytes,
+                              memory_order_relaxed);
+}
+
 /* True once the deadline passed or cancel is set; records the limit.
  * Both adds and pops tick it, so a solver whose expansions are slow (many
  * successors, costly heuristics) still overshoots its deadline by at most
@@ -456,7 +475,7 @@ static bool time_up(gs_search *s)
     if (!up && (lim->deadline_ns || lim->progress) && ++s->tick >= s->stride) {
         s->tick = 0;
         up = clock_up(s, lim->deadline_ns);
-        gs_progress_report(lim, s->expanded, gs_search_count(s), s->bound);
+        publish(s);
     }
     if (up)
         s->limit = GS_LIMIT_TIME;
@@ -975,6 +994,7 @@ int gs_search_finish(gs_search *s, int rc, bool found, uint64_t goal_id,
                      const char *suffix, bool optimal, gs_result *res)
 {
     res->expanded = s->expanded;
+    publish(s);
     if (found) {
         int prc = gs_search_path(s, goal_id, suffix, &res->moves, &res->steps);
         if (prc)
