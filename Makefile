@@ -110,6 +110,20 @@ $(BUILD)/baseline-%: bench/baseline/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) -O2 -o $@ $<
 
+# gridsolve's HTTP path against a bare libmicrohttpd server (bench/http/),
+# loaded by Debian's wrk, installed here when missing (as root).
+bench-http: deps
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wrk; \
+	  else echo "make bench-http: needs wrk; run 'sudo apt-get install wrk'" >&2; exit 1; fi; }
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-bare
+	BUILD=$(BUILD) bash bench/http.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/bench-bare: bench/http/bare.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -Wno-unused-parameter $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
 container-test:
 	bash docker/container-test.sh
 
