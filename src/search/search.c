@@ -813,18 +813,19 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
     uint64_t cap = s->lq_cap, qmask = cap - 1;
     uint64_t h = *head, t = *tail, end = h + budget;
     int rc = 0;
-    while (h != t && h != end) {
-        /* Room for every successor, checked once per state. */
-        if (t - h + nm >= cap) {
-            uint64_t hh = h, tt = t;
-            if ((rc = lattice_ring_grow(s, &hh, &tt)) != 0)
-                break;
-            h = hh;
-            t = tt;
-            q = s->lq;
-            cap = s->lq_cap;
-            qmask = cap - 1;
+    /* Room for every successor of the whole burst, checked once. */
+    while (t - h + nm * budget >= cap) {
+        if ((rc = lattice_ring_grow(s, &h, &t)) != 0) {
+            *head = h;
+            *tail = t;
+            return rc;
         }
+        q = s->lq;
+        cap = s->lq_cap;
+        qmask = cap - 1;
+        end = h + budget;
+    }
+    while (h != t && h != end) {
         uint64_t id = q[h & qmask];
         const int64_t *d = delta[id % GS_LATTICE_MAX];
         h++;
