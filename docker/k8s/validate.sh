@@ -9,9 +9,9 @@
 # pinned in validator/package-lock.json and installed with `npm ci`.
 # Exit status: 0 when every object validates, 1 otherwise.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-version="$(tr -d '[:space:]' < "$root/VERSION")"
+cd "$(dirname "$0")/../.."
+here=docker/k8s
+version="$(tr -d '[:space:]' < VERSION)"
 
 need() { # need CMD DEBIAN-PACKAGE...
   command -v "$1" >/dev/null 2>&1 && return 0
@@ -39,7 +39,7 @@ rendered="$(mktemp)"
 trap 'rm -f "$rendered"' EXIT
 # 1. What `kubectl apply -k docker/k8s` would apply.
 if "$KUBECTL" kustomize "$here" > "$rendered"; then
-  node "$v/validate.mjs" --version "$version" --rendered "$rendered" || status=1
+  node "$v/validate.mjs" --version "$version" --rendered - < "$rendered" || status=1
 else
   echo "validate-k8s: kubectl kustomize $here failed" >&2
   status=1

@@ -168,5 +168,6 @@ for (const f of files) {
     for (const o of objs) await check(o, f === "-" ? "rendered" : f, version);
   }
 }
-console.log(`validate-k8s: ${mode} ${files.join(" ")}: ${checked} objects, ${errors} errors`);
+const what = mode === "rendered" && files[0] === "-" ? "kubectl kustomize output" : files.join(" ");
+console.log(`validate-k8s: ${mode} ${what}: ${checked} objects, ${errors} errors`);
 process.exit(errors ? 1 : 0);
