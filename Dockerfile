@@ -19,7 +19,6 @@ ARG VERSION=0.2.0
 FROM debian:bookworm AS build
 
 ARG DEBIAN_FRONTEND=noninteractive
-ARG VERSION
 # Build dependencies only (the Makefile's DEB_PKGS minus the curl CLI); in
 # their own layer so editing the sources does not reinstall them.
 RUN apt-get update \
@@ -30,7 +29,9 @@ RUN apt-get update \
 
 WORKDIR /src
 COPY . .
-# The image's version label must be the source's version.
+# The image's version label must be the source's version. (The build
+# arguments are declared late: a new REVISION must not void the apt layers.)
+ARG VERSION
 RUN test "$(cat VERSION)" = "$VERSION" \
  || { echo "VERSION file says $(cat VERSION) but --build-arg VERSION=$VERSION" >&2; exit 1; }
 # A failing unit test fails the image build. Check forks one process per
@@ -42,15 +43,6 @@ RUN make -j"$(nproc)" build \
 FROM debian:bookworm-slim
 
 ARG DEBIAN_FRONTEND=noninteractive
-ARG VERSION
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="gridsolve" \
-      org.opencontainers.image.description="HTTP service that solves five grid puzzles exactly (bloxorz, wallpushers, sokoban, curling, holedox)" \
-      org.opencontainers.image.version="$VERSION" \
-      org.opencontainers.image.revision="$REVISION" \
-      org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.vendor="the gridsolve authors" \
-      org.opencontainers.image.base.name="docker.io/library/debian:bookworm-slim"
 # libmicrohttpd12 and libcjson1 are all the binary links beyond libc; no
 # ca-certificates (the service makes no outbound TLS calls) and no curl.
 RUN apt-get update \
@@ -66,6 +58,18 @@ COPY --from=build /out/gridsolve /usr/local/bin/gridsolve
 # for people and tools inspecting the image.
 COPY api/openapi.yaml /usr/share/gridsolve/openapi.yaml
 COPY LICENSE /usr/share/doc/gridsolve/LICENSE
+
+# OCI labels; VERSION must equal the VERSION file (checked in the build
+# stage), REVISION is the git commit.
+ARG VERSION
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="gridsolve" \
+      org.opencontainers.image.description="HTTP service that solves five grid puzzles exactly (bloxorz, wallpushers, sokoban, curling, holedox)" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$REVISION" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.vendor="the gridsolve authors" \
+      org.opencontainers.image.base.name="docker.io/library/debian:bookworm-slim"
 
 # The server defaults to 127.0.0.1, unreachable from outside a container.
 ENV GRIDSOLVE_BIND=0.0.0.0 \
