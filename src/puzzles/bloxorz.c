@@ -424,6 +424,7 @@ const gs_puzzle gs_puzzle_bloxorz = {
     .example = "{\"grid\": [\"#######\", \"#..X###\", \"#..##O#\", "
                "\"#....E#\", \"#....E#\", \"#.....#\", \"#######\"]}",
     .reports_pushes = false,
+    .fields = (const char *const[]){"grid", NULL},
     .parse_json = blox_parse_json,
     .parse_text = blox_parse_text,
     .format_text = blox_format_text,

@@ -615,6 +615,7 @@ const gs_puzzle gs_puzzle_curling = {
                "[0,0,0,0,0,0], [1,0,0,0,0,1], [0,1,1,1,1,1]], "
                "\"max_throws\": 10}",
     .reports_pushes = false,
+    .fields = (const char *const[]){"board", "max_throws", NULL},
     .parse_json = curl_parse_json,
     .parse_text = curl_parse_text,
     .format_text = curl_format_text,

@@ -1080,6 +1080,7 @@ const gs_puzzle gs_puzzle_sokoban = {
     .example = "{\"grid\": [\"#######\", \"#@ $ .#\", \"#######\"], "
                "\"optimize\": \"moves\"}",
     .reports_pushes = true,
+    .fields = (const char *const[]){"grid", "optimize", "notation", NULL},
     .parse_json = sokoban_parse_json,
     .parse_text = sokoban_parse_text,
     .format_text = sokoban_format_text,

@@ -442,6 +442,37 @@ static bool read_query(req *r)
     return true;
 }
 
+/* State of the walk over a request's query parameters. */
+typedef struct query_walk {
+    req *r;
+    const gs_puzzle *p;
+    bool bad;
+} query_walk;
+
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    query_walk *w = cls;
+    gs_error err = {0};
+
+    if (gs_service_check_query(w->p, w->r->text, key ? key : "", &err)) {
+        set_problem_err(w->r, MHD_HTTP_BAD_REQUEST, &err);
+        w->bad = true;
+        return MHD_NO; /* stop at the first unknown one */
+    }
+    return MHD_YES;
+}
+
+/* Strict input: every query parameter must be one the mode accepts, so
+ * a misspelt option is a 400, not its default. False with a 400 stored. */
+static bool check_query(req *r, const gs_puzzle *p)
+{
+    query_walk w = {r, p, false};
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_arg, &w);
+    return !w.bad;
+}
+
 /* Appends the registered puzzle names, for a 404's detail. */
 static void known_puzzles(char *buf, size_t len)
 {
@@ -502,7 +533,7 @@ static bool route_solve(req *r, const char *name, const char *method)
                     shown);
         return false;
     }
-    if (r->text && !read_query(r))
+    if (!check_query(r, p) || (r->text && !read_query(r)))
         return false;
     const char *cl = MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
