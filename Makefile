@@ -30,6 +30,20 @@ CFLAGS += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread \
 LDFLAGS += -pthread $(SAN_FLAGS)
 LDLIBS += -lm
 
+# The version comes from the VERSION file and the commit from git when the
+# tree is a checkout (override either: make GS_COMMIT=abc123). Only
+# src/core/version.c sees them; a stamp file that changes only when they
+# do makes a new commit recompile that one file.
+ifeq ($(origin GS_VERSION),undefined)
+GS_VERSION := $(or $(strip $(shell cat VERSION 2>/dev/null)),unknown)
+endif
+ifeq ($(origin GS_COMMIT),undefined)
+GS_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+  { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
+endif
+VERSION_STAMP := $(BUILD)/gen/version.stamp
+VERSION_FLAGS := -DGS_VERSION='"$(GS_VERSION)"' -DGS_COMMIT='"$(GS_COMMIT)"'
+
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
@@ -47,7 +61,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean
+        container-test format clean FORCE
 
 all: build
 
@@ -115,6 +129,15 @@ $(BUILD)/gen/openapi.o: $(OPENAPI)
 	  echo 'const size_t gs_openapi_yaml_len = sizeof gs_openapi_yaml - 1;'; \
 	} > $(BUILD)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
+
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GS_VERSION) $(GS_COMMIT)' | cmp -s - $@ || \
+	  echo '$(GS_VERSION) $(GS_COMMIT)' > $@
+
+$(BUILD)/obj/src/core/version.o: src/core/version.c $(VERSION_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(VERSION_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -35,6 +35,9 @@ typedef struct gs_puzzle {
      * 400 that names it. NULL: not checked. */
     const char *const *fields;
 
+    /* One line on the judge text input, for `gridsolve solve --help`. */
+    const char *text_format;
+
     /* Judge text mode's query parameters beyond the common timeout_ms and
      * max_states, NULL-terminated; NULL: none. */
     const char *const *text_options;

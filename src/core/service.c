@@ -272,6 +272,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     if (info) {
         info->status = res.status;
         info->expanded = res.expanded;
+        info->limited = res.status == GS_LIMIT;
         info->elapsed_ms = res.elapsed_ms;
     }
     gs_result_free(&res);
@@ -353,6 +354,7 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         if (info) {
             info->status = res.status;
             info->expanded += res.expanded;
+            info->limited += res.status == GS_LIMIT;
             info->elapsed_ms += res.elapsed_ms;
         }
         gs_result_free(&res);

@@ -642,6 +642,9 @@ const gs_puzzle gs_puzzle_holedox = {
                "[2,0]], \"blocks\": [[1,2],[2,2],[2,3]], \"target\": [0,0]}",
     .fields = (const char *const[]){"rows", "cols", "snake", "blocks", "target",
                                     NULL},
+    .text_format =
+        "'R C L', L lines 'row col' (1-based, head first), 'K', K stone lines; "
+        "ends with '0 0 0'; prints 'Case i: steps' or 'Case i: -1'",
     .parse_json = holedox_parse_json,
     .parse_text = holedox_parse_text,
     .format_text = holedox_format_text,

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -199,6 +201,156 @@ START_TEST(unknown_query_parameters_are_400)
 }
 END_TEST
 
+/* ---- command line ------------------------------------------------------ */
+
+/* Runs `$GRIDSOLVE_BIN ARGS` (args: shell words, trusted test text) with
+ * stdin from `input` (NULL: /dev/null); stdout and stderr go to out.
+ * Returns the exit status. */
+static int cli(const char *args, const char *input, char *out, size_t outlen)
+{
+    char in_path[] = "/tmp/gs-itest-cli-XXXXXX", cmd[1024];
+    int fd = mkstemp(in_path);
+
+    ck_assert_int_ge(fd, 0);
+    if (input)
+        ck_assert_int_eq(write(fd, input, strlen(input)),
+                         (ssize_t)strlen(input));
+    close(fd);
+    snprintf(cmd, sizeof cmd, "%s %s <%s 2>&1", gs_itest_bin(), args,
+             input ? in_path : "/dev/null");
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    unlink(in_path);
+    ck_assert_msg(WIFEXITED(st), "%s: no normal exit", args);
+    return WEXITSTATUS(st);
+}
+
+START_TEST(cli_version_and_help)
+{
+    static char out[65536];
+    char want[64] = "gridsolve ";
+    FILE *vf = fopen("VERSION", "r");
+
+    /* make runs the tests from the top of the tree, where VERSION is. */
+    if (vf) {
+        size_t n = strlen(want);
+        if (fgets(want + n, (int)(sizeof want - n), vf))
+            want[strcspn(want, "\n")] = '\0';
+        fclose(vf);
+    }
+    ck_assert_int_eq(cli("--version", NULL, out, sizeof out), 0);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "'%s' for '%s'", out,
+                  want);
+    ck_assert_int_eq(cli("version", NULL, out, sizeof out), 0);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
+    for (int i = 0; i < 3; i++) {
+        const char *h[] = {"-h", "--help", "help"};
+        ck_assert_int_eq(cli(h[i], NULL, out, sizeof out), 0);
+        ck_assert_msg(strstr(out, "usage: gridsolve serve") &&
+                          strstr(out, "exit status") &&
+                          strstr(out, "3 a case hit a limit"),
+                      "%s: %s", h[i], out);
+    }
+    ck_assert_int_eq(cli("serve -h", NULL, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "--cors-origin"));
+    ck_assert_int_eq(cli("health -h", NULL, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "usage: gridsolve health"));
+    ck_assert_int_eq(cli("bogus", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("", NULL, out, sizeof out), 2);
+}
+END_TEST
+
+/* solve --help names every puzzle with both of its input formats. */
+START_TEST(cli_solve_help_lists_formats)
+{
+    static char out[65536];
+    const char *names[] = {"bloxorz", "wallpushers", "sokoban", "curling",
+                           "holedox"};
+
+    ck_assert_int_eq(cli("solve --help", NULL, out, sizeof out), 0);
+    for (size_t i = 0; i < 5; i++) {
+        char head[32];
+        snprintf(head, sizeof head, "\n  %s: ", names[i]);
+        const char *at = strstr(out, head);
+        ck_assert_msg(at, "%s missing from solve --help", names[i]);
+        const char *next = strstr(at + 1, "\n\n");
+        const char *fields = strstr(at, "JSON fields: ");
+        const char *text = strstr(at, "judge text: ");
+        ck_assert_msg(fields && text && (!next || text < next),
+                      "%s lacks a format", names[i]);
+    }
+    ck_assert_ptr_nonnull(strstr(out, "JSON fields: board, max_throws"));
+    ck_assert_ptr_nonnull(strstr(out, "exit status"));
+    ck_assert_int_eq(cli("solve -h", NULL, out, sizeof out), 0);
+}
+END_TEST
+
+/* 0 solved or impossible, 1 bad input, 2 usage, 3 a limit. */
+START_TEST(cli_exit_status)
+{
+    static char out[65536];
+
+    ck_assert_int_eq(cli("solve curling", "2 1\n3 2\n0 0\n", out, sizeof out),
+                     0);
+    ck_assert_str_eq(out, "1\n");
+    ck_assert_int_eq(cli("solve curling --json",
+                         "{\"board\": [[2,1,1,3]], \"max_throws\": 1}", out,
+                         sizeof out),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, "\"status\":\"impossible\""));
+    ck_assert_int_eq(cli("solve curling --json",
+                         "{\"board\": [[2,0,1,0,3]], \"limits\": "
+                         "{\"max_states\": 1}}",
+                         out, sizeof out),
+                     3);
+    ck_assert_ptr_nonnull(strstr(out, "\"status\":\"limit\""));
+    /* Judge text: one case of two hits the cap; the output is complete. */
+    ck_assert_int_eq(cli("solve curling --max-states 1",
+                         "2 1\n3 2\n5 1\n2 0 1 0 3\n0 0\n", out, sizeof out),
+                     3);
+    ck_assert_str_eq(out, "1\nlimit\n");
+    ck_assert_int_eq(
+        cli("solve curling --json", "{\"board\": 1}", out, sizeof out), 1);
+    ck_assert_int_eq(cli("solve curling --json",
+                         "{\"board\": [[2,3]], \"max_throw\": 2}", out,
+                         sizeof out),
+                     1);
+    ck_assert_ptr_nonnull(strstr(out, "did you mean \"max_throws\"?"));
+    ck_assert_int_eq(cli("solve chess", "", out, sizeof out), 2);
+    ck_assert_int_eq(cli("solve curling --timeout-ms", "", out, sizeof out), 2);
+    ck_assert_int_eq(cli("solve curling a b", "", out, sizeof out), 2);
+    ck_assert_int_eq(cli("solve curling --nope", "", out, sizeof out), 2);
+}
+END_TEST
+
+/* health parses its arguments strictly and reports the server's state. */
+START_TEST(cli_health)
+{
+    static char out[4096];
+    char args[256];
+    gs_srv s;
+
+    ck_assert_int_eq(cli("health extra", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("health --port", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("health --port 99999", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("health --port x1", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("health --path healthz", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("health --verbose", NULL, out, sizeof out), 2);
+    ITEST_START(&s, NULL);
+    snprintf(args, sizeof args, "health --port %d", s.port);
+    ck_assert_int_eq(cli(args, NULL, out, sizeof out), 0);
+    ck_assert_str_eq(out, "200\n");
+    snprintf(args, sizeof args, "health --port %d --path /nope", s.port);
+    ck_assert_int_eq(cli(args, NULL, out, sizeof out), 1);
+    snprintf(args, sizeof args, "health --port %d --path", s.port);
+    ck_assert_int_eq(cli(args, NULL, out, sizeof out), 2);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -206,6 +358,10 @@ Suite *gs_itest_api_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, unknown_fields_are_400);
     tcase_add_test(tc, unknown_query_parameters_are_400);
+    tcase_add_test(tc, cli_version_and_help);
+    tcase_add_test(tc, cli_solve_help_lists_formats);
+    tcase_add_test(tc, cli_exit_status);
+    tcase_add_test(tc, cli_health);
     suite_add_tcase(s, tc);
     return s;
 }
