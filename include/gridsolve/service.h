@@ -35,8 +35,8 @@ void gs_solve_opts_default(gs_solve_opts *o);
 typedef struct gs_solve_info {
     enum gs_status status; /* of the last case in text mode */
     uint64_t expanded;     /* summed over cases */
-    uint64_t limited;      /* cases that ended in a limit */
     double elapsed_ms;
+    uint64_t limited; /* cases that ended in a limit */
 } gs_solve_info;
 
 /* JSON mode: parses body (len bytes), solves, writes the response JSON to

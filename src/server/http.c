@@ -134,30 +134,43 @@ static bool add_header(struct MHD_Response *resp, const char *name,
     return MHD_add_response_header(resp, name, value) == MHD_YES;
 }
 
+/* The CORS headers: with "*" any origin may read; with a list, the
+ * request's Origin is echoed when it is listed and nothing is granted
+ * otherwise, and Vary: Origin tells caches the answer depends on it. */
+static bool add_cors(req *r, struct MHD_Response *resp)
+{
+    const gs_server_config *cfg = r->h->cfg;
+    bool any = strcmp(cfg->cors_origin, "*") == 0;
+    const char *origin =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+
+    if (!any && !add_header(resp, "Vary", "Origin"))
+        return false;
+    if (!gs_config_origin_allowed(cfg->cors_origin, origin))
+        return true;
+    bool ok =
+        add_header(resp, "Access-Control-Allow-Origin", any ? "*" : origin) &&
+        add_header(resp, "Access-Control-Expose-Headers",
+                   "X-Request-Id, Retry-After");
+    if (ok && r->preflight)
+        ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
+             add_header(resp, "Access-Control-Allow-Headers", cfg->cors_hdrs) &&
+             add_header(resp, "Access-Control-Max-Age", "86400");
+    return ok;
+}
+
 /* The headers every response carries, plus those its kind needs. */
 static bool add_headers(req *r, struct MHD_Response *resp)
 {
-    const gs_server_config *cfg = r->h->cfg;
-    bool ok =
-        add_header(resp, "X-Request-Id", r->id) &&
-        add_header(resp, "Access-Control-Allow-Origin", cfg->cors_origin) &&
-        add_header(resp, "Access-Control-Expose-Headers",
-                   "X-Request-Id, Retry-After") &&
-        add_header(resp, "Cache-Control", "no-store");
+    bool ok = add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
+              add_header(resp, "Cache-Control", "no-store");
 
-    if (ok && strcmp(cfg->cors_origin, "*") != 0)
-        ok = add_header(resp, "Vary", "Origin");
     if (ok && r->ctype)
         ok = add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->ctype);
     if (ok && r->allow)
         ok = add_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (ok && r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
-    if (ok && r->preflight)
-        ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
-             add_header(resp, "Access-Control-Allow-Headers",
-                        "Content-Type, X-Request-Id") &&
-             add_header(resp, "Access-Control-Max-Age", "86400");
     return ok;
 }
 

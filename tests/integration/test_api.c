@@ -351,6 +351,112 @@ START_TEST(cli_health)
 }
 END_TEST
 
+/* ---- CORS --------------------------------------------------------------- */
+
+/* Asserts header `name` is absent from r. */
+static void assert_no_header(const api_resp *r, const char *name)
+{
+    char v[256];
+    ck_assert_msg(!api_header(r, name, v, sizeof v), "%s: %s present", name, v);
+}
+
+/* Asserts header `name` of r equals want. */
+static void assert_header(const api_resp *r, const char *name, const char *want)
+{
+    char v[1024];
+    ck_assert_msg(api_header(r, name, v, sizeof v), "no %s header", name);
+    ck_assert_str_eq(v, want);
+}
+
+/* With a list, a listed origin is echoed with Vary: Origin, in preflights,
+ * answers and errors alike; any other origin is granted nothing. */
+START_TEST(cors_origin_list)
+{
+    gs_srv s;
+    api_resp r;
+    ITEST_START(&s, "--cors-origin",
+                "https://app.example, http://localhost:3000", NULL);
+    const char *pre_a[] = {"Origin: http://localhost:3000",
+                           "Access-Control-Request-Method: POST",
+                           "Access-Control-Request-Headers: traceparent", NULL};
+    api_req(&s, "OPTIONS", "/solve/curling", pre_a, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 204);
+    assert_header(&r, "Access-Control-Allow-Origin", "http://localhost:3000");
+    assert_header(&r, "Vary", "Origin");
+    assert_header(&r, "Access-Control-Allow-Methods", "POST, OPTIONS");
+    assert_header(&r, "Access-Control-Allow-Headers",
+                  "Content-Type, X-Request-Id, traceparent, tracestate, "
+                  "Authorization");
+    api_free(&r);
+
+    const char *app[] = {"Origin: https://app.example", NULL};
+    api_req(&s, "POST", "/solve/curling", app, "application/json",
+            "{\"board\": [[2,0,3]]}", &r);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Access-Control-Allow-Origin", "https://app.example");
+    assert_header(&r, "Vary", "Origin");
+    assert_header(&r, "Access-Control-Expose-Headers",
+                  "X-Request-Id, Retry-After");
+    api_free(&r);
+    api_req(&s, "GET", "/nope", app, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 404);
+    assert_header(&r, "Access-Control-Allow-Origin", "https://app.example");
+    api_free(&r);
+
+    /* Not listed (a look-alike included): no grant, still Vary. */
+    const char *evil[] = {"Origin: https://app.example.evil",
+                          "Access-Control-Request-Method: POST", NULL};
+    api_req(&s, "OPTIONS", "/solve/curling", evil, NULL, NULL, &r);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    assert_no_header(&r, "Access-Control-Allow-Headers");
+    assert_no_header(&r, "Access-Control-Allow-Methods");
+    assert_header(&r, "Vary", "Origin");
+    api_free(&r);
+    api_req(&s, "GET", "/healthz", evil, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    api_free(&r);
+    /* No Origin at all: not a CORS request. */
+    api_req(&s, "GET", "/healthz", NULL, NULL, NULL, &r);
+    assert_no_header(&r, "Access-Control-Allow-Origin");
+    assert_header(&r, "Vary", "Origin");
+    api_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* "*" (the default) grants every origin without Vary; the allowed request
+ * headers are configurable. */
+START_TEST(cors_any_and_headers)
+{
+    gs_srv s;
+    api_resp r;
+    ITEST_START(&s, "--cors-headers", "Content-Type, X-Api-Key", NULL);
+    const char *pre[] = {"Origin: https://x.example",
+                         "Access-Control-Request-Method: GET", NULL};
+    api_req(&s, "OPTIONS", "/puzzles", pre, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 204);
+    assert_header(&r, "Access-Control-Allow-Origin", "*");
+    assert_header(&r, "Access-Control-Allow-Headers",
+                  "Content-Type, X-Api-Key");
+    assert_header(&r, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+    assert_no_header(&r, "Vary");
+    api_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* A bad origin list stops the server at start with a usage error. */
+START_TEST(cors_bad_origin_refused)
+{
+    static char out[4096];
+    ck_assert_int_eq(cli("serve --port 0 --cors-origin https://a.example/",
+                         NULL, out, sizeof out),
+                     2);
+    ck_assert_msg(strstr(out, "is not an origin"), "%s", out);
+}
+END_TEST
+
 Suite *gs_itest_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -362,6 +468,9 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, cli_solve_help_lists_formats);
     tcase_add_test(tc, cli_exit_status);
     tcase_add_test(tc, cli_health);
+    tcase_add_test(tc, cors_origin_list);
+    tcase_add_test(tc, cors_any_and_headers);
+    tcase_add_test(tc, cors_bad_origin_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,7 +17,8 @@
     X(holedox)                                                                 \
     X(sokoban)                                                                 \
     X(regress)                                                                 \
-    X(strict)
+    X(strict)                                                                  \
+    X(api)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);
 GS_UNIT_SUITES(GS_DECLARE_SUITE)
