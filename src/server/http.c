@@ -31,6 +31,7 @@
 #include "gridsolve/buf.h"
 #include "gridsolve/http.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/version.h"
 
 #define REQ_ID_MAX 128
 #define PATH_MAX_LOG 256
@@ -338,6 +339,34 @@ static void answer_metrics(req *r)
                      &b);
 }
 
+/* GET /version: {"name", "version", "commit"}; commit "unknown" when the
+ * build did not know it, so the field is always a string. */
+static void answer_version(req *r)
+{
+    const char *commit = gs_commit();
+    cJSON *o = cJSON_CreateObject();
+    bool ok =
+        o && cJSON_AddStringToObject(o, "name", "gridsolve") &&
+        cJSON_AddStringToObject(o, "version", gs_version()) &&
+        cJSON_AddStringToObject(o, "commit", commit[0] ? commit : "unknown");
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    gs_buf b = GS_BUF_INIT;
+
+    cJSON_Delete(o);
+    if (text) {
+        gs_buf_puts(&b, text);
+        gs_buf_puts(&b, "\n");
+        free(text);
+    }
+    if (!text || gs_buf_status(&b)) {
+        gs_buf_free(&b);
+        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
+                    "out of memory writing the version");
+        return;
+    }
+    set_buf_response(r, MHD_HTTP_OK, "application/json", &b);
+}
+
 static void answer_static(req *r, int status, const char *ctype,
                           const char *body, size_t len)
 {
@@ -354,7 +383,7 @@ static bool route_get(req *r, const char *url, const char *method)
     } routes[] = {
         {"/healthz", GS_ROUTE_HEALTHZ},      {"/readyz", GS_ROUTE_READYZ},
         {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI}, {"/version", GS_ROUTE_VERSION},
     };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
@@ -386,6 +415,9 @@ static bool route_get(req *r, const char *url, const char *method)
         break;
     case GS_ROUTE_METRICS:
         answer_metrics(r);
+        break;
+    case GS_ROUTE_VERSION:
+        answer_version(r);
         break;
     default:
         if (gs_openapi_yaml_len == 0) {

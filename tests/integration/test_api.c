@@ -457,6 +457,59 @@ START_TEST(cors_bad_origin_refused)
 }
 END_TEST
 
+/* ---- version ------------------------------------------------------------ */
+
+/* GET /version agrees with --version, and /metrics carries the same build
+ * in gridsolve_build_info. */
+START_TEST(version_endpoint_and_metric)
+{
+    static char out[256];
+    char want[512];
+    gs_srv s;
+    api_resp r;
+
+    ck_assert_int_eq(cli("--version", NULL, out, sizeof out), 0);
+    out[strcspn(out, "\n")] = '\0';
+    ITEST_START(&s, NULL);
+    api_req(&s, "GET", "/version", NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "application/json");
+    cJSON *j = cJSON_Parse(r.body);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(cJSON_GetArraySize(j), 3);
+    ck_assert_str_eq(itest_str(j, "name"), "gridsolve");
+    const char *version = itest_str(j, "version");
+    const char *commit = itest_str(j, "commit");
+    ck_assert_ptr_nonnull(version);
+    ck_assert_ptr_nonnull(commit);
+    if (strcmp(commit, "unknown") == 0)
+        snprintf(want, sizeof want, "gridsolve %s", version);
+    else
+        snprintf(want, sizeof want, "gridsolve %s (commit %s)", version,
+                 commit);
+    ck_assert_str_eq(out, want);
+    api_free(&r);
+
+    api_req(&s, "HEAD", "/version", NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    api_free(&r);
+    api_req(&s, "DELETE", "/version", NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 405);
+    api_free(&r);
+
+    api_req(&s, "GET", "/metrics", NULL, NULL, NULL, &r);
+    snprintf(want, sizeof want,
+             "\ngridsolve_build_info{version=\"%s\",commit=\"%s\"} 1\n",
+             version, strcmp(commit, "unknown") ? commit : "");
+    ck_assert_msg(strstr(r.body, want), "no '%s' in /metrics", want);
+    ck_assert_ptr_nonnull(strstr(r.body, "gridsolve_http_requests_total{"
+                                         "route=\"/version\",code=\"200\"}"));
+    api_free(&r);
+    cJSON_Delete(j);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -471,6 +524,7 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, cors_origin_list);
     tcase_add_test(tc, cors_any_and_headers);
     tcase_add_test(tc, cors_bad_origin_refused);
+    tcase_add_test(tc, version_endpoint_and_metric);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/metrics.h"
+#include "gridsolve/version.h"
 #include "suites.h"
 
 /* Parses `serve ARGS...` with an empty environment. */
@@ -94,6 +96,45 @@ START_TEST(cors_options_refused)
 }
 END_TEST
 
+/* The version is the VERSION file's (make runs the tests from the top of
+ * the tree); the commit is a hex hash, possibly "-dirty", or empty. */
+START_TEST(version_from_build)
+{
+    char want[64] = "";
+    FILE *f = fopen("VERSION", "r");
+    if (f) {
+        if (fgets(want, sizeof want, f))
+            want[strcspn(want, "\n")] = '\0';
+        fclose(f);
+        ck_assert_str_eq(gs_version(), want);
+    }
+    ck_assert(gs_version()[0] != '\0');
+    const char *c = gs_commit();
+    size_t hex = strspn(c, "0123456789abcdef");
+    ck_assert_msg(c[hex] == '\0' || strcmp(c + hex, "-dirty") == 0,
+                  "commit '%s'", c);
+}
+END_TEST
+
+START_TEST(build_info_metric)
+{
+    gs_metrics *m;
+    gs_buf b = GS_BUF_INIT;
+    gs_metrics_gauges g = {0};
+    char want[256];
+
+    ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
+    ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
+    snprintf(want, sizeof want,
+             "\n# TYPE gridsolve_build_info gauge\n"
+             "gridsolve_build_info{version=\"%s\",commit=\"%s\"} 1\n",
+             gs_version(), gs_commit());
+    ck_assert_msg(strstr(b.data, want), "no build info in:\n%.300s", b.data);
+    gs_buf_free(&b);
+    gs_metrics_free(m);
+}
+END_TEST
+
 Suite *gs_test_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -102,6 +143,8 @@ Suite *gs_test_api_suite(void)
     tcase_add_test(tc, origin_matching);
     tcase_add_test(tc, cors_options_accepted);
     tcase_add_test(tc, cors_options_refused);
+    tcase_add_test(tc, version_from_build);
+    tcase_add_test(tc, build_info_metric);
     suite_add_tcase(s, tc);
     return s;
 }
