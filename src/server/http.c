@@ -30,6 +30,7 @@
 
 #include "gridsolve/buf.h"
 #include "gridsolve/http.h"
+#include "gridsolve/log.h"
 #include "gridsolve/puzzle.h"
 #include "gridsolve/version.h"
 
@@ -55,6 +56,7 @@ typedef struct req {
     char id[REQ_ID_MAX + 1];
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
+    char trace[GS_TRACEPARENT_LEN + 1]; /* valid traceparent, or "" */
     enum gs_route route;
     int puzzle; /* index into gs_puzzles, or -1 */
     bool text;  /* judge mode */
@@ -260,6 +262,11 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
     assign_id(r);
+    /* W3C Trace Context: an invalid traceparent is ignored, not refused. */
+    if (!gs_traceparent_parse(
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"),
+            r->trace))
+        r->trace[0] = '\0';
     return r;
 }
 
@@ -788,23 +795,28 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
     struct timespec now;
     struct tm tm;
-    char when[32], solve[96] = "";
-    double ms = (double)(gs_now_ns() - r->start_ns) / 1e6;
+    char when[40], line[1024];
 
     clock_gettime(CLOCK_REALTIME, &now);
     gmtime_r(&now.tv_sec, &tm);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (r->solved)
-        snprintf(solve, sizeof solve, " result=%s expanded=%llu",
-                 gs_status_name(r->info.status),
-                 (unsigned long long)r->info.expanded);
-    /* One fprintf per line: stdio locks the stream, lines never mix. */
-    char status[8] = "-";
-    if (r->status)
-        snprintf(status, sizeof status, "%d", r->status);
-    fprintf(stderr, "%s.%03ldZ %s %s %s %.3fms id=%s%s%s\n", when,
-            now.tv_nsec / 1000000, r->method, r->path, status, ms, r->id, solve,
-            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted");
+    size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(when + n, sizeof when - n, ".%03ldZ", now.tv_nsec / 1000000);
+    gs_log_entry e = {
+        .time = when,
+        .method = r->method,
+        .path = r->path,
+        .status = r->status,
+        .ms = (double)(gs_now_ns() - r->start_ns) / 1e6,
+        .id = r->id,
+        .result = r->solved ? gs_status_name(r->info.status) : NULL,
+        .expanded = r->info.expanded,
+        .traceparent = r->trace[0] ? r->trace : NULL,
+        .aborted = toe != MHD_REQUEST_TERMINATED_COMPLETED_OK,
+    };
+    gs_log_format(&e, strcmp(r->h->cfg->log_format, "json") == 0, line,
+                  sizeof line);
+    /* One fputs per line: stdio locks the stream, lines never mix. */
+    fputs(line, stderr);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,

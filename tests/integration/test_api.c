@@ -510,6 +510,100 @@ START_TEST(version_endpoint_and_metric)
 }
 END_TEST
 
+/* ---- logs --------------------------------------------------------------- */
+
+#define TP "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+/* Waits up to 3 s for the server's log to hold a line containing
+ * `needle`; copies that line into out. False on timeout. */
+static bool log_line(const gs_srv *s, const char *needle, char *out,
+                     size_t outlen)
+{
+    static char log[65536];
+    for (int i = 0; i < 300; i++) {
+        if (gs_srv_log(s, log, sizeof log) > 0) {
+            const char *at = strstr(log, needle);
+            if (at) {
+                const char *start = at, *end = strchr(at, '\n');
+                while (start > log && start[-1] != '\n')
+                    start--;
+                size_t n = end ? (size_t)(end - start) : strlen(start);
+                snprintf(out, outlen, "%.*s", (int)n, start);
+                return true;
+            }
+        }
+        gs_sleep_ms(10);
+    }
+    return false;
+}
+
+/* --log-format json: one parseable object a line, with the documented
+ * fields, the traceparent and its trace id. */
+START_TEST(json_log_with_traceparent)
+{
+    gs_srv s;
+    api_resp r;
+    char line[2048];
+    ITEST_START(&s, "--log-format", "json", NULL);
+    const char *h[] = {"X-Request-Id: log-json-1", "traceparent: " TP, NULL};
+    api_req(&s, "POST", "/solve/curling", h, "application/json",
+            "{\"board\": [[2,0,3]]}", &r);
+    ck_assert_int_eq(r.status, 200);
+    api_free(&r);
+    ck_assert_msg(log_line(&s, "\"log-json-1\"", line, sizeof line),
+                  "no log line for the request");
+    cJSON *j = cJSON_Parse(line);
+    ck_assert_msg(j != NULL, "not JSON: %s", line);
+    ck_assert_str_eq(itest_str(j, "method"), "POST");
+    ck_assert_str_eq(itest_str(j, "path"), "/solve/curling");
+    ck_assert_str_eq(itest_str(j, "result"), "solved");
+    ck_assert_str_eq(itest_str(j, "traceparent"), TP);
+    ck_assert_str_eq(itest_str(j, "trace_id"),
+                     "4bf92f3577b34da6a3ce929d0e0e4736");
+    ck_assert_int_eq(cJSON_GetObjectItem(j, "status")->valueint, 200);
+    ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(j, "ms")));
+    ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(j, "expanded")));
+    const char *t = itest_str(j, "time");
+    ck_assert_msg(t && strlen(t) == 24 && t[10] == 'T' && t[23] == 'Z',
+                  "time '%s'", t ? t : "");
+    cJSON_Delete(j);
+
+    /* An invalid traceparent (upper case) is ignored, not refused. */
+    const char *h2[] = {"X-Request-Id: log-json-2",
+                        "traceparent: 00-4BF92F3577B34DA6A3CE929D0E0E4736-"
+                        "00f067aa0ba902b7-01",
+                        NULL};
+    api_req(&s, "GET", "/healthz", h2, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    api_free(&r);
+    ck_assert(log_line(&s, "\"log-json-2\"", line, sizeof line));
+    j = cJSON_Parse(line);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_ptr_null(cJSON_GetObjectItem(j, "traceparent"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(j, "result"));
+    cJSON_Delete(j);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* The default text line gains traceparent=... when one is given. */
+START_TEST(text_log_with_traceparent)
+{
+    gs_srv s;
+    api_resp r;
+    char line[2048];
+    ITEST_START(&s, NULL);
+    const char *h[] = {"X-Request-Id: log-text-1", "traceparent: " TP, NULL};
+    api_req(&s, "GET", "/healthz", h, NULL, NULL, &r);
+    api_free(&r);
+    ck_assert(log_line(&s, "id=log-text-1", line, sizeof line));
+    ck_assert_msg(strstr(line, " GET /healthz 200 ") &&
+                      strstr(line, "id=log-text-1 traceparent=" TP),
+                  "%s", line);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -525,6 +619,8 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, cors_any_and_headers);
     tcase_add_test(tc, cors_bad_origin_refused);
     tcase_add_test(tc, version_endpoint_and_metric);
+    tcase_add_test(tc, json_log_with_traceparent);
+    tcase_add_test(tc, text_log_with_traceparent);
     suite_add_tcase(s, tc);
     return s;
 }

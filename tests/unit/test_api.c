@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "gridsolve/config.h"
+#include "gridsolve/log.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/version.h"
 #include "suites.h"
@@ -135,6 +138,124 @@ START_TEST(build_info_metric)
 }
 END_TEST
 
+/* ---- traceparent and log lines ----------------------------------------- */
+
+#define TP_OK "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+START_TEST(traceparent_valid)
+{
+    char out[GS_TRACEPARENT_LEN + 1];
+
+    ck_assert(gs_traceparent_parse(TP_OK, out));
+    ck_assert_str_eq(out, TP_OK);
+    ck_assert(gs_traceparent_parse(
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", out));
+    /* A later version may carry more fields; only ours are kept. */
+    ck_assert(gs_traceparent_parse(
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-ext", out));
+    ck_assert_str_eq(out, "01-4bf92f3577b34da6a3ce929d0e0e4736-"
+                          "00f067aa0ba902b7-01");
+}
+END_TEST
+
+START_TEST(traceparent_invalid)
+{
+    static const char *const bad[] = {
+        NULL,
+        "",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",    /* short */
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", /* case */
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01", /* zero */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01", /* zero */
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", /* ff */
+        "0g-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0x",
+        "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",
+        TP_OK "-", /* version 00 is exactly 55 characters */
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char out[GS_TRACEPARENT_LEN + 1] = "";
+        ck_assert_msg(!gs_traceparent_parse(bad[i], out), "case %zu", i);
+    }
+}
+END_TEST
+
+static const gs_log_entry sample = {
+    .time = "2026-11-29T16:04:50.904Z",
+    .method = "POST",
+    .path = "/solve/bloxorz",
+    .status = 200,
+    .ms = 0.3084,
+    .id = "bce2254e-000003",
+    .result = "solved",
+    .expanded = 33,
+    .traceparent = TP_OK,
+};
+
+START_TEST(log_text_line)
+{
+    char buf[512];
+    gs_log_entry e = sample;
+
+    gs_log_format(&e, false, buf, sizeof buf);
+    ck_assert_str_eq(buf, "2026-11-29T16:04:50.904Z POST /solve/bloxorz 200 "
+                          "0.308ms id=bce2254e-000003 result=solved "
+                          "expanded=33 traceparent=" TP_OK "\n");
+    e.result = NULL;
+    e.traceparent = NULL;
+    e.status = 0;
+    e.aborted = true;
+    gs_log_format(&e, false, buf, sizeof buf);
+    ck_assert_str_eq(buf, "2026-11-29T16:04:50.904Z POST /solve/bloxorz - "
+                          "0.308ms id=bce2254e-000003 aborted\n");
+}
+END_TEST
+
+START_TEST(log_json_line)
+{
+    char buf[512];
+    gs_log_entry e = sample;
+
+    size_t n = gs_log_format(&e, true, buf, sizeof buf);
+    ck_assert_uint_eq(n, strlen(buf));
+    ck_assert_str_eq(buf,
+                     "{\"time\":\"2026-11-29T16:04:50.904Z\",\"method\":"
+                     "\"POST\",\"path\":\"/solve/bloxorz\",\"status\":200,"
+                     "\"ms\":0.308,\"id\":\"bce2254e-000003\",\"result\":"
+                     "\"solved\",\"expanded\":33,\"traceparent\":\"" TP_OK
+                     "\",\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}"
+                     "\n");
+    /* Quotes and backslashes from the request are escaped. */
+    e.path = "/a\"b\\c";
+    e.status = 0;
+    e.result = NULL;
+    e.traceparent = NULL;
+    e.aborted = true;
+    gs_log_format(&e, true, buf, sizeof buf);
+    cJSON *j = cJSON_Parse(buf);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_str_eq(cJSON_GetObjectItem(j, "path")->valuestring, "/a\"b\\c");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "status")));
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "aborted")));
+    ck_assert_ptr_null(cJSON_GetObjectItem(j, "result"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(j, "trace_id"));
+    cJSON_Delete(j);
+}
+END_TEST
+
+/* A buffer too small still yields one line, cut short. */
+START_TEST(log_line_truncated)
+{
+    char buf[24];
+    size_t n = gs_log_format(&sample, true, buf, sizeof buf);
+    ck_assert_uint_eq(n, sizeof buf - 1);
+    ck_assert_int_eq(buf[n - 1], '\n');
+    ck_assert_int_eq(buf[n], '\0');
+}
+END_TEST
+
 Suite *gs_test_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -145,6 +266,11 @@ Suite *gs_test_api_suite(void)
     tcase_add_test(tc, cors_options_refused);
     tcase_add_test(tc, version_from_build);
     tcase_add_test(tc, build_info_metric);
+    tcase_add_test(tc, traceparent_valid);
+    tcase_add_test(tc, traceparent_invalid);
+    tcase_add_test(tc, log_text_line);
+    tcase_add_test(tc, log_json_line);
+    tcase_add_test(tc, log_line_truncated);
     suite_add_tcase(s, tc);
     return s;
 }
