@@ -75,6 +75,8 @@ typedef struct req {
     bool resp_static;
     const char *ctype;
     const char *allow;
+    const char *etag;  /* ETag of the body, or NULL */
+    const char *cache; /* Cache-Control; NULL: no-store */
     bool preflight;
     bool solved; /* info is valid (for the log) */
     gs_solve_info info;
@@ -165,8 +167,14 @@ static bool add_cors(req *r, struct MHD_Response *resp)
 /* The headers every response carries, plus those its kind needs. */
 static bool add_headers(req *r, struct MHD_Response *resp)
 {
-    bool ok = add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
-              add_header(resp, "Cache-Control", "no-store");
+    /* Answers are computed per request: nothing may be cached unless a
+     * route says so (the OpenAPI document, with its ETag). */
+    bool ok =
+        add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
+        add_header(resp, "Cache-Control", r->cache ? r->cache : "no-store");
+
+    if (ok && r->etag)
+        ok = add_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
 
     if (ok && r->ctype)
         ok = add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->ctype);
@@ -381,6 +389,26 @@ static void answer_static(req *r, int status, const char *ctype,
     r->resp_static = true;
 }
 
+/* Answers a GET or HEAD of a document built into the binary, tagged with
+ * its strong etag (computed once, at start) and cacheable as
+ * cache_control says: 304 without a body when If-None-Match holds the
+ * tag, else 200 with the body. For /openapi.yaml, and any other static
+ * page (a web playground). */
+static void answer_cached(req *r, const char *ctype, const char *body,
+                          size_t len, const char *etag,
+                          const char *cache_control)
+{
+    const char *inm = MHD_lookup_connection_value(
+        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+
+    r->etag = etag;
+    r->cache = cache_control;
+    if (gs_etag_matches(inm, etag))
+        answer_static(r, MHD_HTTP_NOT_MODIFIED, NULL, NULL, 0);
+    else
+        answer_static(r, MHD_HTTP_OK, ctype, body, len);
+}
+
 /* The GET-only routes. Returns true when url is one of them. */
 static bool route_get(req *r, const char *url, const char *method)
 {
@@ -432,8 +460,11 @@ static bool route_get(req *r, const char *url, const char *method)
                         "api/openapi.yaml was not embedded in this build");
             break;
         }
-        answer_static(r, MHD_HTTP_OK, "application/yaml", gs_openapi_yaml,
-                      gs_openapi_yaml_len);
+        /* Changes only with a new build: clients may keep it for five
+         * minutes, then revalidate cheaply with the ETag. */
+        answer_cached(r, "application/yaml", gs_openapi_yaml,
+                      gs_openapi_yaml_len, r->h->openapi_etag,
+                      "public, max-age=300");
         break;
     }
     return true;
@@ -895,6 +926,7 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
         return gs_error_set(err, rc, "cannot build the puzzle list");
     }
     h->puzzles_json = gs_buf_take(&b, &h->puzzles_len);
+    gs_etag_make(gs_openapi_yaml, gs_openapi_yaml_len, h->openapi_etag);
     return GS_OK;
 }
 

@@ -604,6 +604,68 @@ START_TEST(text_log_with_traceparent)
 }
 END_TEST
 
+/* ---- the OpenAPI document ---------------------------------------------- */
+
+/* GET /openapi.yaml is cacheable with a strong ETag; If-None-Match with
+ * that tag is a 304 without a body; other answers stay no-store. */
+START_TEST(openapi_etag)
+{
+    gs_srv s, s2;
+    api_resp r;
+    char etag[128], etag2[128], hdr[200], v[256];
+    ITEST_START(&s, NULL);
+
+    api_req(&s, "GET", "/openapi.yaml", NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(r.body && strncmp(r.body, "openapi:", 8) == 0, "body %.40s",
+                  r.body ? r.body : "");
+    ck_assert_ptr_nonnull(api_header(&r, "ETag", etag, sizeof etag));
+    ck_assert_msg(etag[0] == '"' && etag[strlen(etag) - 1] == '"',
+                  "not a strong tag: %s", etag);
+    assert_header(&r, "Cache-Control", "public, max-age=300");
+    api_free(&r);
+
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s", etag);
+    const char *inm[] = {hdr, NULL};
+    api_req(&s, "GET", "/openapi.yaml", inm, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 304);
+    ck_assert_uint_eq(r.len, 0);
+    assert_header(&r, "ETag", etag);
+    assert_header(&r, "Cache-Control", "public, max-age=300");
+    api_free(&r);
+    api_req(&s, "HEAD", "/openapi.yaml", inm, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 304);
+    api_free(&r);
+
+    /* A list holding the tag, weak or not, matches; another tag does not. */
+    snprintf(hdr, sizeof hdr, "If-None-Match: \"old\", W/%s", etag);
+    api_req(&s, "GET", "/openapi.yaml", inm, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 304);
+    api_free(&r);
+    const char *other[] = {"If-None-Match: \"0000\"", NULL};
+    api_req(&s, "GET", "/openapi.yaml", other, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_gt(r.len, 100);
+    api_free(&r);
+
+    /* Other answers are not cacheable and carry no tag. */
+    api_req(&s, "GET", "/puzzles", NULL, NULL, NULL, &r);
+    assert_header(&r, "Cache-Control", "no-store");
+    ck_assert_ptr_null(api_header(&r, "ETag", v, sizeof v));
+    api_free(&r);
+
+    /* The tag is a hash of the bytes: another process gives the same. */
+    ITEST_START(&s2, NULL);
+    api_req(&s2, "HEAD", "/openapi.yaml", NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(api_header(&r, "ETag", etag2, sizeof etag2));
+    ck_assert_str_eq(etag, etag2);
+    api_free(&r);
+    ITEST_STOP(&s2);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -621,6 +683,7 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, version_endpoint_and_metric);
     tcase_add_test(tc, json_log_with_traceparent);
     tcase_add_test(tc, text_log_with_traceparent);
+    tcase_add_test(tc, openapi_etag);
     suite_add_tcase(s, tc);
     return s;
 }

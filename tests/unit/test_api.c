@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/etag.h"
 #include "gridsolve/log.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/version.h"
@@ -256,6 +257,45 @@ START_TEST(log_line_truncated)
 }
 END_TEST
 
+/* ---- ETag --------------------------------------------------------------- */
+
+START_TEST(etag_make)
+{
+    char a[GS_ETAG_MAX], b[GS_ETAG_MAX], c[GS_ETAG_MAX], e[GS_ETAG_MAX];
+
+    gs_etag_make("openapi: 3.0.3\n", 15, a);
+    gs_etag_make("openapi: 3.0.3\n", 15, b);
+    gs_etag_make("openapi: 3.0.4\n", 15, c);
+    gs_etag_make("", 0, e);
+    ck_assert_str_eq(a, b); /* stable */
+    ck_assert_str_ne(a, c); /* one byte differs */
+    ck_assert_str_ne(a, e);
+    /* Strong (no W/), quoted, 32 hex digits. */
+    ck_assert_uint_eq(strlen(a), 34);
+    ck_assert_int_eq(a[0], '"');
+    ck_assert_int_eq(a[33], '"');
+    ck_assert_uint_eq(strspn(a + 1, "0123456789abcdef"), 32);
+}
+END_TEST
+
+START_TEST(etag_if_none_match)
+{
+    const char *tag = "\"0123abcd\"";
+
+    ck_assert(gs_etag_matches("\"0123abcd\"", tag));
+    ck_assert(gs_etag_matches("W/\"0123abcd\"", tag)); /* weak compare */
+    ck_assert(gs_etag_matches("\"x\", \"0123abcd\"", tag));
+    ck_assert(gs_etag_matches(" \"x\" ,W/\"0123abcd\" ", tag));
+    ck_assert(gs_etag_matches("*", tag));
+    ck_assert(!gs_etag_matches(NULL, tag));
+    ck_assert(!gs_etag_matches("", tag));
+    ck_assert(!gs_etag_matches("\"0123abc\"", tag));
+    ck_assert(!gs_etag_matches("\"0123abcd", tag)); /* unterminated */
+    ck_assert(!gs_etag_matches("0123abcd", tag));   /* unquoted */
+    ck_assert(!gs_etag_matches("\"x\" \"y\"", tag));
+}
+END_TEST
+
 Suite *gs_test_api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -271,6 +311,8 @@ Suite *gs_test_api_suite(void)
     tcase_add_test(tc, log_text_line);
     tcase_add_test(tc, log_json_line);
     tcase_add_test(tc, log_line_truncated);
+    tcase_add_test(tc, etag_make);
+    tcase_add_test(tc, etag_if_none_match);
     suite_add_tcase(s, tc);
     return s;
 }
