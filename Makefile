@@ -61,7 +61,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean FORCE
+        container-test format clean
 
 all: build
 
@@ -130,6 +130,17 @@ $(BUILD)/gen/openapi.o: $(OPENAPI)
 	} > $(BUILD)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
 
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The version stamp is rewritten only when the version or commit changed,
+# so version.o (the one object that sees them) rebuilds only then.
+.PHONY: FORCE
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(GS_VERSION) $(GS_COMMIT)' | cmp -s - $@ || \
@@ -138,14 +149,6 @@ $(VERSION_STAMP): FORCE
 $(BUILD)/obj/src/core/version.o: src/core/version.c $(VERSION_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(VERSION_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
-
-$(BUILD)/obj/tests/%.o: tests/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(BUILD)/obj/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 format:
 	clang-format -i $$(find src include tests bench -name '*.[ch]')
