@@ -45,11 +45,6 @@ int gs_config_parse(gs_server_config *c, int argc, char **argv,
                     const char *(*getenv_fn)(const char *), char *msg,
                     size_t msglen);
 
-/* True when `origin` (a request's Origin header, may be NULL) may read
- * responses under `allowed` ("*", or comma-separated origins compared
- * ASCII case-insensitively; blanks around commas ignored). */
-bool gs_config_origin_allowed(const char *allowed, const char *origin);
-
 /* Prints the usage text with every flag, variable and default. */
 void gs_config_usage(FILE *f);
 
@@ -64,5 +59,10 @@ unsigned gs_config_cpu_max_quota(const char *text);
 /* The same from cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us texts
  * (quota -1 = unlimited -> 0). */
 unsigned gs_config_cfs_quota(const char *quota, const char *period);
+
+/* True when `origin` (a request's Origin header, may be NULL) may read
+ * responses under `allowed` ("*", or comma-separated origins compared
+ * ASCII case-insensitively; blanks around commas ignored). */
+bool gs_config_origin_allowed(const char *allowed, const char *origin);
 
 #endif

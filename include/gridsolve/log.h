@@ -33,16 +33,18 @@ typedef struct gs_log_entry {
     const char *result;      /* solve result, NULL when no solve ran */
     uint64_t expanded;       /* with result */
     const char *traceparent; /* validated, NULL when none */
-    bool aborted;            /* the connection ended before the answer */
+    const char *outcome;     /* NULL: answered; else e.g. "aborted" (the
+                                connection ended first); blanks before
+                                the word are ignored */
 } gs_log_entry;
 
 /* Writes the line for e, '\n' included, into buf (n bytes, NUL-ended,
  * cut short only if n is too small) and returns its length. text:
  *   TIME METHOD PATH STATUS 1.234ms id=ID [result=R expanded=N]
- *   [traceparent=T] [aborted]
+ *   [traceparent=T] [OUTCOME]
  * json: {"time":..,"method":..,"path":..,"status":N|null,"ms":..,"id":..,
  *   ["result":..,"expanded":N,]["traceparent":..,"trace_id":..,]
- *   ["aborted":true]} */
+ *   ["outcome":..]} */
 size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n);
 
 #endif

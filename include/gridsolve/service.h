@@ -33,10 +33,9 @@ void gs_solve_opts_default(gs_solve_opts *o);
 
 /* What a solve produced, for logs and metrics. */
 typedef struct gs_solve_info {
-    enum gs_status status; /* of the last case in text mode */
+    enum gs_status status; /* text mode: limit if any case hit one */
     uint64_t expanded;     /* summed over cases */
     double elapsed_ms;
-    uint64_t limited; /* cases that ended in a limit */
 } gs_solve_info;
 
 /* JSON mode: parses body (len bytes), solves, writes the response JSON to

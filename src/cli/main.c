@@ -125,9 +125,10 @@ static int cmd_solve(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = true;
-        } else if (strcmp(a, "--timeout-ms") == 0 ||
-                   strcmp(a, "--max-states") == 0) {
-            double v = i + 1 < argc ? number_arg(argv[++i]) : -1;
+        } else if ((strcmp(a, "--timeout-ms") == 0 ||
+                    strcmp(a, "--max-states") == 0) &&
+                   i + 1 < argc) {
+            double v = number_arg(argv[++i]);
             if (v < 0) {
                 fprintf(stderr, "gridsolve: %s needs a number >= 0\n", a);
                 return EXIT_USAGE;
@@ -211,7 +212,7 @@ static int cmd_solve(int argc, char **argv)
     if (fflush(stdout) != 0)
         return EXIT_ERROR;
     /* Scripts must tell "no answer in time" from "no answer exists". */
-    return info.limited ? EXIT_LIMIT : 0;
+    return info.status == GS_LIMIT ? EXIT_LIMIT : 0;
 }
 
 int main(int argc, char **argv)

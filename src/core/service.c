@@ -203,8 +203,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
         ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
     if (res->status == GS_LIMIT)
         ok = ok &&
-             cJSON_AddStringToObject(
-                 o, "limit", gs_limit_name(res->limit));
+             cJSON_AddStringToObject(o, "limit", gs_limit_name(res->limit));
     ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps", (double)res->steps)
                        : cJSON_AddNullToObject(o, "steps"));
     ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)
@@ -249,13 +248,12 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     int rc = parse_body(body, len, &doc, err);
     if (rc)
         return rc;
+    rc = read_limits(doc, &timeout_ms, &max_states, err);
     /* Strict input: a misspelt option must not silently fall back to
      * its default. */
-    if (p->fields)
+    if (!rc && p->fields)
         rc = gs_json_only_fields(doc, "", p->fields, gs_service_common_fields,
                                  err);
-    if (!rc)
-        rc = read_limits(doc, &timeout_ms, &max_states, err);
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
     cJSON_Delete(doc);
@@ -272,7 +270,6 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     if (info) {
         info->status = res.status;
         info->expanded = res.expanded;
-        info->limited = res.status == GS_LIMIT;
         info->elapsed_ms = res.elapsed_ms;
     }
     gs_result_free(&res);
@@ -352,9 +349,11 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             rc = gs_buf_status(out);
         }
         if (info) {
-            info->status = res.status;
+            /* A limit anywhere marks the whole body: its answer is
+             * incomplete (the CLI exits 3, metrics count a limit). */
+            if (i == 0 || info->status != GS_LIMIT)
+                info->status = res.status;
             info->expanded += res.expanded;
-            info->limited += res.status == GS_LIMIT;
             info->elapsed_ms += res.elapsed_ms;
         }
         gs_result_free(&res);

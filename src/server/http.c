@@ -842,7 +842,8 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
         .result = r->solved ? gs_status_name(r->info.status) : NULL,
         .expanded = r->info.expanded,
         .traceparent = r->trace[0] ? r->trace : NULL,
-        .aborted = toe != MHD_REQUEST_TERMINATED_COMPLETED_OK,
+        .outcome =
+            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted",
     };
     gs_log_format(&e, strcmp(r->h->cfg->log_format, "json") == 0, line,
                   sizeof line);

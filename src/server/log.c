@@ -89,6 +89,15 @@ static void put_str(line *l, const char *name, const char *value)
     put(l, "\"");
 }
 
+/* The outcome word, or NULL when the request was answered. */
+static const char *outcome(const gs_log_entry *e)
+{
+    const char *o = e->outcome;
+    while (o && *o == ' ')
+        o++;
+    return o && *o ? o : NULL;
+}
+
 static void format_json(const gs_log_entry *e, line *l)
 {
     put(l, "{");
@@ -109,8 +118,8 @@ static void format_json(const gs_log_entry *e, line *l)
         put_str(l, "traceparent", e->traceparent);
         put(l, ",\"trace_id\":\"%.32s\"", e->traceparent + 3);
     }
-    if (e->aborted)
-        put(l, ",\"aborted\":true");
+    if (outcome(e))
+        put_str(l, "outcome", outcome(e));
     put(l, "}\n");
 }
 
@@ -126,8 +135,8 @@ static void format_text(const gs_log_entry *e, line *l)
             (unsigned long long)e->expanded);
     if (e->traceparent)
         put(l, " traceparent=%s", e->traceparent);
-    if (e->aborted)
-        put(l, " aborted");
+    if (outcome(e))
+        put(l, " %s", outcome(e));
     put(l, "\n");
 }
 

@@ -207,7 +207,7 @@ START_TEST(log_text_line)
     e.result = NULL;
     e.traceparent = NULL;
     e.status = 0;
-    e.aborted = true;
+    e.outcome = " aborted"; /* leading blanks ignored */
     gs_log_format(&e, false, buf, sizeof buf);
     ck_assert_str_eq(buf, "2026-11-29T16:04:50.904Z POST /solve/bloxorz - "
                           "0.308ms id=bce2254e-000003 aborted\n");
@@ -233,13 +233,14 @@ START_TEST(log_json_line)
     e.status = 0;
     e.result = NULL;
     e.traceparent = NULL;
-    e.aborted = true;
+    e.outcome = "abandoned";
     gs_log_format(&e, true, buf, sizeof buf);
     cJSON *j = cJSON_Parse(buf);
     ck_assert_ptr_nonnull(j);
     ck_assert_str_eq(cJSON_GetObjectItem(j, "path")->valuestring, "/a\"b\\c");
     ck_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "status")));
-    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "aborted")));
+    ck_assert_str_eq(cJSON_GetObjectItem(j, "outcome")->valuestring,
+                     "abandoned");
     ck_assert_ptr_null(cJSON_GetObjectItem(j, "result"));
     ck_assert_ptr_null(cJSON_GetObjectItem(j, "trace_id"));
     cJSON_Delete(j);
