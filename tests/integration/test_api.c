@@ -312,6 +312,11 @@ START_TEST(cli_exit_status)
                          "2 1\n3 2\n5 1\n2 0 1 0 3\n0 0\n", out, sizeof out),
                      3);
     ck_assert_str_eq(out, "1\nlimit\n");
+    /* A limit early in the body counts as much as one at its end. */
+    ck_assert_int_eq(cli("solve curling --max-states 1",
+                         "5 1\n2 0 1 0 3\n2 1\n3 2\n0 0\n", out, sizeof out),
+                     3);
+    ck_assert_str_eq(out, "limit\n1\n");
     ck_assert_int_eq(
         cli("solve curling --json", "{\"board\": 1}", out, sizeof out), 1);
     ck_assert_int_eq(cli("solve curling --json",
