@@ -517,6 +517,8 @@ Suite *gs_test_search_suite(void)
 {
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("search");
+    /* Not a timing assertion: room for sanitizers on a loaded machine. */
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, fifo_hashed_finds_shortest);
     tcase_add_test(tc, priority_astar_finds_shortest);
     tcase_add_test(tc, priority_improves_unexpanded_state);
