@@ -79,6 +79,7 @@ struct gs_search {
     unsigned char lfrom[GS_LATTICE_MAX][GS_LATTICE_MAX]; /* [to][m] -> k */
     uint32_t *lq;                                        /* ring, power of 2 */
     size_t lq_cap;
+    uint64_t lq_most; /* states the lattice has: the ring's useful size */
     uint64_t lstart, lcount;
     uint64_t lcap_bytes; /* the state cap as bytes; 0 = none */
 };
@@ -746,7 +747,13 @@ static int lattice_new(gs_search *s)
     if (!lattice_shape(s))
         return GS_EINTERNAL;
     uint64_t cells = ((uint64_t)s->lat->cells + 15) & ~(uint64_t)15;
-    uint64_t bytes = cells / 2 + cells + LQ_FIRST * sizeof *s->lq;
+    /* The ring never holds more than every state once: a tiny board (an
+     * HTTP request's) gets a ring of its size, not LQ_FIRST entries. */
+    s->lq_most = (uint64_t)s->lat->cells * s->lat->layers;
+    size_t ring = 16;
+    while (ring < LQ_FIRST && ring <= s->lq_most)
+        ring *= 2;
+    uint64_t bytes = cells / 2 + cells + ring * sizeof *s->lq;
     if (lim && lim->max_states)
         s->lcap_bytes = lim->max_states > UINT64_MAX / GS_LATTICE_STATE_BYTES
                             ? UINT64_MAX
@@ -760,8 +767,8 @@ static int lattice_new(gs_search *s)
         return GS_OK;
     s->lopen = calloc(cells / 16, sizeof *s->lopen);
     s->lmove = calloc(cells, 1);
-    s->lq = malloc(LQ_FIRST * sizeof *s->lq);
-    s->lq_cap = LQ_FIRST;
+    s->lq = malloc(ring * sizeof *s->lq);
+    s->lq_cap = ring;
     if (!s->lopen || !s->lmove || !s->lq)
         return GS_ENOMEM;
     return GS_OK;
@@ -813,8 +820,9 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
     uint64_t cap = s->lq_cap, qmask = cap - 1;
     uint64_t h = *head, t = *tail, end = h + budget;
     int rc = 0;
-    /* Room for every successor of the whole burst, checked once. */
-    while (t - h + nm * budget >= cap) {
+    /* Room for every successor of the whole burst, checked once; a ring
+     * larger than the lattice holds every state already. */
+    while (cap <= s->lq_most && t - h + nm * budget >= cap) {
         if ((rc = lattice_ring_grow(s, &h, &t)) != 0) {
             *head = h;
             *tail = t;
