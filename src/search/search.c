@@ -833,6 +833,8 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
         qmask = cap - 1;
         end = h + budget;
     }
+    /* Counted from here: a grow above renumbers h and t from 0. */
+    const uint64_t h0 = h, t0 = t;
     while (h != t && h != end) {
         uint64_t id = q[h & qmask];
         const int64_t *d = delta[id % GS_LATTICE_MAX];
@@ -855,8 +857,8 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
         if (rc)
             break;
     }
-    s->expanded += h - *head;
-    s->lcount += t - *tail;
+    s->expanded += h - h0;
+    s->lcount += t - t0;
     *head = h;
     *tail = t;
     return rc;

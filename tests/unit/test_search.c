@@ -436,6 +436,43 @@ START_TEST(lattice_exhausts_to_impossible)
 }
 END_TEST
 
+/* An open 256 x 256 grid (padded like the maze): the ring grows several
+ * times, and the counters stay exact across the growths. The far corner
+ * is the one state at the largest distance, so it is found last. */
+START_TEST(lattice_counts_across_ring_growth)
+{
+    enum { N = 256, W = N + 1 };
+    gs_lattice lat = {.layers = 1, .moves = 4, .cells = (N + 2) * W};
+    for (int d = 0; d < 4; d++)
+        lat.offset[0][d] = dr[d] * W + dc[d];
+    memcpy(lat.name, dname, 4);
+    gs_search_config cfg = {.lattice = &lat};
+    gs_search *s;
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint64_t *bits = gs_search_lattice_bits(s);
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++) {
+            uint64_t id = gs_lattice_id((uint64_t)(r + 1) * W + c, 0);
+            bits[id >> 6] |= 1ull << (id & 63);
+        }
+    bool found;
+    uint64_t start = gs_lattice_id(W, 0);
+    uint64_t goal = gs_lattice_id((uint64_t)N * W + N - 1, 0);
+    ck_assert_int_eq(gs_search_lattice_run(s, start, goal, &found), 0);
+    ck_assert(found);
+    ck_assert_uint_eq(gs_search_count(s), (uint64_t)N * N);
+    ck_assert_uint_lt(gs_search_expanded(s), gs_search_count(s));
+    ck_assert_uint_gt(gs_search_expanded(s), (uint64_t)N * N - 2 * N);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_search_finish(s, 0, true, goal, NULL, true, &res),
+                     GS_OK);
+    ck_assert_uint_eq(res.steps, 2 * (N - 1));
+    gs_result_free(&res);
+    gs_search_free(s);
+}
+END_TEST
+
 /* Layer maps that are not permutations, too many layers or no cells are
  * refused: parents could not be recomputed. */
 START_TEST(lattice_rejects_bad_shapes)
@@ -525,6 +562,7 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, dense_mode_finds_shortest);
     tcase_add_test(tc, lattice_mode_finds_shortest);
     tcase_add_test(tc, lattice_exhausts_to_impossible);
+    tcase_add_test(tc, lattice_counts_across_ring_growth);
     tcase_add_test(tc, lattice_rejects_bad_shapes);
     tcase_add_test(tc, lattice_caps_count_bytes);
     tcase_add_test(tc, unreachable_goal_is_impossible);
