@@ -33,7 +33,8 @@ LDLIBS += -lm
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o \
+            $(BUILD)/gen/web.o
 UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
@@ -115,6 +116,14 @@ $(BUILD)/gen/openapi.o: $(OPENAPI)
 	  echo 'const size_t gs_openapi_yaml_len = sizeof gs_openapi_yaml - 1;'; \
 	} > $(BUILD)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
+
+# The web playground (GET /): web/index.html with its style and script
+# inlined, as a C array plus the Content-Security-Policy that allows them.
+WEB_SRC := web/index.html web/style.css web/app.js web/embed.sh
+$(BUILD)/gen/web.o: $(WEB_SRC)
+	@mkdir -p $(dir $@)
+	sh web/embed.sh $(BUILD)/gen/web.c
+	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/web.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -153,6 +153,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
         ok = add_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (ok && r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
+    if (ok && r->route == GS_ROUTE_INDEX) /* the playground: nothing else */
+        ok = add_header(resp, "Content-Security-Policy", gs_web_csp);
     if (ok && r->preflight)
         ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
              add_header(resp, "Access-Control-Allow-Headers",
@@ -341,7 +343,7 @@ static bool route_get(req *r, const char *url, const char *method)
     } routes[] = {
         {"/healthz", GS_ROUTE_HEALTHZ},      {"/readyz", GS_ROUTE_READYZ},
         {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI}, {"/", GS_ROUTE_INDEX},
     };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
@@ -373,6 +375,10 @@ static bool route_get(req *r, const char *url, const char *method)
         break;
     case GS_ROUTE_METRICS:
         answer_metrics(r);
+        break;
+    case GS_ROUTE_INDEX:
+        answer_static(r, MHD_HTTP_OK, "text/html; charset=utf-8",
+                      gs_web_index_html, gs_web_index_len);
         break;
     default:
         if (gs_openapi_yaml_len == 0) {

@@ -41,7 +41,7 @@ struct gs_metrics {
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
     "/solve/{puzzle}", "/puzzles",      "/healthz", "/readyz",
-    "/metrics",        "/openapi.yaml", "other"};
+    "/metrics",        "/openapi.yaml", "/",        "other"};
 
 const char *gs_route_label(enum gs_route r)
 {
