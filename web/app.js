@@ -1039,9 +1039,10 @@ function play() {
   $('play').setAttribute('aria-label', 'Pause');
   $('play').textContent = '❚❚ Pause';
   const tick = () => {
-    if (state.pos >= state.frames.length - 1) { pause(); return; }
     setPos(state.pos + 1);
-    state.timer = setTimeout(tick, 1000 / Number($('speed').value));
+    // Pause on the last frame itself, so the button reads Play there.
+    if (state.pos >= state.frames.length - 1) pause();
+    else state.timer = setTimeout(tick, 1000 / Number($('speed').value));
   };
   state.timer = setTimeout(tick, 1000 / Number($('speed').value));
 }
