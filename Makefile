@@ -4,6 +4,7 @@
 #   make test    the same dependency step, then unit and integration tests
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
 #   make bench   benchmarks (speed and memory figures)
+#   make test-web  browser tests of the playground (chromium + node)
 
 BUILD ?= build
 ifeq ($(SANITIZE),1)
@@ -48,7 +49,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean
+        container-test format clean test-web web-screenshot
 
 all: build
 
@@ -75,6 +76,7 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
 	@$(MAKE) --no-print-directory check-unit check-integration
+	@$(MAKE) --no-print-directory test-web
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -89,6 +91,28 @@ bench: deps
 
 container-test:
 	bash docker/container-test.sh
+
+# Browser tests of the playground (tests/web): node's test runner drives
+# Debian's chromium through playwright-core against a `gridsolve serve`
+# that the tests start on a free port and stop. Skipped, saying so, when
+# chromium or node is missing; `npm ci` runs first when needed.
+CHROMIUM ?= /usr/bin/chromium
+WEB_TEST_ENV = GRIDSOLVE_BIN=$(BIN) CHROMIUM=$(CHROMIUM)
+test-web: $(BIN)
+	@if [ ! -x "$(CHROMIUM)" ] || ! command -v node >/dev/null 2>&1; then \
+	  echo "make test-web: SKIPPED: needs $(CHROMIUM) and node" \
+	    "(apt-get install chromium nodejs npm)"; \
+	else \
+	  if [ ! -d tests/web/node_modules/playwright-core ]; then \
+	    (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
+	  fi; \
+	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test tests/web/; \
+	fi
+
+# Remakes docs/playground.png, the README's picture, with the browser tests.
+web-screenshot:
+	@$(MAKE) --no-print-directory test-web \
+	  WEB_TEST_EXTRA=PLAYGROUND_SCREENSHOT=docs/playground.png
 
 $(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
