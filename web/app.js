@@ -136,6 +136,7 @@ const bloxorz = {
       if (v === 'O') svg('rect', { x: x + S * 0.22, y: y + S * 0.22, width: S * 0.56,
         height: S * 0.56, rx: S * 0.06, class: 'goal-hole' }, g);
     }));
+    s = s || this.start(m);
     if (!s) return;
     // The block: a standing block shows its square top face raised above
     // its shadow; a lying one is a long bar across two cells.
@@ -266,8 +267,8 @@ const sokoban = {
     return { ...charModel(grid, ' '), optimize: b.optimize || 'moves' };
   },
   toBody(m) {
-    const grid = m.cells.map((r) => r.join('').replace(/\s+$/, ''));
-    const body = { grid };
+    // Rows keep their trailing floor: an all-floor row must not be empty.
+    const body = { grid: m.cells.map((r) => r.join('')) };
     if (m.optimize && m.optimize !== 'moves') body.optimize = m.optimize;
     return body;
   },
@@ -701,6 +702,9 @@ function textChanged() {
       $('max-states').value = lim.max_states ?? '';
     } else if (mode === 'xsb') {
       state.model = adapter().fromBody({ grid: xsbLines(text), optimize: state.model.optimize });
+    } else if (mode === 'judge') {
+      const first = judgeFirstCase(state.name, text);
+      if (first) state.model = adapter().fromBody(first);
     }
     syncControls();
     drawBoard();
@@ -708,6 +712,36 @@ function textChanged() {
     $('body-mode').textContent = `${modeLabel(mode)} (not drawn: ${e.message})`;
   }
   saveHash();
+}
+
+/* The first case of a judge text as a JSON body, so the board can show
+ * it; null where the format is not drawn (wallpushers) or not readable. */
+function judgeFirstCase(name, text) {
+  const lines = text.replace(/\r/g, '').split('\n');
+  const nums = (s) => s.trim().split(/\s+/).map(Number);
+  if (name === 'bloxorz' || name === 'sokoban') {
+    const [n] = nums(lines[0]);
+    if (!(n > 0)) return null;
+    const grid = lines.slice(1, 1 + n);
+    return name === 'sokoban' ? { grid, notation: 'seed' } : { grid };
+  }
+  if (name === 'curling') {
+    const [w, h] = nums(lines[0]);
+    if (!(w > 0 && h > 0)) return null;
+    const board = lines.slice(1, 1 + h).map(nums);
+    return { board, max_throws: 10 };
+  }
+  if (name === 'holedox') {
+    const t = text.trim().split(/\s+/).map(Number);
+    const [rows, cols, len] = t;
+    if (!(rows > 0 && cols > 0 && len > 0)) return null;
+    let i = 3;
+    const pairs = (k) => Array.from({ length: k }, () => [t[i++] - 1, t[i++] - 1]);
+    const snake = pairs(len);
+    const blocks = pairs(t[i++] || 0);
+    return { rows, cols, snake, blocks, target: [0, 0] };
+  }
+  return null;
 }
 
 function xsbLines(text) {
@@ -719,7 +753,8 @@ function xsbLines(text) {
 
 function modeLabel(mode) {
   return { json: 'JSON body', xsb: 'XSB level, sent as a JSON grid',
-    judge: 'judge text, sent as text/plain (the answer is the judge output)', empty: 'empty' }[mode];
+    judge: 'judge text, sent as text/plain (the answer is the judge output; the board shows case 1)',
+    empty: 'empty' }[mode];
 }
 
 function showMode() {
@@ -868,7 +903,8 @@ function parseEvent(block) {
 /* Handles one event; true when it ends the stream. */
 function onEvent(ev, mode) {
   if (ev.type === 'progress') {
-    const p = JSON.parse(ev.data);
+    let p;
+    try { p = JSON.parse(ev.data); } catch { return false; } // a counter can wait
     const parts = [`${fmtInt(p.expanded)} expanded`];
     if (p.stored != null) parts.push(`${fmtInt(p.stored)} stored`);
     if (p.bound != null) parts.push(`bound ${p.bound}`);

@@ -233,6 +233,7 @@ test('judge text goes as text/plain and shows the judge output', async () => {
   await choose(page, 'bloxorz');
   await paste(page, '7 7\n#######\n#..X###\n#..##O#\n#....E#\n#....E#\n#.....#\n#######\n3 6\n######\n#XEEO#\n######\n0 0\n');
   await solve(page);
+  assert.equal(await byId(page, 'board').locator('.block-top').count(), 1); // case 1 drawn
   assert.equal(await text(page, 'status'), 'judge output');
   assert.equal(await page.locator('#judge-output').textContent(), '10\n2\n');
   assert.deepEqual(problems, []);
