@@ -30,21 +30,37 @@
 
 #define GS_NO_PARENT UINT64_MAX
 
+/* Live counters of a running solve, written by the solving thread about
+ * once a millisecond and read by another (the server's progress events).
+ * Relaxed atomics: each value is exact when written, the set is a
+ * snapshot only approximately. */
+typedef struct gs_progress {
+    atomic_uint_fast64_t expanded; /* states popped */
+    atomic_uint_fast64_t stored;   /* states in the store */
+    atomic_uint_fast64_t bound;    /* priority of the last popped state (A*:
+                                      the f bound) or BFS depth; 0 unknown */
+} gs_progress;
+
 /* Limits of one solve. All optional (0 / NULL = none). */
 typedef struct gs_limits {
     uint64_t max_states;      /* states stored before giving up */
-    uint64_t max_bytes;       /* memory of the state store (a full store
-                                 is reported like the state cap) */
+    uint64_t max_bytes;       /* memory of the state store and the solver's
+                                 tables (past it: limit "memory") */
     int64_t deadline_ns;      /* CLOCK_MONOTONIC, from gs_now_ns() */
     const atomic_int *cancel; /* set by the server when it must stop */
+    gs_progress *progress;    /* updated while searching; may be NULL */
 } gs_limits;
 
 enum gs_status { GS_SOLVED = 0, GS_IMPOSSIBLE = 1, GS_LIMIT = 2 };
 enum gs_limit_kind {
     GS_LIMIT_NONE = 0,
     GS_LIMIT_TIME = 1,
-    GS_LIMIT_STATES = 2
+    GS_LIMIT_STATES = 2,
+    GS_LIMIT_MEMORY = 3 /* the solve's or the process's memory budget */
 };
+
+/* "time", "states" or "memory", as in responses and logs. */
+const char *gs_limit_name(enum gs_limit_kind k);
 
 /* What a solver reports. gs_result_clear() before use, gs_result_free() after.
  */
@@ -85,7 +101,10 @@ typedef struct gs_search_config {
 
 typedef struct gs_search gs_search;
 
-/* Allocates a search. Returns GS_OK or GS_ENOMEM/GS_EINTERNAL. */
+/* Allocates a search. Returns GS_OK or GS_ENOMEM/GS_EINTERNAL. When the
+ * memory budget (lim->max_bytes or the process budget, mem.h) refuses the
+ * initial store, the search is still made, and its first add or pop
+ * returns GS_ELIMIT with the limit GS_LIMIT_MEMORY. */
 int gs_search_new(const gs_search_config *cfg, gs_search **out);
 void gs_search_free(gs_search *s);
 
@@ -122,7 +141,8 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move);
 
 uint64_t gs_search_count(const gs_search *s);    /* states stored */
 uint64_t gs_search_expanded(const gs_search *s); /* states popped */
-/* Bytes the state store holds (records, index, queue or heap). */
+/* Bytes the state store holds (records, index, queue or heap), all of
+ * them reserved from the process-wide budget (mem.h). */
 uint64_t gs_search_bytes(const gs_search *s);
 /* Why the search stopped when a call returned GS_ELIMIT. */
 enum gs_limit_kind gs_search_limit(const gs_search *s);
@@ -142,5 +162,10 @@ int gs_search_finish(gs_search *s, int rc, bool found, uint64_t goal_id,
 /* True once the deadline passed or cancel is set (for solvers with their
  * own inner loops, e.g. a reachability flood inside one expansion). */
 bool gs_limits_expired(const gs_limits *lim);
+
+/* Publishes a solver's own counters to lim->progress (no-op without one);
+ * for solvers that search outside the core or want to report a depth. */
+void gs_progress_report(const gs_limits *lim, uint64_t expanded,
+                        uint64_t stored, uint64_t bound);
 
 #endif

@@ -24,6 +24,7 @@ typedef struct gs_solve_opts {
     uint64_t max_solve_bytes;  /* memory budget of one solve's states */
     gs_caps caps;
     const atomic_int *cancel; /* may be NULL */
+    gs_progress *progress;    /* live counters of the solve; may be NULL */
 } gs_solve_opts;
 
 /* Defaults used by the CLI and the server before configuration. */

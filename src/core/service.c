@@ -47,6 +47,7 @@ static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
     lim.max_states = m;
     lim.max_bytes = o->max_solve_bytes;
     lim.cancel = o->cancel;
+    lim.progress = o->progress;
     return lim;
 }
 
@@ -179,7 +180,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     if (res->status == GS_LIMIT)
         ok = ok &&
              cJSON_AddStringToObject(
-                 o, "limit", res->limit == GS_LIMIT_STATES ? "states" : "time");
+                 o, "limit", gs_limit_name(res->limit));
     ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps", (double)res->steps)
                        : cJSON_AddNullToObject(o, "steps"));
     ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)

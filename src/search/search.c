@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gridsolve/mem.h"
 #include "gridsolve/search.h"
 
 #define CHUNK_SHIFT 16
@@ -38,7 +39,10 @@ struct gs_search {
     uint32_t tick;
     uint32_t stride;    /* ticks between clock reads, 1..CHECK_EVERY */
     int64_t last_check; /* gs_now_ns() at the last clock read */
-    uint64_t bytes;     /* held by the state store, against limits->max_bytes */
+    uint64_t bytes;     /* held by the state store, against limits->max_bytes
+                           and reserved from the process budget (mem.h) */
+    bool over_budget;   /* the initial store was refused: every call fails */
+    uint64_t bound;     /* priority of the last popped state */
 
     /* dense mode */
     unsigned char *dmove;
@@ -62,6 +66,18 @@ void gs_result_clear(gs_result *res)
 {
     memset(res, 0, sizeof *res);
     res->pushes = -1;
+}
+
+const char *gs_limit_name(enum gs_limit_kind k)
+{
+    switch (k) {
+    case GS_LIMIT_STATES:
+        return "states";
+    case GS_LIMIT_MEMORY:
+        return "memory";
+    default:
+        return "time";
+    }
 }
 
 const char *gs_status_name(enum gs_status s)
@@ -101,6 +117,18 @@ int64_t gs_deadline_after_ms(double ms)
     if (ns >= DEADLINE_MAX_NS)
         return INT64_MAX;
     return gs_now_ns() + (int64_t)ns;
+}
+
+void gs_progress_report(const gs_limits *lim, uint64_t expanded,
+                        uint64_t stored, uint64_t bound)
+{
+    gs_progress *p = lim ? lim->progress : NULL;
+
+    if (!p)
+        return;
+    atomic_store_explicit(&p->expanded, expanded, memory_order_relaxed);
+    atomic_store_explicit(&p->stored, stored, memory_order_relaxed);
+    atomic_store_explicit(&p->bound, bound, memory_order_relaxed);
 }
 
 bool gs_limits_expired(const gs_limits *lim)
@@ -171,6 +199,22 @@ static inline unsigned char *rec_closed(const gs_search *s, unsigned char *r)
     return r + s->cfg.key_size + 13;
 }
 
+/* Reserves the store's first block from both budgets; on refusal the
+ * search is marked over budget instead of failing, so that solvers report
+ * it as a limit through their usual add/pop path. */
+static bool reserve_initial(gs_search *s, uint64_t n)
+{
+    const gs_limits *lim = s->cfg.limits;
+
+    if ((lim && lim->max_bytes && n > lim->max_bytes) || !gs_mem_reserve(n)) {
+        s->over_budget = true;
+        s->limit = GS_LIMIT_MEMORY;
+        return false;
+    }
+    s->bytes = n;
+    return true;
+}
+
 int gs_search_new(const gs_search_config *cfg, gs_search **out)
 {
     *out = NULL;
@@ -187,22 +231,23 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     s->dense = cfg->dense_count > 0;
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
     if (s->dense) {
-        s->dmove = calloc(cfg->dense_count, 1);
-        if (!s->dmove) {
-            free(s);
-            return GS_ENOMEM;
+        if (reserve_initial(s, cfg->dense_count)) {
+            s->dmove = calloc(cfg->dense_count, 1);
+            if (!s->dmove) {
+                gs_search_free(s);
+                return GS_ENOMEM;
+            }
         }
-        /* Counted, never refused: the board cap already bounds it. */
-        s->bytes = cfg->dense_count;
     } else {
         s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
         s->table_mask = 1023;
-        s->table = calloc(s->table_mask + 1, sizeof *s->table);
-        if (!s->table) {
-            free(s);
-            return GS_ENOMEM;
+        if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
+            s->table = calloc(s->table_mask + 1, sizeof *s->table);
+            if (!s->table) {
+                gs_search_free(s);
+                return GS_ENOMEM;
+            }
         }
-        s->bytes = (s->table_mask + 1) * sizeof *s->table;
     }
     *out = s;
     return GS_OK;
@@ -219,6 +264,7 @@ void gs_search_free(gs_search *s)
     free(s->chunks);
     free(s->table);
     free(s->heap);
+    gs_mem_release(s->bytes);
     free(s);
 }
 
@@ -235,17 +281,20 @@ static inline uint32_t entry_id(uint64_t e)
 }
 
 /* Accounts for the store growing from `from` to `to` bytes. False (and
- * the limit recorded as a full state store) when that would pass the
- * memory budget: the solve then answers `limit` instead of exhausting the
- * process, which serves other requests too. */
+ * the limit recorded as memory) when that would pass the solve's budget
+ * or the process's: the solve then answers `limit` instead of exhausting
+ * the process, which serves other requests too. */
 static bool budget_grow(gs_search *s, size_t from, size_t to)
 {
     const gs_limits *lim = s->cfg.limits;
     uint64_t next = s->bytes - from + to;
-    if (lim && lim->max_bytes && to > from && next > lim->max_bytes) {
-        s->limit = GS_LIMIT_STATES;
+    if (to > from && ((lim && lim->max_bytes && next > lim->max_bytes) ||
+                      !gs_mem_reserve(to - from))) {
+        s->limit = GS_LIMIT_MEMORY;
         return false;
     }
+    if (to < from)
+        gs_mem_release(from - to);
     s->bytes = next;
     return true;
 }
@@ -341,7 +390,7 @@ static bool clock_up(gs_search *s, int64_t deadline_ns)
     } else if (gap < CHECK_SLACK_NS / 4 && s->stride < CHECK_EVERY) {
         s->stride *= 2;
     }
-    return now >= deadline_ns;
+    return deadline_ns && now >= deadline_ns;
 }
 
 /* True once the deadline passed or cancel is set; records the limit.
@@ -352,13 +401,16 @@ static bool clock_up(gs_search *s, int64_t deadline_ns)
 static bool time_up(gs_search *s)
 {
     const gs_limits *lim = s->cfg.limits;
+    if (s->over_budget)
+        return true; /* s->limit already says memory */
     if (!lim)
         return false;
     bool up =
         lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed);
-    if (!up && lim->deadline_ns && ++s->tick >= s->stride) {
+    if (!up && (lim->deadline_ns || lim->progress) && ++s->tick >= s->stride) {
         s->tick = 0;
         up = clock_up(s, lim->deadline_ns);
+        gs_progress_report(lim, s->expanded, gs_search_count(s), s->bound);
     }
     if (up)
         s->limit = GS_LIMIT_TIME;
@@ -582,6 +634,7 @@ int gs_search_pop(gs_search *s, uint64_t *id)
                 continue; /* stale: improved and expanded already */
             *closed = 1;
             *id = e.id;
+            s->bound = e.prio;
             break;
         }
     }

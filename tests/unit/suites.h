@@ -8,6 +8,7 @@
 #define GS_UNIT_SUITES(X)                                                      \
     X(core)                                                                    \
     X(search)                                                                  \
+    X(mem)                                                                     \
     X(service)                                                                 \
     X(server)                                                                  \
     X(bloxorz)                                                                 \

@@ -287,7 +287,7 @@ START_TEST(memory_budget_gives_limit_states)
     for (k = 0; k < 1000000 && rc == 1; k++)
         rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
     ck_assert_int_eq(rc, GS_ELIMIT);
-    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_STATES);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
     ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
     ck_assert_uint_gt(gs_search_count(s), 100000);
     /* The states already stored are intact. */
@@ -310,7 +310,7 @@ START_TEST(memory_budget_gives_limit_states)
     for (rc = 1, k = 0; k < 2000000 && rc == 1; k++)
         rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
     ck_assert_int_eq(rc, GS_ELIMIT);
-    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_STATES);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
     ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
     gs_search_free(s);
 }
