@@ -157,6 +157,8 @@ const bloxorz = {
         rx: S * 0.1, class: 'shadow' }, g);
       svg('rect', { x: x0 + S * 0.08, y: y0 + S * 0.08, width: w - S * 0.16, height: h - S * 0.16,
         rx: S * 0.1, class: 'block-top' }, g);
+      svg('rect', { x: x0 + S * 0.2, y: y0 + S * 0.2, width: w - S * 0.4, height: h - S * 0.4,
+        rx: S * 0.06, class: 'block-shine' }, g);
     }
   },
 };
@@ -219,8 +221,10 @@ const wallpushers = {
   },
   draw(g, m, s, S) {
     const walls = s ? s.walls : m.cells;
+    // One floor with faint cell lines, so only real walls read as walls.
+    svg('rect', { x: 0, y: 0, width: m.cols * S, height: m.rows * S, class: 'maze' }, g);
     m.cells.forEach((row, r) => row.forEach((_, c) =>
-      svg('rect', { x: c * S + 1, y: r * S + 1, width: S - 2, height: S - 2, rx: 3, class: 'tile maze' }, g)));
+      svg('rect', { x: c * S, y: r * S, width: S, height: S, class: 'maze-cell' }, g)));
     const [sr, sc] = m.start;
     if (inside(m, sr, sc))
       svg('circle', { cx: (sc + 0.5) * S, cy: (sr + 0.5) * S, r: S * 0.14, class: 'start-dot' }, g);
@@ -842,6 +846,7 @@ async function solve() {
   setSolving(true);
   $('status').textContent = 'solving…';
   $('progress').textContent = 'waiting for the server…';
+  delete $('progress').dataset.expanded;
   try {
     const res = await fetch(url, { ...init, signal: abort.signal });
     const ctype = (res.headers.get('Content-Type') || '').toLowerCase();

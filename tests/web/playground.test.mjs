@@ -272,6 +272,48 @@ test('a pasted XSB level solves; the link reproduces it; screenshot', async () =
   await page.close();
 });
 
+test('the page reads an event-stream answer: progress, then the result (stream stubbed)', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  const example = puzzles.find((p) => p.name === 'bloxorz').example;
+  const api = await apiSolve('bloxorz', example);
+  // The browser gets this stream instead of the server's answer; it checks
+  // the page's own SSE reading (split events, CRLF, comments, data lines).
+  let accept = null;
+  await page.route('**/solve/bloxorz', (route) => {
+    accept = route.request().headers().accept;
+    route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/event-stream' },
+      body: ': a comment\r\n\r\n' +
+        'event: progress\ndata: {"expanded": 5, "stored": 9, "bound": 3, "elapsed_ms": 250}\n\n' +
+        'event: progress\r\ndata: {"expanded": 12345, "stored": 20000, "bound": 7, "elapsed_ms": 500}\r\n\r\n' +
+        `event: result\ndata: ${JSON.stringify(api)}\n\n`,
+    });
+  });
+  await solve(page);
+  assert.equal(accept, 'text/event-stream');
+  assert.equal(await byId(page, 'progress').getAttribute('data-expanded'), '12345');
+  assert.equal(await text(page, 'status'), 'solved');
+  assert.equal(await text(page, 'steps'), String(api.steps));
+  assert.equal(await text(page, 'moves'), api.moves);
+
+  // A problem event is shown like a problem response.
+  await page.unroute('**/solve/bloxorz');
+  await page.route('**/solve/bloxorz', (route) => route.fulfill({
+    status: 200,
+    headers: { 'Content-Type': 'text/event-stream' },
+    body: 'event: problem\ndata: {"type": "x", "title": "Invalid puzzle", "status": 422,\n' +
+      'data: "detail": "grid row 1 column 2 has unknown cell"}\n\n',
+  }));
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'error 422');
+  assert.equal(await text(page, 'error'), 'grid row 1 column 2 has unknown cell');
+  assert.equal(await byId(page, 'board').locator('[data-error-cell]').getAttribute('data-error-cell'), '1,2');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // A level no solver finishes quickly: ten boxes in an open room.
 const LONG_LEVEL = {
   grid: ['##############', '#            #', '# $ $ $ $ $  #', '#            #',
