@@ -527,6 +527,7 @@ const state = {
   timer: null,
   abort: null,      // AbortController of the running solve
   errorCell: null,  // [r, c] or [r, -1] for a whole row
+  cursor: [0, 0],   // keyboard painting
 };
 
 const adapter = () => ADAPTERS[state.name];
@@ -558,6 +559,10 @@ function drawBoard() {
   const g = svg('g', { transform: `translate(${pad} ${pad})` }, root);
   const frame = state.frames ? state.frames[state.pos] : null;
   adapter().draw(g, m, frame, S);
+  if (!frame && document.activeElement === box) {
+    state.cursor = state.cursor.map((v, i) => Math.min(v, (i ? m.cols : m.rows) - 1));
+    svg('rect', { x: state.cursor[1] * S, y: state.cursor[0] * S, width: S, height: S, class: 'cursor' }, g);
+  }
   if (state.errorCell) {
     const [r, c] = state.errorCell;
     const all = c < 0;
@@ -574,6 +579,7 @@ function boardLabel(frame) {
   let s = `${state.name} board, ${m.rows} rows by ${m.cols} columns`;
   if (state.frames) s += `, after move ${state.pos} of ${state.frames.length - 1}`;
   if (frame && 'r' in frame) s += `, ${frame.out ? 'out of the maze' : `at row ${frame.r} column ${frame.c}`}`;
+  if (!frame) s += `; cursor at row ${state.cursor[0]} column ${state.cursor[1]}: arrows move, Enter paints`;
   return s;
 }
 
@@ -1098,8 +1104,37 @@ function pause() {
 
 const togglePlay = () => (state.timer ? pause() : play());
 
+/* Editing without a mouse: on the focused board, before there is an
+ * answer, the arrow keys move a cursor, Enter or space paints its cell,
+ * and shift+arrow toggles a wall on that side (wall pushers). */
+function onBoardEditKey(ev) {
+  const m = state.model;
+  const [r, c] = state.cursor;
+  const step = { ArrowUp: ['N', -1, 0], ArrowDown: ['S', 1, 0], ArrowLeft: ['W', 0, -1], ArrowRight: ['E', 0, 1] };
+  if (ev.key in step) {
+    const [side, dr, dc] = step[ev.key];
+    if (ev.shiftKey && adapter().paintsEdges && state.tool === 'wall') {
+      adapter().paint(m, r, c, 'wall', side, false);
+      modelChanged();
+    } else {
+      state.cursor = [Math.max(0, Math.min(m.rows - 1, r + dr)), Math.max(0, Math.min(m.cols - 1, c + dc))];
+      drawBoard();
+    }
+  } else if ((ev.key === 'Enter' || ev.key === ' ') && !adapter().paintsEdges) {
+    adapter().paint(m, r, c, state.tool, null, false);
+    modelChanged();
+  } else if ((ev.key === 'Enter' || ev.key === ' ') && state.tool === 'start') {
+    adapter().paint(m, r, c, 'start', null, false);
+    modelChanged();
+  } else {
+    return;
+  }
+  ev.preventDefault();
+}
+
 function onKey(ev) {
   const t = ev.target;
+  if (t === $('board') && !state.frames && state.model) { onBoardEditKey(ev); return; }
   // Arrow keys belong to form fields while they have the focus.
   if (t.closest('textarea, input:not([type=range]):not([type=radio]), select') || !state.frames) return;
   if (t.matches('input[type=range], input[type=radio]')) return;
@@ -1150,6 +1185,8 @@ function wire() {
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', loadHash);
   setupPainting();
+  $('board').addEventListener('focus', drawBoard);
+  $('board').addEventListener('blur', drawBoard);
 }
 
 async function main() {

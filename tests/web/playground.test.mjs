@@ -207,6 +207,18 @@ test('painting a board with the palette builds the body and solves it', async ()
   p = await cellPoint(page, 0, 3);
   await page.mouse.click(p.x, p.y);
   assert.deepEqual(JSON.parse(await byId(page, 'input').inputValue()), { grid: ['@$ .'] });
+
+  // The same with the keyboard: a cursor on the focused board.
+  await pickTool(page, 'Wall');
+  await byId(page, 'board').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(JSON.parse(await byId(page, 'input').inputValue()), { grid: ['@$#.'] });
+  await pickTool(page, 'Floor');
+  await byId(page, 'board').focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(JSON.parse(await byId(page, 'input').inputValue()), { grid: ['@$ .'] });
   await solve(page);
   assert.equal(await text(page, 'status'), 'solved');
   assert.equal(await text(page, 'moves'), 'RR');
