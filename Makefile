@@ -49,7 +49,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean test-web web-screenshot
+        container-test validate-k8s format clean test-web web-screenshot
 
 all: build
 
@@ -113,6 +113,12 @@ test-web: $(BIN)
 web-screenshot:
 	@$(MAKE) --no-print-directory test-web \
 	  WEB_TEST_EXTRA=PLAYGROUND_SCREENSHOT=docs/playground.png
+
+# Renders docker/k8s with kubectl kustomize and schema-checks every object
+# (docker/k8s/validate.sh; installs kubectl and Node.js from Debian as root
+# when missing, the validator's npm packages from its package-lock.json).
+validate-k8s:
+	bash docker/k8s/validate.sh
 
 $(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
