@@ -102,6 +102,11 @@ test('GET / serves the page with a strict Content-Security-Policy', async () => 
   assert.match(await res.text(), /data-testid="puzzle-select"/);
   const head = await fetch(`${server.base}/`, { method: 'HEAD' });
   assert.equal(head.status, 200);
+  // Cached by its ETag, revalidated on each load.
+  const etag = res.headers.get('etag');
+  assert.match(etag, /^"[^"]+"$/);
+  const again = await fetch(`${server.base}/`, { headers: { 'If-None-Match': etag } });
+  assert.equal(again.status, 304);
 });
 
 test('the picker lists every puzzle from GET /puzzles', async () => {
