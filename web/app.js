@@ -47,13 +47,13 @@ const DIRS = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1],
 /* A JSON body laid out one grid row per line, so it reads like the board. */
 function formatBody(body) {
   const lines = Object.entries(body).map(([k, v]) => {
-    let s;
-    if (Array.isArray(v) && v.length && Array.isArray(v[0]) && v.length > 2)
-      s = '[\n    ' + v.map((x) => JSON.stringify(x)).join(',\n    ') + '\n  ]';
-    else if (Array.isArray(v) && v.length && typeof v[0] === 'string')
-      s = '[\n    ' + v.map((x) => JSON.stringify(x)).join(',\n    ') + '\n  ]';
-    else
-      s = JSON.stringify(v).replace(/,(?=[\d[{"])/g, ', ');
+    // Grid rows (strings, or rows of numbers) one per line; short lists
+    // such as a snake or a coordinate stay on one line.
+    const rows = Array.isArray(v) && v.length &&
+      (typeof v[0] === 'string' || (Array.isArray(v[0]) && v.length > 2 && k !== 'snake' && k !== 'blocks'));
+    const s = rows ? `[\n    ${v.map((x) => (typeof x === 'string' ? JSON.stringify(x)
+      : JSON.stringify(x).replace(/,/g, ', '))).join(',\n    ')}\n  ]`
+      : JSON.stringify(v).replace(/,(?=[\d[{"-])/g, ', ');
     return `  ${JSON.stringify(k)}: ${s}`;
   });
   return '{\n' + lines.join(',\n') + '\n}';
