@@ -92,6 +92,11 @@ test: deps
 	@$(MAKE) --no-print-directory check-unit check-integration
 	@$(MAKE) --no-print-directory test-web
 
+# Check's per-test timeouts only catch hangs; a loaded machine (or a
+# sanitizer build) must not turn them into failures, so they are stretched.
+CK_TIMEOUT_MULTIPLIER ?= 4
+export CK_TIMEOUT_MULTIPLIER
+
 check-unit: $(UNIT)
 	$(UNIT)
 
