@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/server.h"
 #include "gridsolve/service.h"
 #include "probe.h"
@@ -18,6 +20,7 @@ static void usage(FILE *f)
             "usage: gridsolve serve [--help] [options]\n"
             "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
             " [--max-states N]\n"
+            "                       [--max-memory BYTES]\n"
             "       gridsolve health [--host H] [--port N] [--path /healthz]\n"
             "\n"
             "solve reads judge text (or with --json one JSON request body)"
@@ -61,11 +64,20 @@ static int cmd_solve(int argc, char **argv)
     bool json = false;
     double timeout_ms = -1;
     long long max_states = -1;
+    /* The same process-wide budget as `serve`: without it one solve can
+     * take every byte of the machine. */
+    uint64_t max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
+            if (!gs_config_parse_bytes(argv[++i], &max_memory)) {
+                fprintf(stderr, "gridsolve: --max-memory needs a byte count "
+                                "(digits, optional K/M/G suffix)\n");
+                return EXIT_USAGE;
+            }
         } else if ((strcmp(a, "--timeout-ms") == 0 ||
                     strcmp(a, "--max-states") == 0) &&
                    i + 1 < argc) {
@@ -119,6 +131,8 @@ static int cmd_solve(int argc, char **argv)
         return 1;
     }
 
+    gs_mem_set_budget(max_memory);
+    gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);
     /* The command line is trusted: its limits are not clamped. */

@@ -62,6 +62,7 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
+    bool no_mem; /* the memory budget refused the body: 503 */
     bool pending; /* counted in h->pending */
     atomic_int stage;
 
@@ -242,6 +243,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->route = GS_ROUTE_OTHER;
     r->q_timeout = -1;
     r->q_states = -1;
+    r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
@@ -593,9 +595,9 @@ static enum MHD_Result body_complete(req *r)
                     h->cfg->max_body);
         return send_response(r);
     }
-    if (gs_buf_status(&r->body)) {
-        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
-                    "out of memory reading the request body");
+    if (r->no_mem) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "not enough memory to hold the body now; retry later");
         return send_response(r);
     }
     if (atomic_load(&h->draining)) {
@@ -636,7 +638,7 @@ static void body_chunk(req *r, const char *data, size_t n)
     uint64_t max = r->h->cfg->max_body;
 
     r->received += n;
-    if (r->too_big)
+    if (r->too_big || r->no_mem)
         return;
     if (r->received > max) {
         r->too_big = true;
@@ -644,6 +646,10 @@ static void body_chunk(req *r, const char *data, size_t n)
         return;
     }
     gs_buf_append(&r->body, data, n);
+    if (gs_buf_status(&r->body)) { /* give the budget back at once */
+        r->no_mem = true;
+        gs_buf_free(&r->body);
+    }
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */

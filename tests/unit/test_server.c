@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/pool.h"
 #include "gridsolve/puzzle.h"
@@ -298,6 +299,50 @@ START_TEST(pool_runs_everything)
 }
 END_TEST
 
+/* --max-memory: a share of the machine by default, any byte count (0 =
+ * none) from a flag or variable; --max-solve-memory is clamped to it with
+ * a notice. */
+START_TEST(config_max_memory)
+{
+    gs_server_config c;
+    char msg[256];
+
+    ck_assert_int_eq(parse(&c, NULL, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory,
+                      gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT));
+    ck_assert_uint_gt(c.max_memory, 0);
+
+    const char *const env[] = {"GRIDSOLVE_MAX_MEMORY=3G", NULL};
+    const char *const flag[] = {"--max-memory", "64M", NULL};
+    ck_assert_int_eq(parse(&c, env, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 3ull << 30);
+    ck_assert_int_eq(parse(&c, env, flag, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 64ull << 20);
+    /* The 2G per-solve default does not fit 64M: clamped, with a notice. */
+    ck_assert_uint_eq(c.max_solve_memory, 64ull << 20);
+    ck_assert_msg(strstr(msg, "clamped"), "%s", msg);
+
+    const char *const fits[] = {"--max-memory", "8G", "--max-solve-memory",
+                                "1G", NULL};
+    ck_assert_int_eq(parse(&c, NULL, fits, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_solve_memory, 1ull << 30);
+    ck_assert_str_eq(msg, "");
+
+    const char *const none[] = {"--max-memory=0", NULL};
+    ck_assert_int_eq(parse(&c, NULL, none, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 0);
+    ck_assert_uint_eq(c.max_solve_memory, 2ull << 30);
+
+    const char *const bad[] = {"--max-memory", "lots", NULL};
+    ck_assert_int_eq(parse(&c, NULL, bad, msg, sizeof msg), GS_CONFIG_ERROR);
+    ck_assert_msg(strstr(msg, "--max-memory"), "%s", msg);
+
+    uint64_t v;
+    ck_assert(gs_config_parse_bytes("4MiB", &v) && v == 4ull << 20);
+    ck_assert(!gs_config_parse_bytes("-1", &v));
+}
+END_TEST
+
 /* ---- metrics ------------------------------------------------------------ */
 
 START_TEST(metrics_render)
@@ -360,6 +405,21 @@ START_TEST(metrics_render)
     ck_assert_ptr_nonnull(strstr(b.data, "# TYPE gridsolve_solve_duration_"
                                          "seconds histogram\n"));
     gs_buf_free(&b);
+
+    /* The memory budget's gauges and refusals come from mem.h. */
+    gs_mem_set_budget(gs_mem_used() + 100);
+    ck_assert(!gs_mem_reserve(1000));
+    ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
+    snprintf(want, sizeof want, "\ngridsolve_memory_bytes{kind=\"budget\"} %llu\n",
+             (unsigned long long)gs_mem_budget());
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_memory_bytes{kind=\"used\"} "));
+    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_memory_bytes{kind=\"peak\"} "));
+    snprintf(want, sizeof want, "\ngridsolve_memory_refusals_total %llu\n",
+             (unsigned long long)gs_mem_refused());
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    gs_mem_set_budget(0);
+    gs_buf_free(&b);
     gs_metrics_free(m);
 }
 END_TEST
@@ -375,6 +435,7 @@ Suite *gs_test_server_suite(void)
     tcase_add_test(tc, config_ceiling_only);
     tcase_add_test(tc, config_help);
     tcase_add_test(tc, config_cgroup_quotas);
+    tcase_add_test(tc, config_max_memory);
     suite_add_tcase(s, tc);
     tc = tcase_create("pool");
     tcase_add_test(tc, pool_admission);
