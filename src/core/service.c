@@ -121,9 +121,9 @@ static bool budget_refused(uint64_t mark)
 static int busy_error(gs_error *err, const char *what)
 {
     return gs_error_set(err, GS_EBUSY,
-                        "not enough memory to %s now: the server's memory "
-                        "budget (%llu bytes, %llu in use) is taken by other "
-                        "requests; retry later",
+                        "not enough memory to %s: the memory budget of %llu "
+                        "bytes (%llu in use by other requests) cannot hold "
+                        "it now; retry later",
                         what, (unsigned long long)gs_mem_budget(),
                         (unsigned long long)gs_mem_used());
 }

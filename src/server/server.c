@@ -222,6 +222,8 @@ int gs_server_main(int argc, char **argv)
         gs_http_free(&h);
         return 1;
     }
+    /* Ready before the line that tells clients (and tests) to connect. */
+    atomic_store(&h.ready, 1);
     printf("listening on %s\n", addr);
     fflush(stdout);
     fprintf(stderr,
@@ -230,7 +232,6 @@ int gs_server_main(int argc, char **argv)
             " bytes, max memory %" PRIu64 " bytes)\n",
             addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
             cfg.max_memory);
-    atomic_store(&h.ready, 1);
 
     while (sigwait(&set, &sig) != 0)
         ;
