@@ -41,6 +41,59 @@ void gs_solve_opts_default(gs_solve_opts *o)
     o->max_solve_bytes = DEFAULT_MAX_SOLVE_BYTES;
 }
 
+void gs_solve_opts_probe(const gs_solve_opts *full, gs_solve_opts *probe)
+{
+    *probe = *full;
+    probe->probe.timeout_ms = GS_PROBE_TIMEOUT_MS;
+    probe->probe.max_states = GS_PROBE_MAX_STATES;
+    probe->probe.max_bytes = GS_PROBE_MAX_BYTES;
+}
+
+/* Which bounds a probe made tighter than the request's own. */
+typedef struct tightened {
+    bool time, states, bytes;
+} tightened;
+
+/* Applies o's probe budget (if any) to lim, recording what it tightened. */
+static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim)
+{
+    tightened t = {false, false, false};
+    const gs_probe *pr = &o->probe;
+
+    if (pr->timeout_ms > 0) {
+        int64_t d = gs_deadline_after_ms(pr->timeout_ms);
+        if (!lim->deadline_ns || d < lim->deadline_ns) {
+            lim->deadline_ns = d;
+            t.time = true;
+        }
+    }
+    if (pr->max_states && (!lim->max_states || pr->max_states < lim->max_states)) {
+        lim->max_states = pr->max_states;
+        t.states = true;
+    }
+    if (pr->max_bytes && (!lim->max_bytes || pr->max_bytes < lim->max_bytes)) {
+        lim->max_bytes = pr->max_bytes;
+        t.bytes = true;
+    }
+    return t;
+}
+
+/* True when res stopped at a bound the probe tightened: the request's own
+ * limits might have let it finish. */
+static bool probe_ran_out(const gs_result *res, tightened t)
+{
+    if (res->status != GS_LIMIT)
+        return false;
+    switch (res->limit) {
+    case GS_LIMIT_STATES:
+        return t.states;
+    case GS_LIMIT_MEMORY:
+        return t.bytes || t.time; /* the process budget may be freer later */
+    default:
+        return t.time;
+    }
+}
+
 /* The limits of one request: requested values (< 0 = default) clamped. */
 static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
                              long long max_states)
@@ -284,8 +337,11 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
         return rc;
     }
     gs_limits lim = make_limits(opts, timeout_ms, max_states);
+    tightened t = probe_limits(opts, &lim);
     rc = run_solve(p, inst, &lim, &res, err);
     p->free(inst);
+    if (!rc && probe_ran_out(&res, t))
+        rc = GS_SERVICE_AGAIN;
     if (!rc)
         rc = result_json(p, &res, out, err);
     if (info) {
@@ -360,6 +416,8 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
     if (rc)
         return rc;
     gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states);
+    tightened t = probe_limits(opts, &lim);
+    size_t out_len = out->len;
     if (info)
         memset(info, 0, sizeof *info);
     for (size_t i = 0; i < n && !rc; i++) {
@@ -368,6 +426,11 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             expired_result(&res);
         else
             rc = run_solve(p, cases[i], &lim, &res, err);
+        if (!rc && probe_ran_out(&res, t)) {
+            gs_result_free(&res);
+            rc = GS_SERVICE_AGAIN;
+            break;
+        }
         if (!rc) {
             p->format_text(cases[i], &res, (int)i + 1, out);
             rc = gs_buf_status(out);
@@ -382,6 +445,10 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             gs_error_prefix(err, "case %zu: ", i + 1);
     }
     free_cases(p, cases, n);
+    if (rc == GS_SERVICE_AGAIN && out->data) { /* out as it was */
+        out->len = out_len;
+        out->data[out_len] = '\0';
+    }
     return rc;
 }
 

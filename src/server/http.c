@@ -546,8 +546,10 @@ static bool begin(req *r, const char *url, const char *method)
 /* ---- solving ------------------------------------------------------------ */
 
 /* Worker thread: runs the service call, stores the response, resumes the
- * connection. After the resume the request belongs to MHD again. */
-static void solve_job(void *arg)
+ * connection. After the resume the request belongs to MHD again. On the
+ * fast lane (pool.h) it is a probe with a small budget, and a probe that
+ * runs out leaves the request untouched for the main lane. */
+static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
 {
     req *r = arg;
     gs_http *h = r->h;
@@ -558,13 +560,34 @@ static void solve_job(void *arg)
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
+    gs_solve_opts probe;
+    const gs_solve_opts *opts = &h->opts;
     int rc;
 
+    if (lane == GS_POOL_LANE_FAST) {
+        if (r->body.len > GS_PROBE_MAX_BODY)
+            return GS_POOL_AGAIN;
+        gs_solve_opts_probe(&h->opts, &probe);
+        opts = &probe;
+    }
+    if (lane == GS_POOL_LANE_FULL) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+        atomic_store(&r->stage, ST_READY);
+        MHD_resume_connection(conn);
+        return GS_POOL_DONE;
+    }
     if (r->text)
-        rc = gs_service_text(p, body, r->body.len, &h->opts, r->q_timeout,
+        rc = gs_service_text(p, body, r->body.len, opts, r->q_timeout,
                              r->q_states, &out, &info, &err);
     else
-        rc = gs_service_json(p, body, r->body.len, &h->opts, &out, &info, &err);
+        rc = gs_service_json(p, body, r->body.len, opts, &out, &info, &err);
+    if (rc == GS_SERVICE_AGAIN) {
+        gs_buf_free(&out);
+        return GS_POOL_AGAIN;
+    }
     gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
                      (double)(gs_now_ns() - t0) / 1e9);
     gs_buf_free(&r->body);
@@ -582,6 +605,7 @@ static void solve_job(void *arg)
     }
     atomic_store(&r->stage, ST_READY);
     MHD_resume_connection(conn);
+    return GS_POOL_DONE;
 }
 
 /* The whole body is in: refuse it, or suspend and hand it to a worker. */
@@ -611,7 +635,7 @@ static enum MHD_Result body_complete(req *r)
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
     MHD_suspend_connection(r->conn);
-    int rc = gs_pool_submit(h->pool, solve_job, r);
+    int rc = gs_pool_submit_lane(h->pool, solve_job, r);
     if (rc == GS_OK)
         return MHD_YES;
     if (rc == GS_POOL_EFULL)

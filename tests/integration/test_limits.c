@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,12 +238,77 @@ START_TEST(memory_budget_holds_under_pressure)
 }
 END_TEST
 
+/* Slow solves sent from a background thread. */
+typedef struct slow_batch {
+    const gs_srv *s;
+    gs_req reqs[2];
+    gs_resp resps[2];
+    double done_ms; /* when both were answered */
+} slow_batch;
+
+static void *slow_main(void *arg)
+{
+    slow_batch *b = arg;
+    gs_http_parallel(b->s, b->reqs, b->resps, 2);
+    b->done_ms = gs_now_ms();
+    return NULL;
+}
+
+/* Item 6 of issue 7: with every worker busy on a long solve, trivial
+ * solves are still answered (by the fast lane), before the long ones. */
+START_TEST(trivial_solve_served_while_workers_busy)
+{
+    gs_srv s;
+    slow_batch b = {.s = &s};
+    pthread_t th;
+    char *slow = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":3000}");
+    double worst = 0;
+
+    ITEST_START(&s, "--workers", "2", "--queue", "0", NULL);
+    for (int i = 0; i < 2; i++)
+        b.reqs[i] = (gs_req){.method = "POST",
+                             .path = "/solve/sokoban",
+                             .content_type = "application/json",
+                             .body = slow};
+    ck_assert_int_eq(pthread_create(&th, NULL, slow_main, &b), 0);
+    ck_assert_msg(itest_wait_busy(&s, 2, 5000), "slow solves never started");
+    /* Both main workers are busy and the queue is 0 long: before the fast
+     * lane, a trivial solve was refused with 503 here. */
+    for (int i = 0; i < 5; i++) {
+        gs_resp r;
+        double t0 = gs_now_ms();
+        gs_post(&s, "/solve/bloxorz", "application/json",
+                "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}", &r);
+        double ms = gs_now_ms() - t0;
+        worst = ms > worst ? ms : worst;
+        cJSON_Delete(itest_solve_ok(&r, "bloxorz", "solved", 2, "UDLR"));
+        gs_resp_free(&r);
+    }
+    double trivial_done = gs_now_ms();
+    ck_assert_int_eq(pthread_join(th, NULL), 0);
+    /* Ordering, not timing: the slow ones were still running. */
+    ck_assert_double_gt(b.done_ms, trivial_done);
+    for (int i = 0; i < 2; i++) {
+        cJSON_Delete(itest_solve_ok(&b.resps[i], "sokoban", "limit", -1,
+                                    "udlrUDLR"));
+        gs_resp_free(&b.resps[i]);
+    }
+    fprintf(stderr,
+            "limits: trivial solve with 2 of 2 workers on 3 s solves: "
+            "worst of 5 %.1f ms\n",
+            worst);
+    free(slow);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_limits_suite(void)
 {
     Suite *s = suite_create("limits");
     TCase *tc = tcase_create("limits");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, memory_budget_holds_under_pressure);
+    tcase_add_test(tc, trivial_solve_served_while_workers_busy);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,7 +13,9 @@
 /* The fake puzzle: {"n": N} or judge text "N" per case (0 ends); the
  * solution is N times 'R'; N < 0 is impossible; N == 99 hits a limit;
  * N == 98 first needs a 1 MiB table from the memory budget; N == 97 fails
- * with GS_ENOMEM as if malloc had failed. */
+ * with GS_ENOMEM as if malloc had failed; N == 96 needs 1000 states (a
+ * lower cap: limit "states"); N == 95 needs 100 ms (a nearer deadline:
+ * limit "time", without waiting for it). */
 static gs_limits seen_limits;
 
 static int fake_parse_json(const cJSON *body, const gs_caps *caps, void **inst,
@@ -74,6 +76,17 @@ static int fake_solve(void *inst, const gs_limits *lim, gs_result *res,
     }
     if (n == 97)
         return gs_error_set(err, GS_ENOMEM, "out of memory");
+    if (n == 96 && lim->max_states && lim->max_states < 1000) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_STATES;
+        return GS_OK;
+    }
+    if (n == 95 && lim->deadline_ns &&
+        lim->deadline_ns - gs_now_ns() < 100 * 1000000LL) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_TIME;
+        return GS_OK;
+    }
     if (n == 98) {
         void *table = gs_mem_malloc(1 << 20);
         if (!table)
@@ -448,6 +461,86 @@ START_TEST(budget_buffer)
 }
 END_TEST
 
+/* ---- probes (the fast lane's first attempts) ---------------------------- */
+
+/* A probe that stops at a bound it tightened asks to be run again and
+ * writes nothing; one that finishes, or stops at the request's own
+ * bound, is final. */
+START_TEST(probe_again_or_final)
+{
+    gs_solve_opts full, probe;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    const char *b;
+
+    gs_solve_opts_default(&full);
+    gs_solve_opts_probe(&full, &probe);
+    ck_assert_double_eq(probe.probe.timeout_ms, GS_PROBE_TIMEOUT_MS);
+    ck_assert_uint_eq(probe.probe.max_states, GS_PROBE_MAX_STATES);
+    probe.probe.max_states = 10;
+
+    b = "{\"n\": 96}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err),
+        GS_SERVICE_AGAIN);
+    ck_assert_uint_eq(out.len, 0);
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &full, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"solved\""));
+    gs_buf_free(&out);
+
+    /* The request's own cap (5) is below the probe's: that limit is the
+     * answer, however many times it runs. */
+    b = "{\"n\": 96, \"limits\": {\"max_states\": 5}}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"limit\":\"states\""));
+    gs_buf_free(&out);
+
+    /* The probe's deadline (20 ms) is the nearer one. */
+    b = "{\"n\": 95}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err),
+        GS_SERVICE_AGAIN);
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &full, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"solved\""));
+    gs_buf_free(&out);
+
+    /* Small requests are answered by the probe itself. */
+    b = "{\"n\": 2}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"RR\""));
+    gs_buf_free(&out);
+}
+END_TEST
+
+/* Judge text: one case over the probe's budget redoes the whole body, and
+ * the output buffer is left as it was. */
+START_TEST(probe_text_mode)
+{
+    gs_solve_opts full, probe;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    const char in[] = "2\n96\n0\n";
+
+    gs_solve_opts_default(&full);
+    gs_solve_opts_probe(&full, &probe);
+    probe.probe.max_states = 10;
+    gs_buf_puts(&out, "before\n");
+    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &probe, -1, -1,
+                                     &out, NULL, &err),
+                     GS_SERVICE_AGAIN);
+    ck_assert_str_eq(out.data, "before\n");
+    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &full, -1, -1, &out,
+                                     NULL, &err),
+                     GS_OK);
+    ck_assert_str_eq(out.data, "before\n1:2\n2:96\n");
+    gs_buf_free(&out);
+}
+END_TEST
+
 Suite *gs_test_service_suite(void)
 {
     Suite *s = suite_create("service");
@@ -465,6 +558,8 @@ Suite *gs_test_service_suite(void)
     tcase_add_test(tc, budget_refused_text_case_is_limit);
     tcase_add_test(tc, budget_refused_search_store);
     tcase_add_test(tc, budget_buffer);
+    tcase_add_test(tc, probe_again_or_final);
+    tcase_add_test(tc, probe_text_mode);
     suite_add_tcase(s, tc);
     return s;
 }
