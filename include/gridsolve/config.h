@@ -24,8 +24,8 @@ typedef struct gs_server_config {
     uint64_t max_states_limit;           /* ceiling for a requested one */
     uint64_t max_solve_memory;           /* bytes of one solve's states */
     uint64_t max_memory; /* process-wide budget (mem.h); 0 = none */
-    uint64_t max_cells;                  /* largest grid, rows * cols */
-    uint64_t grace_ms;                   /* drain period after SIGTERM */
+    uint64_t max_cells;  /* largest grid, rows * cols */
+    uint64_t grace_ms;   /* drain period after SIGTERM */
 } gs_server_config;
 
 enum gs_config_result {

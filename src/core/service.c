@@ -67,7 +67,8 @@ static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim)
             t.time = true;
         }
     }
-    if (pr->max_states && (!lim->max_states || pr->max_states < lim->max_states)) {
+    if (pr->max_states &&
+        (!lim->max_states || pr->max_states < lim->max_states)) {
         lim->max_states = pr->max_states;
         t.states = true;
     }
@@ -276,8 +277,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
         ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
     if (res->status == GS_LIMIT)
         ok = ok &&
-             cJSON_AddStringToObject(
-                 o, "limit", gs_limit_name(res->limit));
+             cJSON_AddStringToObject(o, "limit", gs_limit_name(res->limit));
     ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps", (double)res->steps)
                        : cJSON_AddNullToObject(o, "steps"));
     ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)

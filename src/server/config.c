@@ -291,8 +291,8 @@ static int cross_check(gs_server_config *c, const bool *given, char *msg,
      * constant and the process budget follows the machine. */
     if (c->max_memory && c->max_solve_memory > c->max_memory) {
         snprintf(msg, msglen,
-                 "--max-solve-memory %" PRIu64
-                 " exceeds --max-memory %" PRIu64 "; clamped to it",
+                 "--max-solve-memory %" PRIu64 " exceeds --max-memory %" PRIu64
+                 "; clamped to it",
                  c->max_solve_memory, c->max_memory);
         c->max_solve_memory = c->max_memory;
     }
@@ -337,9 +337,10 @@ static void default_text(const gs_server_config *d, const opt *o, char *buf,
     }
     memcpy(&v, field, sizeof v);
     if (o->offset == OFF(max_memory)) {
-        snprintf(buf, len, "%" PRIu64 " = %d%% of %" PRIu64 ", the cgroup "
-                 "limit or physical memory", v, GS_CONFIG_MEMORY_PERCENT,
-                 gs_mem_system_limit());
+        snprintf(buf, len,
+                 "%" PRIu64 " = %d%% of %" PRIu64 ", the cgroup "
+                 "limit or physical memory",
+                 v, GS_CONFIG_MEMORY_PERCENT, gs_mem_system_limit());
         return;
     }
     snprintf(buf, len, "%" PRIu64, v);

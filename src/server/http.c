@@ -62,7 +62,7 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
-    bool no_mem; /* the memory budget refused the body: 503 */
+    bool no_mem;  /* the memory budget refused the body: 503 */
     bool pending; /* counted in h->pending */
     atomic_int stage;
 

@@ -47,8 +47,8 @@ static char *heavy_curling_json(long timeout_ms)
     for (int r = 0; r < 20; r++)
         for (int c = 0; c < 20; c++)
             len += (size_t)snprintf(out + len, cap - len, "%s%s%d%s",
-                                    r && !c ? "," : "", c ? "," : "[",
-                                    b[r][c], c == 19 ? "]" : "");
+                                    r && !c ? "," : "", c ? "," : "[", b[r][c],
+                                    c == 19 ? "]" : "");
     snprintf(out + len, cap - len, "]}");
     return out;
 }
@@ -80,8 +80,9 @@ static int stalled_upload(const gs_srv *s, long body, long sent)
         return -1;
     }
     for (long done = 0; done < sent;) {
-        size_t k = (size_t)(sent - done < (long)sizeof chunk ? sent - done
-                                                             : (long)sizeof chunk);
+        size_t k =
+            (size_t)(sent - done < (long)sizeof chunk ? sent - done
+                                                      : (long)sizeof chunk);
         struct pollfd p = {fd, POLLOUT, 0};
         if (poll(&p, 1, 2000) != 1)
             break; /* the server stopped reading: that is allowed */
@@ -102,7 +103,8 @@ static int finish_upload(int fd, long left)
 
     memset(chunk, 'a', sizeof chunk);
     while (left > 0) {
-        size_t k = (size_t)(left < (long)sizeof chunk ? left : (long)sizeof chunk);
+        size_t k =
+            (size_t)(left < (long)sizeof chunk ? left : (long)sizeof chunk);
         struct pollfd p = {fd, POLLOUT, 0};
         if (poll(&p, 1, 5000) != 1)
             return -1;
@@ -178,7 +180,8 @@ START_TEST(memory_budget_holds_under_pressure)
     int fds[UPLOADS];
     char *body = heavy_curling_json(20000);
 
-    ITEST_START(&s, "--max-memory", "64M", "--workers", "4", "--queue", "8", NULL);
+    ITEST_START(&s, "--max-memory", "64M", "--workers", "4", "--queue", "8",
+                NULL);
     for (int i = 0; i < UPLOADS; i++) {
         fds[i] = stalled_upload(&s, 4 * MIB, 2 * MIB);
         ck_assert_int_ge(fds[i], 0);
@@ -193,8 +196,7 @@ START_TEST(memory_budget_holds_under_pressure)
     int limited = 0, refused = 0;
     for (int i = 0; i < HEAVY; i++) {
         if (resps[i].status == 503) {
-            cJSON_Delete(
-                itest_problem(&resps[i], 503, "unavailable", NULL));
+            cJSON_Delete(itest_problem(&resps[i], 503, "unavailable", NULL));
             ck_assert_str_ne(resps[i].retry_after, "");
             refused++;
         } else {
@@ -307,8 +309,8 @@ START_TEST(trivial_solve_served_while_workers_busy)
     /* Ordering, not timing: the slow ones were still running. */
     ck_assert_double_gt(b.done_ms, trivial_done);
     for (int i = 0; i < 2; i++) {
-        cJSON_Delete(itest_solve_ok(&b.resps[i], "sokoban", "limit", -1,
-                                    "udlrUDLR"));
+        cJSON_Delete(
+            itest_solve_ok(&b.resps[i], "sokoban", "limit", -1, "udlrUDLR"));
         gs_resp_free(&b.resps[i]);
     }
     fprintf(stderr,

@@ -38,8 +38,7 @@ static char *big_body(size_t n)
  * (plus `extra`, a header line or ""), never a byte of its body, and
  * returns the status of the first response line, or -1 when none came
  * within 5 s (a server that waits for the body never answers). */
-static int status_before_body(const gs_srv *s, long declared,
-                              const char *extra)
+static int status_before_body(const gs_srv *s, long declared, const char *extra)
 {
     struct sockaddr_in a = {.sin_family = AF_INET,
                             .sin_port = htons((uint16_t)s->port)};
@@ -82,10 +81,10 @@ START_TEST(payload_too_large_413)
      * alone, and a client that asks first (Expect: 100-continue) gets the
      * 413 instead of a 100. A body within the limit is waited for. */
     ck_assert_int_eq(status_before_body(&s, 8192, ""), 413);
-    ck_assert_int_eq(
-        status_before_body(&s, 8192, "Expect: 100-continue\r\n"), 413);
-    ck_assert_int_eq(
-        status_before_body(&s, 512, "Expect: 100-continue\r\n"), 100);
+    ck_assert_int_eq(status_before_body(&s, 8192, "Expect: 100-continue\r\n"),
+                     413);
+    ck_assert_int_eq(status_before_body(&s, 512, "Expect: 100-continue\r\n"),
+                     100);
 
     /* Chunked: no Content-Length, so the server must count as it reads. */
     gs_req chunked = {.method = "POST",

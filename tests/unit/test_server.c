@@ -571,11 +571,14 @@ START_TEST(metrics_render)
     gs_mem_set_budget(gs_mem_used() + 100);
     ck_assert(!gs_mem_reserve(1000));
     ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
-    snprintf(want, sizeof want, "\ngridsolve_memory_bytes{kind=\"budget\"} %llu\n",
+    snprintf(want, sizeof want,
+             "\ngridsolve_memory_bytes{kind=\"budget\"} %llu\n",
              (unsigned long long)gs_mem_budget());
     ck_assert_ptr_nonnull(strstr(b.data, want));
-    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_memory_bytes{kind=\"used\"} "));
-    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_memory_bytes{kind=\"peak\"} "));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_memory_bytes{kind=\"used\"} "));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_memory_bytes{kind=\"peak\"} "));
     snprintf(want, sizeof want, "\ngridsolve_memory_refusals_total %llu\n",
              (unsigned long long)gs_mem_refused());
     ck_assert_ptr_nonnull(strstr(b.data, want));

@@ -382,9 +382,9 @@ START_TEST(budget_refused_text_case_is_limit)
 
     gs_solve_opts_default(&o);
     budget_room(64 * 1024);
-    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out,
-                                     NULL, &err),
-                     GS_OK);
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out, NULL, &err),
+        GS_OK);
     gs_mem_set_budget(0);
     ck_assert_str_eq(out.data, "1:2\n2:limit\n3:1\n");
     gs_buf_free(&out);
@@ -533,9 +533,9 @@ START_TEST(probe_text_mode)
                                      &out, NULL, &err),
                      GS_SERVICE_AGAIN);
     ck_assert_str_eq(out.data, "before\n");
-    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &full, -1, -1, &out,
-                                     NULL, &err),
-                     GS_OK);
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &full, -1, -1, &out, NULL, &err),
+        GS_OK);
     ck_assert_str_eq(out.data, "before\n1:2\n2:96\n");
     gs_buf_free(&out);
 }

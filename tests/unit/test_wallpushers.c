@@ -529,7 +529,8 @@ static int h_manhattan(const tmaze *m, const int *cells, int pos)
     for (int i = 0; i < m->rows * m->cols; i++) {
         if (!texit(m, cells, i))
             continue;
-        int d = abs(i / m->cols - pos / m->cols) + abs(i % m->cols - pos % m->cols);
+        int d =
+            abs(i / m->cols - pos / m->cols) + abs(i % m->cols - pos % m->cols);
         if (d + 1 < best)
             best = d + 1;
     }
