@@ -344,6 +344,8 @@ static void answer_metrics(req *r)
         .busy = gs_pool_busy(h->pool),
         .workers = gs_pool_workers(h->pool),
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
+        .fast_pending = gs_pool_fast_pending(h->pool),
+        .requeued = gs_pool_requeued(h->pool),
     };
 
     if (gs_metrics_render(h->metrics, &g, &b)) {

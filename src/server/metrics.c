@@ -279,6 +279,16 @@ int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
     gauge(out, "gridsolve_workers", "Worker threads.", g->workers);
     gauge(out, "gridsolve_ready", "1 when ready to take solves.",
           g->ready ? 1 : 0);
+    gauge(out, "gridsolve_fast_lane_pending",
+          "Solves on the fast lane (first attempts), waiting or running.",
+          g->fast_pending);
+    gs_buf_printf(out,
+                  "# HELP gridsolve_fast_lane_requeued_total First attempts "
+                  "that ran out of the fast lane's budget and went to the "
+                  "workers.\n"
+                  "# TYPE gridsolve_fast_lane_requeued_total counter\n"
+                  "gridsolve_fast_lane_requeued_total %llu\n",
+                  (unsigned long long)g->requeued);
     render_memory(out);
     return gs_buf_status(out);
 }

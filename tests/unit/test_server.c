@@ -512,7 +512,7 @@ START_TEST(metrics_render)
     gs_buf b = GS_BUF_INIT;
     gs_solve_info solved = {GS_SOLVED, 100, 1.0};
     gs_solve_info limit = {GS_LIMIT, 50, 2.0};
-    gs_metrics_gauges g = {3, 64, 2, 4, true};
+    gs_metrics_gauges g = {3, 64, 2, 4, true, 1, 7};
 
     ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
     gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
@@ -563,6 +563,9 @@ START_TEST(metrics_render)
     ck_assert_ptr_nonnull(strstr(b.data, want));
     ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_queue_depth 3\n"));
     ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_workers_busy 2\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_fast_lane_pending 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "\ngridsolve_fast_lane_requeued_total 7\n"));
     ck_assert_ptr_nonnull(strstr(b.data, "# TYPE gridsolve_solve_duration_"
                                          "seconds histogram\n"));
     gs_buf_free(&b);
