@@ -200,8 +200,7 @@ static int busy_error(gs_error *err, const char *what)
 {
     return gs_error_set(err, GS_EBUSY,
                         "not enough memory to %s: the memory budget of %llu "
-                        "bytes (%llu in use by other requests) cannot hold "
-                        "it now; retry later",
+                        "bytes (%llu in use) cannot hold it now; retry later",
                         what, (unsigned long long)gs_mem_budget(),
                         (unsigned long long)gs_mem_used());
 }
