@@ -10,6 +10,7 @@
 #define GRIDSOLVE_METRICS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "gridsolve/buf.h"
 #include "gridsolve/service.h"
@@ -23,6 +24,7 @@ enum gs_route {
     GS_ROUTE_METRICS,
     GS_ROUTE_OPENAPI,
     GS_ROUTE_VERSION,
+    GS_ROUTE_INDEX, /* the web playground at / */
     GS_ROUTE_OTHER, /* unknown paths */
     GS_ROUTE_COUNT
 };
@@ -36,6 +38,8 @@ typedef struct gs_metrics gs_metrics;
 typedef struct gs_metrics_gauges {
     unsigned queued, capacity, busy, workers;
     bool ready;
+    unsigned fast_pending; /* fast lane (pool.h): attempts waiting or running */
+    uint64_t requeued;     /* fast attempts moved to the workers so far */
 } gs_metrics_gauges;
 
 /* GS_OK or GS_ENOMEM. */

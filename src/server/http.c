@@ -65,6 +65,7 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
+    bool no_mem;  /* the memory budget refused the body: 503 */
     bool pending; /* counted in h->pending */
     atomic_int stage;
 
@@ -182,6 +183,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
         ok = add_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (ok && r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
+    if (ok && r->route == GS_ROUTE_INDEX) /* the playground: nothing else */
+        ok = add_header(resp, "Content-Security-Policy", gs_web_csp);
     return ok;
 }
 
@@ -266,6 +269,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->route = GS_ROUTE_OTHER;
     r->q_timeout = -1;
     r->q_states = -1;
+    r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
@@ -342,6 +346,8 @@ static void answer_metrics(req *r)
         .busy = gs_pool_busy(h->pool),
         .workers = gs_pool_workers(h->pool),
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
+        .fast_pending = gs_pool_fast_pending(h->pool),
+        .requeued = gs_pool_requeued(h->pool),
     };
 
     if (gs_metrics_render(h->metrics, &g, &b)) {
@@ -371,7 +377,7 @@ static void answer_version(req *r)
     if (text) {
         gs_buf_puts(&b, text);
         gs_buf_puts(&b, "\n");
-        free(text);
+        cJSON_free(text); /* cJSON's allocator: the memory budget's */
     }
     if (!text || gs_buf_status(&b)) {
         gs_buf_free(&b);
@@ -416,9 +422,13 @@ static bool route_get(req *r, const char *url, const char *method)
         const char *path;
         enum gs_route route;
     } routes[] = {
-        {"/healthz", GS_ROUTE_HEALTHZ},      {"/readyz", GS_ROUTE_READYZ},
-        {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI}, {"/version", GS_ROUTE_VERSION},
+        {"/healthz", GS_ROUTE_HEALTHZ},
+        {"/readyz", GS_ROUTE_READYZ},
+        {"/puzzles", GS_ROUTE_PUZZLES},
+        {"/metrics", GS_ROUTE_METRICS},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/version", GS_ROUTE_VERSION},
+        {"/", GS_ROUTE_INDEX},
     };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
@@ -453,6 +463,12 @@ static bool route_get(req *r, const char *url, const char *method)
         break;
     case GS_ROUTE_VERSION:
         answer_version(r);
+        break;
+    case GS_ROUTE_INDEX:
+        /* Revalidated on every load (the ETag makes that cheap), so a new
+         * build's page is never stale. */
+        answer_cached(r, "text/html; charset=utf-8", gs_web_index_html,
+                      gs_web_index_len, r->h->index_etag, "no-cache");
         break;
     default:
         if (gs_openapi_yaml_len == 0) {
@@ -658,8 +674,10 @@ static bool begin(req *r, const char *url, const char *method)
 /* ---- solving ------------------------------------------------------------ */
 
 /* Worker thread: runs the service call, stores the response, resumes the
- * connection. After the resume the request belongs to MHD again. */
-static void solve_job(void *arg)
+ * connection. After the resume the request belongs to MHD again. On the
+ * fast lane (pool.h) it is a probe with a small budget, and a probe that
+ * runs out leaves the request untouched for the main lane. */
+static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
 {
     req *r = arg;
     gs_http *h = r->h;
@@ -670,13 +688,34 @@ static void solve_job(void *arg)
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
+    gs_solve_opts probe;
+    const gs_solve_opts *opts = &h->opts;
     int rc;
 
+    if (lane == GS_POOL_LANE_FAST) {
+        if (r->body.len > GS_PROBE_MAX_BODY)
+            return GS_POOL_AGAIN;
+        gs_solve_opts_probe(&h->opts, &probe);
+        opts = &probe;
+    }
+    if (lane == GS_POOL_LANE_FULL) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+        atomic_store(&r->stage, ST_READY);
+        MHD_resume_connection(conn);
+        return GS_POOL_DONE;
+    }
     if (r->text)
-        rc = gs_service_text(p, body, r->body.len, &h->opts, r->q_timeout,
+        rc = gs_service_text(p, body, r->body.len, opts, r->q_timeout,
                              r->q_states, &out, &info, &err);
     else
-        rc = gs_service_json(p, body, r->body.len, &h->opts, &out, &info, &err);
+        rc = gs_service_json(p, body, r->body.len, opts, &out, &info, &err);
+    if (rc == GS_SERVICE_AGAIN) {
+        gs_buf_free(&out);
+        return GS_POOL_AGAIN;
+    }
     gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
                      (double)(gs_now_ns() - t0) / 1e9);
     gs_buf_free(&r->body);
@@ -694,6 +733,7 @@ static void solve_job(void *arg)
     }
     atomic_store(&r->stage, ST_READY);
     MHD_resume_connection(conn);
+    return GS_POOL_DONE;
 }
 
 /* The whole body is in: refuse it, or suspend and hand it to a worker. */
@@ -707,9 +747,9 @@ static enum MHD_Result body_complete(req *r)
                     h->cfg->max_body);
         return send_response(r);
     }
-    if (gs_buf_status(&r->body)) {
-        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
-                    "out of memory reading the request body");
+    if (r->no_mem) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "not enough memory to hold the body now; retry later");
         return send_response(r);
     }
     if (atomic_load(&h->draining)) {
@@ -723,7 +763,7 @@ static enum MHD_Result body_complete(req *r)
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
     MHD_suspend_connection(r->conn);
-    int rc = gs_pool_submit(h->pool, solve_job, r);
+    int rc = gs_pool_submit_lane(h->pool, solve_job, r);
     if (rc == GS_OK)
         return MHD_YES;
     if (rc == GS_POOL_EFULL)
@@ -750,7 +790,7 @@ static void body_chunk(req *r, const char *data, size_t n)
     uint64_t max = r->h->cfg->max_body;
 
     r->received += n;
-    if (r->too_big)
+    if (r->too_big || r->no_mem)
         return;
     if (r->received > max) {
         r->too_big = true;
@@ -758,6 +798,10 @@ static void body_chunk(req *r, const char *data, size_t n)
         return;
     }
     gs_buf_append(&r->body, data, n);
+    if (gs_buf_status(&r->body)) { /* give the budget back at once */
+        r->no_mem = true;
+        gs_buf_free(&r->body);
+    }
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */
@@ -928,6 +972,7 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     }
     h->puzzles_json = gs_buf_take(&b, &h->puzzles_len);
     gs_etag_make(gs_openapi_yaml, gs_openapi_yaml_len, h->openapi_etag);
+    gs_etag_make(gs_web_index_html, gs_web_index_len, h->index_etag);
     return GS_OK;
 }
 
