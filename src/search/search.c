@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "gridsolve/mem.h"
@@ -74,7 +75,8 @@ struct gs_search {
     /* lattice mode */
     const gs_lattice *lat;
     uint64_t *lopen; /* legal, unvisited */
-    uint8_t *lmove;  /* 2 bits per state id: one byte per cell */
+    size_t lopen_bytes, lmove_bytes;
+    uint8_t *lmove; /* 2 bits per state id: one byte per cell */
     int64_t ldelta[GS_LATTICE_MAX][GS_LATTICE_MAX];      /* id change */
     unsigned char lfrom[GS_LATTICE_MAX][GS_LATTICE_MAX]; /* [to][m] -> k */
     uint32_t *lq;                                        /* ring, power of 2 */
@@ -304,6 +306,39 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     return GS_OK;
 }
 
+/* Zeroed memory for the lattice's tables. Past BIG_BYTES it is mapped
+ * directly and the kernel is asked for huge pages: a BFS wavefront on a
+ * large board touches a few lines in each of thousands of rows, and with
+ * 4 KB pages nearly every one of those accesses missed the TLB. */
+#define BIG_BYTES (4u << 20)
+#define HUGE_PAGE (2u << 20)
+
+static void *big_calloc(size_t n)
+{
+    if (n < BIG_BYTES)
+        return calloc(n, 1);
+    size_t len = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE); /* advice only: fine if refused */
+#endif
+    return p;
+}
+
+static void big_free(void *p, size_t n)
+{
+    if (!p)
+        return;
+    if (n < BIG_BYTES) {
+        free(p);
+        return;
+    }
+    munmap(p, (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
+}
+
 void gs_search_free(gs_search *s)
 {
     if (!s)
@@ -315,8 +350,8 @@ void gs_search_free(gs_search *s)
     free(s->chunks);
     free(s->table);
     free(s->heap);
-    free(s->lopen);
-    free(s->lmove);
+    big_free(s->lopen, s->lopen_bytes);
+    big_free(s->lmove, s->lmove_bytes);
     free(s->lq);
     gs_mem_release(s->bytes);
     free(s);
@@ -765,8 +800,10 @@ static int lattice_new(gs_search *s)
     }
     if (!reserve_initial(s, bytes))
         return GS_OK;
-    s->lopen = calloc(cells / 16, sizeof *s->lopen);
-    s->lmove = calloc(cells, 1);
+    s->lopen_bytes = cells / 16 * sizeof *s->lopen;
+    s->lmove_bytes = cells;
+    s->lopen = big_calloc(s->lopen_bytes);
+    s->lmove = big_calloc(s->lmove_bytes);
     s->lq = malloc(ring * sizeof *s->lq);
     s->lq_cap = ring;
     if (!s->lopen || !s->lmove || !s->lq)
