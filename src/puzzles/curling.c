@@ -67,8 +67,8 @@ static void curl_free(void *p)
     gs_curling *cu = p;
     if (cu == NULL)
         return;
-    free(cu->cells);
-    free(cu->block);
+    gs_mem_free(cu->cells);
+    gs_mem_free(cu->block);
     free(cu);
 }
 
@@ -100,8 +100,10 @@ static int curl_new(long w, long h, const gs_caps *caps, gs_curling **out,
     gs_curling *cu = calloc(1, sizeof *cu);
     if (cu == NULL)
         return gs_error_set(err, GS_ENOMEM, "out of memory for curling");
-    cu->cells = malloc((size_t)n);
-    cu->block = malloc((size_t)n * sizeof *cu->block);
+    /* The board draws from the memory budget (mem.h): a refusal is an
+     * allocation failure the service answers with 503. */
+    cu->cells = gs_mem_malloc((size_t)n);
+    cu->block = gs_mem_malloc((size_t)n * sizeof *cu->block);
     if (cu->cells == NULL || cu->block == NULL) {
         curl_free(cu);
         return gs_error_set(err, GS_ENOMEM,
