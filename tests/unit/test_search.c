@@ -475,6 +475,33 @@ START_TEST(lattice_counts_across_ring_growth)
 }
 END_TEST
 
+/* Cancel and an expired deadline stop a lattice run as a time limit. */
+START_TEST(lattice_cancel_gives_limit_time)
+{
+    gs_lattice lat;
+    maze_lattice(&lat, 1);
+    atomic_int cancel = 1;
+    gs_limits lim = {.cancel = &cancel};
+    gs_search_config cfg = {.lattice = &lat, .limits = &lim};
+    for (int pass = 0; pass < 2; pass++) {
+        gs_search *s;
+        ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+        maze_fill(s, 1);
+        bool found;
+        ck_assert_int_eq(
+            gs_search_lattice_run(s, gs_lattice_id(maze_cell(0, 0), 0),
+                                  gs_lattice_id(maze_cell(MR - 1, MC - 1), 0),
+                                  &found),
+            GS_ELIMIT);
+        ck_assert(!found);
+        ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_TIME);
+        gs_search_free(s);
+        cancel = 0;
+        lim.deadline_ns = 1; /* long past */
+    }
+}
+END_TEST
+
 /* Layer maps that are not permutations, too many layers or no cells are
  * refused: parents could not be recomputed. */
 START_TEST(lattice_rejects_bad_shapes)
@@ -565,6 +592,7 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, lattice_mode_finds_shortest);
     tcase_add_test(tc, lattice_exhausts_to_impossible);
     tcase_add_test(tc, lattice_counts_across_ring_growth);
+    tcase_add_test(tc, lattice_cancel_gives_limit_time);
     tcase_add_test(tc, lattice_rejects_bad_shapes);
     tcase_add_test(tc, lattice_caps_count_bytes);
     tcase_add_test(tc, unreachable_goal_is_impossible);
