@@ -79,6 +79,7 @@ struct gs_search {
     uint8_t *lmove; /* 2 bits per state id: one byte per cell */
     int64_t ldelta[GS_LATTICE_MAX][GS_LATTICE_MAX];      /* id change */
     unsigned char lfrom[GS_LATTICE_MAX][GS_LATTICE_MAX]; /* [to][m] -> k */
+    uint8_t lmbits[GS_LATTICE_MAX][GS_LATTICE_MAX];      /* move m's bits */
     uint32_t *lq;                                        /* ring, power of 2 */
     size_t lq_cap;
     uint64_t lq_most; /* states the lattice has: the ring's useful size */
@@ -767,6 +768,9 @@ static bool lattice_shape(gs_search *s)
             s->lfrom[t][m] = (unsigned char)k;
             s->ldelta[k][m] =
                 l->offset[k][m] * GS_LATTICE_MAX + ((int64_t)t - (int64_t)k);
+            /* The target's id ends in its layer t, so its move bits sit
+             * at 2 * t in its cell's byte: known before the loop. */
+            s->lmbits[k][m] = (uint8_t)(m << (2 * t));
         }
     }
     return true;
@@ -850,7 +854,9 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
                 uint64_t budget, const unsigned nm)
 {
     int64_t delta[GS_LATTICE_MAX][GS_LATTICE_MAX];
+    uint8_t mbits[GS_LATTICE_MAX][GS_LATTICE_MAX];
     memcpy(delta, s->ldelta, sizeof delta);
+    memcpy(mbits, s->lmbits, sizeof mbits);
     uint64_t *open = s->lopen;
     uint8_t *move = s->lmove;
     uint32_t *q = s->lq;
@@ -875,6 +881,7 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
     while (h != t && h != end) {
         uint64_t id = q[h & qmask];
         const int64_t *d = delta[id % GS_LATTICE_MAX];
+        const uint8_t *mb = mbits[id % GS_LATTICE_MAX];
         h++;
 #pragma GCC unroll 4
         for (unsigned m = 0; m < nm; m++) {
@@ -886,7 +893,7 @@ lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
              * visited states are told from unseen ones by the open
              * bitset, not by their move bits. */
             open[n >> 6] = w & ~bit;
-            move[n >> 2] |= (uint8_t)(m << ((n & 3) * 2));
+            move[n >> 2] |= mb[m];
             q[t & qmask] = (uint32_t)n;
             t++;
             rc |= n == goal;
