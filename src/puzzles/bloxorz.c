@@ -332,18 +332,18 @@ static void blox_lattice(const gs_bloxorz *b, const blox_pad *p, gs_lattice *l)
 }
 
 /* Legal orientations (bits STAND, HORIZ, VERT) of a cell of kind k whose
- * right and lower neighbours are of kinds right and below. */
-static unsigned blox_legal(unsigned k, unsigned right, unsigned below)
-{
-    if (k == CELL_HOLE)
-        return 0;
-    return (unsigned)(k == CELL_FLOOR) << STAND |
-           (unsigned)(right != CELL_HOLE) << HORIZ |
-           (unsigned)(below != CELL_HOLE) << VERT;
-}
+ * right and lower neighbours are of kinds right and below, indexed by
+ * k | right << 2 | below << 4: standing needs rigid floor, lying needs
+ * the cell and its far neighbour not to be holes. A table, because the
+ * board's every cell goes through it. */
+static const uint8_t blox_legal[64] = {
+    0, 1, 0, 0, 0, 3, 2, 0, 0, 3, 2, 0, 0, 1, 0, 0, 0, 5, 4, 0, 0, 7,
+    6, 0, 0, 7, 6, 0, 0, 5, 4, 0, 0, 5, 4, 0, 0, 7, 6, 0, 0, 7, 6, 0,
+    0, 5, 4, 0, 0, 1, 0, 0, 0, 3, 2, 0, 0, 3, 2, 0, 0, 1, 0, 0,
+};
 
 /* Unpacks row r into out[0..cols], holes past the end and below the
- * board. */
+ * board: cell by cell up to a byte boundary, then four cells a byte. */
 static void blox_unpack_row(const gs_bloxorz *b, long r, uint8_t *out)
 {
     size_t cols = (size_t)b->cols;
@@ -351,8 +351,17 @@ static void blox_unpack_row(const gs_bloxorz *b, long r, uint8_t *out)
         memset(out, CELL_HOLE, cols + 1);
         return;
     }
-    size_t at = (size_t)r * cols;
-    for (size_t c = 0; c < cols; c++)
+    size_t at = (size_t)r * cols, c = 0;
+    for (; c < cols && ((at + c) & 3); c++)
+        out[c] = (uint8_t)cell_at(b->cells, at + c);
+    for (const uint8_t *p = b->cells + ((at + c) >> 2); c + 4 <= cols;
+         c += 4, p++) {
+        out[c] = *p & 3;
+        out[c + 1] = *p >> 2 & 3;
+        out[c + 2] = *p >> 4 & 3;
+        out[c + 3] = *p >> 6;
+    }
+    for (; c < cols; c++)
         out[c] = (uint8_t)cell_at(b->cells, at + c);
     out[cols] = CELL_HOLE;
 }
@@ -377,7 +386,7 @@ static int blox_fill_bits(const gs_bloxorz *b, const blox_pad *p,
         uint64_t i = gs_lattice_id(pad_cell(p, r, 0), 0);
         uint64_t acc = bits[i >> 6];
         for (size_t c = 0; c < cols; c++, i += GS_LATTICE_MAX) {
-            acc |= (uint64_t)blox_legal(cur[c], cur[c + 1], next[c])
+            acc |= (uint64_t)blox_legal[cur[c] | cur[c + 1] << 2 | next[c] << 4]
                    << (i & 63);
             if ((i & 63) == 64 - GS_LATTICE_MAX) {
                 bits[i >> 6] = acc;
