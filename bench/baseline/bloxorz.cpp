@@ -80,7 +80,8 @@ int main()
                 break;
             }
             for (int k = 0; k < 4; k++) {
-                St t = {s.r + mv[s.o][k][0], s.c + mv[s.o][k][1], mv[s.o][k][2]};
+                St t = {s.r + mv[s.o][k][0], s.c + mv[s.o][k][1],
+                        mv[s.o][k][2]};
                 if (!ok(t.r, t.c, t.o) || dist[id(t.r, t.c, t.o)] >= 0)
                     continue;
                 dist[id(t.r, t.c, t.o)] = d + 1;
