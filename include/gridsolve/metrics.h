@@ -34,6 +34,7 @@ typedef struct gs_metrics gs_metrics;
 typedef struct gs_metrics_gauges {
     unsigned queued, capacity, busy, workers;
     bool ready;
+    unsigned connections, max_connections;
 } gs_metrics_gauges;
 
 /* GS_OK or GS_ENOMEM. */
@@ -49,6 +50,17 @@ void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
  * else only its duration under the "error" result. */
 void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
                       const gs_solve_info *info, double seconds);
+
+/* Counts a solve whose client hung up (queued or running) under the
+ * "abandoned" result. */
+void gs_metrics_abandoned(gs_metrics *m, int puzzle);
+
+/* Counts a connection the server closed for its header deadline, or
+ * (slow_body) for sending its body under the minimum rate. */
+void gs_metrics_conn_killed(gs_metrics *m, bool slow_body);
+
+/* Counts a connection refused at the (per-address) connection limit. */
+void gs_metrics_conn_limit(gs_metrics *m);
 
 /* Appends the exposition text to out; GS_OK or GS_ENOMEM. */
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out);

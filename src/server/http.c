@@ -23,12 +23,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "gridsolve/buf.h"
+#include "gridsolve/conns.h"
 #include "gridsolve/http.h"
 #include "gridsolve/puzzle.h"
 
@@ -38,19 +40,37 @@
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_POST "POST, OPTIONS"
 #define RETRY_AFTER_S "1"
+#define IDLE_TIMEOUT_S 30 /* keep-alive idle, and MHD's inactivity timeout */
+#define WATCH_TICK_MS 20  /* hang-ups are seen within about this */
+#define FD_RESERVE 64     /* descriptors kept for everything else */
+#define ADMIT_WAIT_MS 100 /* a full queue: wait this long for a slot */
 
-/* Where a request is. READY and WAITING are shared with a worker. */
+/* Where a request is. QUEUED..GONE are shared with a worker and the
+ * watcher: QUEUED -> RUNNING is the worker's claim, QUEUED -> GONE the
+ * watcher's (the client left before a worker took the job); whoever wins
+ * resumes the connection. */
 enum stage {
     ST_READING, /* receiving the body */
-    ST_WAITING, /* suspended; a worker owns the request */
+    ST_ADMIT,   /* suspended, waiting for room in the queue */
+    ST_QUEUED,  /* suspended, waiting for a worker */
+    ST_RUNNING, /* suspended, a worker solves it */
     ST_READY,   /* a response is stored, not yet queued */
-    ST_SENT     /* handed to MHD */
+    ST_SENT,    /* handed to MHD */
+    ST_GONE     /* abandoned by its client: close without answering */
 };
+
+/* Values of a request's cancel flag (any non-zero stops its search). */
+enum { CANCEL_NONE = 0, CANCEL_GONE = 1, CANCEL_DRAIN = 2 };
 
 typedef struct req {
     gs_http *h;
     struct MHD_Connection *conn;
+    gs_conn *cr;       /* the connection's watcher record; may be NULL */
+    atomic_int refs;   /* MHD's, plus a queued job's */
+    atomic_int cancel; /* this solve's flag, CANCEL_* */
+    gs_progress progress;
     int64_t start_ns;
+    int64_t admit_until_ns; /* ST_ADMIT: 503 after this */
     char id[REQ_ID_MAX + 1];
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
@@ -161,6 +181,15 @@ static bool add_headers(req *r, struct MHD_Response *resp)
     return ok;
 }
 
+/* While draining every answer closes its connection, so no client sends
+ * another request on a connection that is about to go away. */
+static bool add_drain_header(req *r, struct MHD_Response *resp)
+{
+    if (!atomic_load(&r->h->draining))
+        return true;
+    return add_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 /* Queues the stored response. MHD_NO makes MHD close the connection. */
 static enum MHD_Result send_response(req *r)
 {
@@ -180,7 +209,7 @@ static enum MHD_Result send_response(req *r)
     }
     if (!resp)
         return MHD_NO;
-    if (!add_headers(r, resp)) {
+    if (!add_headers(r, resp) || !add_drain_header(r, resp)) {
         MHD_destroy_response(resp);
         return MHD_NO;
     }
@@ -243,14 +272,25 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->q_timeout = -1;
     r->q_states = -1;
     atomic_init(&r->stage, ST_READING);
+    atomic_init(&r->refs, 1);
+    atomic_init(&r->cancel, CANCEL_NONE);
+    atomic_init(&r->progress.expanded, 0);
+    atomic_init(&r->progress.stored, 0);
+    atomic_init(&r->progress.bound, 0);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    r->cr = ci ? ci->socket_context : NULL;
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
     assign_id(r);
     return r;
 }
 
-static void req_free(req *r)
+/* Drops one reference; the last one frees r. */
+static void req_unref(req *r)
 {
+    if (atomic_fetch_sub(&r->refs, 1) != 1)
+        return;
     gs_buf_free(&r->body);
     if (!r->resp_static)
         free(r->resp);
@@ -313,6 +353,8 @@ static void answer_metrics(req *r)
         .busy = gs_pool_busy(h->pool),
         .workers = gs_pool_workers(h->pool),
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
+        .connections = (unsigned)gs_conns_count(h->conns),
+        .max_connections = h->max_connections,
     };
 
     if (gs_metrics_render(h->metrics, &g, &b)) {
@@ -543,29 +585,34 @@ static bool begin(req *r, const char *url, const char *method)
 
 /* ---- solving ------------------------------------------------------------ */
 
-/* Worker thread: runs the service call, stores the response, resumes the
- * connection. After the resume the request belongs to MHD again. */
-static void solve_job(void *arg)
+/* Runs the service call for r with its own cancel flag and progress
+ * counters, and stores the response (unless the client left). */
+static void run_solve(req *r)
 {
-    req *r = arg;
     gs_http *h = r->h;
-    struct MHD_Connection *conn = r->conn;
     const gs_puzzle *p = gs_puzzles[r->puzzle];
     const char *body = r->body.data ? r->body.data : "";
+    gs_solve_opts opts = h->opts;
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
     int rc;
 
+    opts.cancel = &r->cancel;
+    opts.progress = &r->progress;
     if (r->text)
-        rc = gs_service_text(p, body, r->body.len, &h->opts, r->q_timeout,
+        rc = gs_service_text(p, body, r->body.len, &opts, r->q_timeout,
                              r->q_states, &out, &info, &err);
     else
-        rc = gs_service_json(p, body, r->body.len, &h->opts, &out, &info, &err);
+        rc = gs_service_json(p, body, r->body.len, &opts, &out, &info, &err);
+    gs_buf_free(&r->body);
+    if (atomic_load(&r->cancel) == CANCEL_GONE) {
+        gs_buf_free(&out); /* nobody to answer; counted as abandoned */
+        return;
+    }
     gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
                      (double)(gs_now_ns() - t0) / 1e9);
-    gs_buf_free(&r->body);
     if (rc == GS_OK) {
         r->solved = true;
         r->info = info;
@@ -578,8 +625,106 @@ static void solve_job(void *arg)
             gs_error_set(&err, rc, "%s", gs_error_title(rc));
         set_problem_err(r, gs_error_http_status(rc), &err);
     }
+}
+
+/* Stops watching r's connection and resumes it with whatever r holds: a
+ * response (READY) or nothing (GONE, the handler then closes). */
+static void finish_suspended(req *r)
+{
+    gs_conns_watch(r->h->conns, r->cr, NULL);
+    /* After the unwatch no hang-up can be reported any more, so this
+     * read of the flag is final. */
+    bool gone = atomic_load(&r->cancel) == CANCEL_GONE;
+    atomic_store(&r->stage, gone ? ST_GONE : ST_READY);
+    MHD_resume_connection(r->conn);
+}
+
+/* Worker thread: claims the job (unless its client already left), solves
+ * it, and resumes the connection. A job the drain cancelled before it
+ * started is answered 503: it is worth retrying elsewhere. */
+static void solve_job(void *arg)
+{
+    req *r = arg;
+    int queued = ST_QUEUED;
+
+    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_RUNNING)) {
+        if (atomic_load(&r->cancel) == CANCEL_DRAIN ||
+            atomic_load(&r->h->cancel))
+            set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                        "server is shutting down; the solve was not started");
+        else if (atomic_load(&r->cancel) == CANCEL_NONE)
+            run_solve(r);
+        finish_suspended(r);
+    }
+    req_unref(r); /* the job's reference */
+}
+
+/* Watcher thread, registry lock held: r's client hung up. A running
+ * search sees the flag within a millisecond; a queued job is taken from
+ * its worker here and the connection closed at once. */
+static void on_hangup(void *ud, void *watch)
+{
+    req *r = watch;
+    int queued = ST_QUEUED, admit = ST_ADMIT;
+
+    (void)ud;
+    atomic_store(&r->cancel, CANCEL_GONE);
+    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE) ||
+        atomic_compare_exchange_strong(&r->stage, &admit, ST_GONE))
+        MHD_resume_connection(r->conn);
+}
+
+/* Submits r to the pool (the one place that calls gs_pool_submit). The
+ * stage is QUEUED before the job exists: its worker may start at once.
+ * On a refusal the stage stays QUEUED for the caller to move on. */
+static int submit(req *r)
+{
+    atomic_store(&r->stage, ST_QUEUED);
+    atomic_fetch_add(&r->refs, 1);
+    int rc = gs_pool_submit(r->h->pool, solve_job, r);
+    if (rc)
+        atomic_fetch_sub(&r->refs, 1); /* never MHD's last reference */
+    return rc;
+}
+
+/* Stores the 503 of a refused submission (rc from gs_pool_submit). */
+static void set_refused(req *r, int rc)
+{
+    gs_http *h = r->h;
+
+    if (rc == GS_POOL_EFULL)
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+    else
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down and takes no new solves");
+}
+
+/* Watcher thread, registry lock held: a periodic tick for a watched
+ * request. One waiting for queue room tries again: the queue may be full
+ * of jobs whose clients just left, which free their slots within
+ * milliseconds of being seen. Returns false to stop watching r. */
+static bool on_tick(void *ud, void *watch, int64_t now_ns)
+{
+    req *r = watch;
+    int admit = ST_ADMIT;
+
+    (void)ud;
+    if (!atomic_compare_exchange_strong(&r->stage, &admit, ST_READING))
+        return true; /* not waiting for room, or claimed by its handler */
+    int rc = submit(r);
+    if (rc == GS_OK)
+        return true;
+    if (rc == GS_POOL_EFULL && now_ns < r->admit_until_ns) {
+        atomic_store(&r->stage, ST_ADMIT);
+        return true;
+    }
+    set_refused(r, rc);
     atomic_store(&r->stage, ST_READY);
-    MHD_resume_connection(conn);
+    MHD_resume_connection(r->conn);
+    return false;
 }
 
 /* The whole body is in: refuse it, or suspend and hand it to a worker. */
@@ -587,6 +732,7 @@ static enum MHD_Result body_complete(req *r)
 {
     gs_http *h = r->h;
 
+    gs_conn_body_done(h->conns, r->cr);
     if (r->too_big) {
         set_problem(r, MHD_HTTP_CONTENT_TOO_LARGE,
                     "body exceeds the limit of %" PRIu64 " bytes",
@@ -604,24 +750,30 @@ static enum MHD_Result body_complete(req *r)
         return send_response(r);
     }
     /* Suspend before submitting: the worker may resume at once, and
-     * resuming a connection that is not suspended is undefined. */
-    atomic_store(&r->stage, ST_WAITING);
+     * resuming a connection that is not suspended is undefined. Watch
+     * before submitting too, so a hang-up is seen from the start; the
+     * watcher only acts on ADMIT and QUEUED, which submit() sets. */
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
+    r->admit_until_ns = gs_now_ns() + ADMIT_WAIT_MS * 1000000LL;
     MHD_suspend_connection(r->conn);
-    int rc = gs_pool_submit(h->pool, solve_job, r);
+    gs_conns_watch(h->conns, r->cr, r);
+    int rc = submit(r);
     if (rc == GS_OK)
         return MHD_YES;
-    if (rc == GS_POOL_EFULL)
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "solve queue is full (%u workers busy, %u waiting); "
-                    "retry later",
-                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
-    else
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "server is shutting down and takes no new solves");
-    atomic_store(&r->stage, ST_READY);
-    MHD_resume_connection(r->conn);
+    /* A full queue may be full of jobs whose clients just left: the
+     * watcher retries for ADMIT_WAIT_MS before the 503 (on_tick). From
+     * ADMIT on, r is the watcher's unless claimed back by a CAS. */
+    int st = ST_QUEUED;
+    if (!atomic_compare_exchange_strong(&r->stage, &st, ST_ADMIT))
+        return MHD_YES; /* the client left; the watcher resumed it */
+    if (rc == GS_POOL_EFULL && r->cr && atomic_load(&r->cancel) == CANCEL_NONE)
+        return MHD_YES;
+    st = ST_ADMIT;
+    if (atomic_compare_exchange_strong(&r->stage, &st, ST_RUNNING)) {
+        set_refused(r, rc);
+        finish_suspended(r);
+    }
     return MHD_YES;
 }
 
@@ -635,6 +787,7 @@ static void body_chunk(req *r, const char *data, size_t n)
 {
     uint64_t max = r->h->cfg->max_body;
 
+    gs_conn_body_bytes(r->cr, n);
     r->received += n;
     if (r->too_big)
         return;
@@ -676,11 +829,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
         *con_cls = r;
+        bool body = has_body(conn);
+        gs_conn_headers_done(h->conns, r->cr, body);
         if (begin(r, url, method))
             return MHD_YES; /* read the body */
         /* Answering before the request is complete makes MHD close the
          * connection: right when refusing a body, wasteful otherwise. */
-        if (has_body(conn))
+        if (body)
             return send_response(r);
         atomic_store(&r->stage, ST_READY);
         return MHD_YES;
@@ -699,6 +854,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_YES;
         }
         return send_response(r);
+    case ST_GONE:
+        return MHD_NO; /* the client left: close, answer nothing */
     default:
         /* Already answered (MHD may still offer trailing body bytes). */
         *upload_data_size = 0;
@@ -707,6 +864,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 }
 
 /* ---- completion: log and metrics --------------------------------------- */
+
+/* The log line's suffix for a request that did not end normally. */
+static const char *log_outcome(const req *r,
+                               enum MHD_RequestTerminationCode toe)
+{
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        return " abandoned";
+    return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted";
+}
 
 static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
@@ -728,7 +894,7 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
         snprintf(status, sizeof status, "%d", r->status);
     fprintf(stderr, "%s.%03ldZ %s %s %s %.3fms id=%s%s%s\n", when,
             now.tv_nsec / 1000000, r->method, r->path, status, ms, r->id, solve,
-            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted");
+            log_outcome(r, toe));
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -736,25 +902,90 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
     gs_http *h = cls;
     req *r = *con_cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
+    gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
     if (!r)
         return;
     *con_cls = NULL;
     if (r->status)
         gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        gs_metrics_abandoned(h->metrics, r->puzzle);
     log_request(r, toe);
     if (r->pending)
         atomic_fetch_sub(&h->pending, 1);
-    req_free(r);
+    req_unref(r);
 }
 
-/* MHD's own diagnostics (bad requests it rejects itself, socket errors). */
+/* A connection opens or closes: its watcher record follows. */
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    gs_http *h = cls;
+
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        gs_conns_close(h->conns, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
+}
+
+/* A request line arrived (headers not yet): its head deadline starts. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    gs_http *h = cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+    (void)uri;
+    gs_conn_request_line(h->conns, ci ? ci->socket_context : NULL);
+    return NULL; /* the request context is made by on_request */
+}
+
+/* Watcher thread: a connection was shut down for a deadline. */
+static void on_killed(void *ud, enum gs_conn_kill why)
+{
+    gs_http *h = ud;
+
+    gs_metrics_conn_killed(h->metrics, why == GS_CONN_SLOW_BODY);
+    fprintf(stderr, "gridsolve: closed a connection: %s\n",
+            why == GS_CONN_SLOW_BODY ? "body slower than --min-body-rate"
+                                     : "no complete request head within "
+                                       "--header-timeout-ms");
+}
+
+/* MHD's own diagnostics (bad requests it rejects itself, socket errors).
+ * A refusal at the connection limit is counted, and logged at most once
+ * a second: a flood must not turn into a flood of log lines. */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    static _Atomic int64_t last_limit_log;
+    gs_http *h = cls;
     char msg[512];
 
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\n")] = '\0';
+    if (strstr(msg, "reached connection limit")) {
+        gs_metrics_conn_limit(h->metrics);
+        int64_t now = gs_now_ns(), last = atomic_load(&last_limit_log);
+        if (now - last < 1000000000LL ||
+            !atomic_compare_exchange_strong(&last_limit_log, &last, now))
+            return;
+        fprintf(stderr,
+                "gridsolve: connection limit reached (%u open, "
+                "--max-connections %u); refusing new connections\n",
+                (unsigned)gs_conns_count(h->conns), h->max_connections);
+        return;
+    }
+    /* Our own MHD_NO (an abandoned request) is logged by on_completed. */
+    if (strstr(msg, "Application reported internal error"))
+        return;
     fprintf(stderr, "gridsolve: http: %s\n", msg);
 }
 
@@ -769,6 +1000,38 @@ static void make_id_prefix(gs_http *h)
         v = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16) ^
             (uint32_t)gs_now_ns();
     snprintf(h->id_prefix, sizeof h->id_prefix, "%08" PRIx32, v);
+}
+
+/* The connection watcher with cfg's deadlines. */
+static int start_conns(gs_http *h)
+{
+    const gs_server_config *cfg = h->cfg;
+    int64_t head = (int64_t)cfg->header_timeout_ms * 1000000LL;
+    gs_conns_cfg cc = {
+        .header_timeout_ns = head,
+        .idle_timeout_ns = (int64_t)IDLE_TIMEOUT_S * 1000000000LL,
+        .min_body_rate = cfg->min_body_rate,
+        .body_grace_ns = head ? head : 10000000000LL,
+        .tick_ms = WATCH_TICK_MS,
+    };
+    gs_conns_hooks hooks = {
+        .hangup = on_hangup, .tick = on_tick, .killed = on_killed, .ud = h};
+    return gs_conns_new(&cc, &hooks, &h->conns);
+}
+
+/* The connection limit: the flag, or what RLIMIT_NOFILE leaves after a
+ * reserve for the listener, epoll, logs and the process's other files. */
+static unsigned connection_limit(const gs_server_config *cfg)
+{
+    struct rlimit rl;
+
+    if (cfg->max_connections)
+        return (unsigned)cfg->max_connections;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur > 1000000 + FD_RESERVE)
+        return 1000000;
+    return rl.rlim_cur > 2 * FD_RESERVE ? (unsigned)(rl.rlim_cur - FD_RESERVE)
+                                        : (unsigned)(rl.rlim_cur / 2);
 }
 
 int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
@@ -792,11 +1055,13 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     h->opts.max_states_limit = cfg->max_states_limit;
     h->opts.max_solve_bytes = cfg->max_solve_memory;
     h->opts.caps.max_cells = cfg->max_cells;
-    h->opts.cancel = &h->cancel;
 
     rc = gs_metrics_new(&h->metrics);
     if (rc)
         return gs_error_set(err, rc, "cannot allocate metrics");
+    rc = start_conns(h);
+    if (rc)
+        return gs_error_set(err, rc, "cannot start the connection watcher");
     rc = gs_pool_new((unsigned)cfg->workers, (unsigned)cfg->queue, &h->pool);
     if (rc)
         return gs_error_set(err, rc, "cannot start %" PRIu64 " workers",
@@ -818,14 +1083,56 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES
                  ? MHD_USE_EPOLL
                  : MHD_USE_POLL;
+    h->max_connections = connection_limit(h->cfg);
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER,
-        on_mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+        on_mhd_log, h, MHD_OPTION_LISTEN_SOCKET, listen_fd,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
+        h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_END);
     if (!h->daemon)
         return gs_error_set(err, GS_EINTERNAL, "libmicrohttpd failed to start");
     return GS_OK;
+}
+
+/* Sets the drain's cancel flag of one in-flight solve (under the
+ * watcher's lock, so r is alive). */
+static void cancel_one(void *watch, void *arg)
+{
+    req *r = watch;
+    int none = CANCEL_NONE;
+
+    (void)arg;
+    atomic_compare_exchange_strong(&r->cancel, &none, CANCEL_DRAIN);
+}
+
+void gs_http_cancel_all(gs_http *h)
+{
+    atomic_store(&h->cancel, 1);
+    gs_conns_each_watched(h->conns, cancel_one, NULL);
+}
+
+void gs_http_close_idle(gs_http *h)
+{
+    size_t n = gs_conns_close_idle(h->conns);
+    if (n)
+        fprintf(stderr, "gridsolve: closing %zu idle connections\n", n);
+}
+
+void gs_http_stop_listening(gs_http *h, long wait_ms)
+{
+    MHD_socket fd = MHD_quiesce_daemon(h->daemon);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd); /* ours now: MHD_stop_daemon no longer closes it */
+    gs_http_close_idle(h);
+    int64_t end = gs_now_ns() + (int64_t)wait_ms * 1000000LL;
+    while (gs_conns_count(h->conns) > 0 && gs_now_ns() < end) {
+        struct timespec ts = {0, 5000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 void gs_http_free(gs_http *h)
@@ -833,6 +1140,8 @@ void gs_http_free(gs_http *h)
     if (h->daemon)
         MHD_stop_daemon(h->daemon);
     h->daemon = NULL;
+    gs_conns_free(h->conns);
+    h->conns = NULL;
     gs_pool_free(h->pool);
     h->pool = NULL;
     gs_metrics_free(h->metrics);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@
 #define EXIT_USAGE 2
 #define CANCEL_WAIT_MS 10000 /* a cancelled search stops within a poll */
 #define SEND_WAIT_MS 2000    /* for answered solves to reach the client */
+#define CLOSE_WAIT_MS 300    /* for clients to close idle connections */
 #define TICK_MS 50
 
 /* Formats a bound address as ADDR:PORT ([ADDR]:PORT for IPv6). */
@@ -138,6 +140,7 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
 {
     atomic_store(&h->draining, 1);
     gs_pool_close(h->pool);
+    gs_http_close_idle(h);
     fprintf(stderr,
             "gridsolve: draining: %u solves running, %u queued, grace "
             "%" PRIu64 " ms\n",
@@ -148,7 +151,7 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
                 "gridsolve: cancelling %u running and %u queued "
                 "solves\n",
                 gs_pool_busy(h->pool), gs_pool_queued(h->pool));
-        atomic_store(&h->cancel, 1);
+        gs_http_cancel_all(h);
         if (!gs_pool_wait_idle(h->pool,
                                gs_now_ns() + CANCEL_WAIT_MS * 1000000LL)) {
             fprintf(stderr, "gridsolve: %u solves ignored the cancel\n",
@@ -160,7 +163,22 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
     int64_t send_end = gs_now_ns() + SEND_WAIT_MS * 1000000LL;
     while (atomic_load(&h->pending) > 0 && gs_now_ns() < send_end)
         sleep_ms(5);
+    gs_http_stop_listening(h, CLOSE_WAIT_MS);
     return true;
+}
+
+/* Raises the soft descriptor limit to the hard one: every connection is
+ * a descriptor, and the connection limit follows this one. */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+        return;
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+        fprintf(stderr, "gridsolve: cannot raise RLIMIT_NOFILE: %s\n",
+                strerror(errno));
 }
 
 /* Never runs (the signals stay blocked and are taken by sigwait). */
@@ -204,6 +222,7 @@ int gs_server_main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    raise_nofile();
     int fd = open_listener(&cfg, addr, sizeof addr, msg, sizeof msg);
     if (fd < 0) {
         fprintf(stderr, "gridsolve serve: %s\n", msg);
@@ -220,8 +239,10 @@ int gs_server_main(int argc, char **argv)
     fflush(stdout);
     fprintf(stderr,
             "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
-            ", timeout %" PRIu64 " ms, max body %" PRIu64 " bytes)\n",
-            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body);
+            ", timeout %" PRIu64 " ms, max body %" PRIu64
+            " bytes, max connections %u)\n",
+            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
+            h.max_connections);
     atomic_store(&h.ready, 1);
 
     while (sigwait(&set, &sig) != 0)

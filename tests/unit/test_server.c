@@ -306,7 +306,13 @@ START_TEST(metrics_render)
     gs_buf b = GS_BUF_INIT;
     gs_solve_info solved = {GS_SOLVED, 100, 1.0};
     gs_solve_info limit = {GS_LIMIT, 50, 2.0};
-    gs_metrics_gauges g = {3, 64, 2, 4, true};
+    gs_metrics_gauges g = {.queued = 3,
+                           .capacity = 64,
+                           .busy = 2,
+                           .workers = 4,
+                           .ready = true,
+                           .connections = 7,
+                           .max_connections = 100};
 
     ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
     gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
@@ -317,6 +323,9 @@ START_TEST(metrics_render)
     gs_metrics_solve(m, 0, true, &solved, 0.003);
     gs_metrics_solve(m, 0, true, &limit, 7.0);
     gs_metrics_solve(m, 0, false, NULL, 0.0001);
+    gs_metrics_abandoned(m, 0);
+    gs_metrics_conn_killed(m, false);
+    gs_metrics_conn_limit(m);
     ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
 
     char want[256];
@@ -341,6 +350,16 @@ START_TEST(metrics_render)
              "gridsolve_solves_total{puzzle=\"%s\",result=\"error\"} 1\n",
              name);
     ck_assert_ptr_nonnull(strstr(b.data, want));
+    snprintf(want, sizeof want,
+             "gridsolve_solves_total{puzzle=\"%s\",result=\"abandoned\"} 1\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connections_closed_total{reason=\"header_"
+                       "timeout\"} 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connections_rejected_total 1\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_connections 7\n"));
     /* Cumulative buckets: 0.0001 and 0.003 fall under le=0.005. */
     snprintf(want, sizeof want,
              "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
