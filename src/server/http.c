@@ -82,6 +82,7 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
+    bool close;   /* answer with Connection: close */
     bool pending; /* counted in h->pending */
     atomic_int stage;
 
@@ -181,11 +182,12 @@ static bool add_headers(req *r, struct MHD_Response *resp)
     return ok;
 }
 
-/* While draining every answer closes its connection, so no client sends
- * another request on a connection that is about to go away. */
+/* Connection: close for a request whose framing we distrust, and for
+ * every answer while draining, so no client sends another request on a
+ * connection that is about to go away. */
 static bool add_drain_header(req *r, struct MHD_Response *resp)
 {
-    if (!atomic_load(&r->h->draining))
+    if (!r->close && !atomic_load(&r->h->draining))
         return true;
     return add_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 }
@@ -568,11 +570,70 @@ static bool route_solve(req *r, const char *name, const char *method)
     return true;
 }
 
+/* Counts of the framing headers of a request, and the last of each. */
+typedef struct framing {
+    int cl, te;
+    const char *cl_value, *te_value;
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, const char *value)
+{
+    framing *f = cls;
+
+    (void)kind;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        f->cl++;
+        f->cl_value = value;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->te++;
+        f->te_value = value;
+    }
+    return MHD_YES;
+}
+
+/* Body framing libmicrohttpd accepts but a proxy in front of us may read
+ * differently, which would let a request hide in another's body: two
+ * Content-Length headers (it takes the first), a Transfer-Encoding other
+ * than chunked (it reads until the connection closes), or both headers.
+ * False with a 400 stored; the connection is then closed. (A malformed
+ * Content-Length value never reaches us: libmicrohttpd answers it.) */
+static bool framing_ok(req *r)
+{
+    framing f = {0};
+    char shown[64];
+
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_framing, &f);
+    if (f.cl > 1) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "%d Content-Length headers; send exactly one", f.cl);
+        return false;
+    }
+    if (f.te && f.cl) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "both Transfer-Encoding and Content-Length; send one");
+        return false;
+    }
+    if (f.te > 1 || (f.te && strcasecmp(f.te_value, "chunked") != 0)) {
+        printable_copy(shown, sizeof shown, f.te_value);
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "Transfer-Encoding '%s' is not supported; use chunked "
+                    "(alone) or Content-Length",
+                    f.te > 1 ? "(repeated)" : shown);
+        return false;
+    }
+    return true;
+}
+
 /* First call for a request: routes it. True when the body must be read. */
 static bool begin(req *r, const char *url, const char *method)
 {
     size_t plen = strlen(SOLVE_PREFIX);
 
+    if (!framing_ok(r)) {
+        r->close = true;
+        return false;
+    }
     if (strncmp(url, SOLVE_PREFIX, plen) == 0 && url[plen] &&
         !strchr(url + plen, '/'))
         return route_solve(r, url + plen, method);
@@ -835,7 +896,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_YES; /* read the body */
         /* Answering before the request is complete makes MHD close the
          * connection: right when refusing a body, wasteful otherwise. */
-        if (body)
+        if (body || r->close)
             return send_response(r);
         atomic_store(&r->stage, ST_READY);
         return MHD_YES;
