@@ -235,6 +235,8 @@ int gs_server_main(int argc, char **argv)
         gs_http_free(&h);
         return 1;
     }
+    /* Ready before the line that tells a supervisor (or a test) so. */
+    atomic_store(&h.ready, 1);
     printf("listening on %s\n", addr);
     fflush(stdout);
     fprintf(stderr,
@@ -243,7 +245,6 @@ int gs_server_main(int argc, char **argv)
             " bytes, max connections %u)\n",
             addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
             h.max_connections);
-    atomic_store(&h.ready, 1);
 
     while (sigwait(&set, &sig) != 0)
         ;
