@@ -4,9 +4,12 @@
  * SIGTERM and SIGINT are blocked before any thread exists, so every thread
  * (MHD's, the workers) inherits the mask and only the main thread receives
  * them, synchronously through sigwait(): no async-signal-safety concerns.
- * A drain then refuses new solves (503), lets in-flight ones finish within
- * the grace period, cancels the rest (they answer `limit`), waits for their
- * responses to go out, and stops.
+ * A drain then refuses new solves (503) while still listening, closes idle
+ * keep-alive connections with a FIN and answers everything else with
+ * Connection: close, lets in-flight solves finish within the grace period,
+ * cancels the rest (running ones answer `limit`, queued ones that never
+ * started 503 with Retry-After), waits for every answer to go out, stops
+ * listening, and stops.
  */
 #include <arpa/inet.h>
 #include <errno.h>

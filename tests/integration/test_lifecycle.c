@@ -5,6 +5,7 @@
  * bounds asserted are the ones the service promises, with slack for a
  * loaded 2-core machine. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,113 @@ START_TEST(flood_of_dropped_solves)
 }
 END_TEST
 
+/* Drain with a grace period shorter than the running solve: the running
+ * solve is cancelled and answered `limit`; the solves still queued never
+ * start and get 503 with Retry-After; every request accepted before
+ * SIGTERM gets a complete response and the process exits 0. */
+START_TEST(drain_answers_queued_503)
+{
+    enum { N = 3 };
+    gs_srv s;
+    ITEST_START(&s, "--workers", "1", "--queue", "4", "--grace-ms", "300",
+                NULL);
+    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":8000}");
+    inflight f[N];
+    pthread_t th[N];
+    for (int i = 0; i < N; i++) {
+        f[i] = (inflight){.s = &s, .body = body};
+        ck_assert_int_eq(pthread_create(&th[i], NULL, inflight_main, &f[i]), 0);
+        if (i == 0)
+            ck_assert_msg(itest_wait_busy(&s, 1, 5000), "no solve started");
+    }
+    ck_assert_msg(raw_wait_metric(&s, QUEUED, N - 1, 3000) == N - 1,
+                  "%d solves should be queued", N - 1);
+    double t0 = gs_now_ms();
+    ck_assert_int_eq(kill(s.pid, SIGTERM), 0);
+    for (int i = 0; i < N; i++)
+        pthread_join(th[i], NULL);
+    fprintf(stderr, "lifecycle: drain answered %d solves in %.0f ms\n", N,
+            gs_now_ms() - t0);
+    int limit = 0, unavailable = 0;
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(f[i].resp.curl_rc == 0, "solve %d lost (curl %d)", i,
+                      f[i].resp.curl_rc);
+        if (f[i].resp.status == 200) {
+            cJSON_Delete(
+                itest_solve_ok(&f[i].resp, "sokoban", "limit", -1, ""));
+            limit++;
+        } else {
+            cJSON_Delete(itest_problem(&f[i].resp, 503, "unavailable",
+                                       "/solve/sokoban"));
+            ck_assert_msg(atoi(f[i].resp.retry_after) >= 1,
+                          "503 without Retry-After");
+            unavailable++;
+        }
+        gs_resp_free(&f[i].resp);
+    }
+    ck_assert_int_eq(limit, 1);
+    ck_assert_int_eq(unavailable, N - 1);
+    int rc = gs_srv_wait(&s, 5000);
+    ck_assert_msg(rc == 0, "exit status %d after SIGTERM", rc);
+    free(body);
+    gs_srv_kill(&s);
+}
+END_TEST
+
+/* Reads one answer and what follows it on fd: asserts `status`,
+ * Connection: close, and a clean end (EOF, not a reset). */
+static void expect_answer_then_eof(int fd, int status, const char *what)
+{
+    enum raw_end end;
+    char *r = raw_read(fd, 5000, NULL, &end);
+    ck_assert_msg(raw_status(r) == status, "%s: %s", what, r ? r : "");
+    ck_assert_msg(itest_icontains(r, "Connection: close"),
+                  "%s: no Connection: close while draining:\n%s", what, r);
+    ck_assert_msg(end == RAW_EOF, "%s: ended with %d, not EOF", what, (int)end);
+    free(r);
+}
+
+/* SIGTERM with three connections: one idle keep-alive (answered before)
+ * is closed cleanly (FIN, no bytes, never a reset); one with a solve in
+ * flight gets its answer with Connection: close, then the same clean
+ * close; one opened during the drain is still answered, and closed. */
+START_TEST(drain_closes_keepalive_cleanly)
+{
+    gs_srv s;
+    ITEST_START(&s, "--grace-ms", "5000", NULL);
+    char *get = raw_request("GET", "/healthz", NULL, NULL, NULL);
+    int idle = raw_connect(&s, NULL);
+    ck_assert(idle >= 0 && raw_send_str(idle, get));
+    char *r = raw_read_response(idle, 2000);
+    ck_assert_msg(raw_status(r) == 200, "healthz: %s", r ? r : "(none)");
+    free(r);
+    int solving = post_slow(&s, 800);
+    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    ck_assert_int_eq(kill(s.pid, SIGTERM), 0);
+    gs_sleep_ms(100);
+
+    int late = raw_connect(&s, NULL);
+    ck_assert_msg(late >= 0, "listener closed during the drain");
+    ck_assert(raw_send_str(late, get));
+    expect_answer_then_eof(late, 200, "request during the drain");
+    expect_answer_then_eof(solving, 200, "solve in flight");
+
+    enum raw_end end;
+    r = raw_read(idle, 3000, NULL, &end);
+    ck_assert_msg(end == RAW_EOF, "idle connection ended with %d, not EOF",
+                  (int)end);
+    ck_assert_msg(r && r[0] == '\0', "unexpected bytes: %s", r);
+    free(r);
+    close(idle);
+    close(solving);
+    close(late);
+    int rc = gs_srv_wait(&s, 5000);
+    ck_assert_msg(rc == 0, "exit status %d after SIGTERM", rc);
+    free(get);
+    gs_srv_kill(&s);
+}
+END_TEST
+
 Suite *gs_itest_lifecycle_suite(void)
 {
     Suite *s = suite_create("lifecycle");
@@ -192,6 +300,12 @@ Suite *gs_itest_lifecycle_suite(void)
     tcase_add_test(tc, abandoned_running_solve_stops);
     tcase_add_test(tc, abandoned_queued_solves_skipped);
     tcase_add_test(tc, flood_of_dropped_solves);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("drain");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, drain_answers_queued_503);
+    tcase_add_test(tc, drain_closes_keepalive_cleanly);
     suite_add_tcase(s, tc);
     return s;
 }
