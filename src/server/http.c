@@ -33,6 +33,7 @@
 #include "gridsolve/conns.h"
 #include "gridsolve/http.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/stream.h"
 
 #define REQ_ID_MAX 128
 #define PATH_MAX_LOG 256
@@ -44,6 +45,8 @@
 #define WATCH_TICK_MS 20  /* hang-ups are seen within about this */
 #define FD_RESERVE 64     /* descriptors kept for everything else */
 #define ADMIT_WAIT_MS 100 /* a full queue: wait this long for a slot */
+#define PROGRESS_MS 250   /* event stream: progress events this often */
+#define STREAM_LAG 65536  /* skip progress while this much is unread */
 
 /* Where a request is. QUEUED..GONE are shared with a worker and the
  * watcher: QUEUED -> RUNNING is the worker's claim, QUEUED -> GONE the
@@ -82,8 +85,18 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
-    bool close;   /* answer with Connection: close */
-    bool pending; /* counted in h->pending */
+    bool close;            /* answer with Connection: close */
+    bool pending;          /* counted in h->pending */
+    atomic_bool suspended; /* by body_complete; cleared by one resume */
+
+    /* Accept: text/event-stream: progress events, then the answer as a
+     * `result` or `problem` event (see start_stream). */
+    bool wants_stream;
+    gs_stream *stream;
+    bool completed; /* a stream MHD reported done, to log at the end */
+    enum MHD_RequestTerminationCode toe;
+    atomic_bool stream_started; /* its 200 response is queued */
+    int64_t stream_t0, next_progress_ns;
     atomic_int stage;
 
     /* The response, once decided. */
@@ -273,6 +286,8 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->route = GS_ROUTE_OTHER;
     r->q_timeout = -1;
     r->q_states = -1;
+    atomic_init(&r->suspended, false);
+    atomic_init(&r->stream_started, false);
     atomic_init(&r->stage, ST_READING);
     atomic_init(&r->refs, 1);
     atomic_init(&r->cancel, CANCEL_NONE);
@@ -288,15 +303,37 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     return r;
 }
 
-/* Drops one reference; the last one frees r. */
+static void req_done(req *r);
+
+/* Drops one reference; the last one (MHD's, the job's or the stream
+ * response's) frees r, logging a stream first: by then no other thread
+ * can touch it. */
 static void req_unref(req *r)
 {
     if (atomic_fetch_sub(&r->refs, 1) != 1)
         return;
+    if (r->completed)
+        req_done(r);
     gs_buf_free(&r->body);
+    gs_stream_free(r->stream);
     if (!r->resp_static)
         free(r->resp);
     free(r);
+}
+
+/* Suspends r's connection from its handler (body_complete). */
+static void suspend(req *r)
+{
+    atomic_store(&r->suspended, true);
+    MHD_suspend_connection(r->conn);
+}
+
+/* Resumes what suspend() suspended, once: the worker, the watcher and a
+ * failed submission may each try, and resuming twice is undefined. */
+static void resume_once(req *r)
+{
+    if (atomic_exchange(&r->suspended, false))
+        MHD_resume_connection(r->conn);
 }
 
 /* ---- routing ------------------------------------------------------------ */
@@ -447,6 +484,27 @@ static bool media_type_is(const char *value, const char *want)
     return *value == '\0' || *value == ';';
 }
 
+/* True when the Accept header lists text/event-stream (with q > 0). */
+static bool accepts_event_stream(struct MHD_Connection *conn)
+{
+    const char *a = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_ACCEPT);
+    char item[128];
+
+    while (a && *a) {
+        size_t n = strcspn(a, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(n < 127 ? n : 127), a);
+        const char *q = strstr(item, "q=");
+        bool zero = q && strtod(q + 2, NULL) <= 0;
+        if (media_type_is(item, "text/event-stream") && !zero)
+            return true;
+        a += n;
+        if (*a == ',')
+            a++;
+    }
+    return false;
+}
+
 /* Reads the judge-mode query options. False with a 400 stored. */
 static bool read_query(req *r)
 {
@@ -548,6 +606,7 @@ static bool route_solve(req *r, const char *name, const char *method)
     }
     if (r->text && !read_query(r))
         return false;
+    r->wants_stream = accepts_event_stream(r->conn);
     const char *cl = MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl) {
@@ -697,7 +756,20 @@ static void finish_suspended(req *r)
      * read of the flag is final. */
     bool gone = atomic_load(&r->cancel) == CANCEL_GONE;
     atomic_store(&r->stage, gone ? ST_GONE : ST_READY);
-    MHD_resume_connection(r->conn);
+    resume_once(r);
+}
+
+/* Stream version of finish_suspended: the answer becomes the last event.
+ * The connection is not resumed: its handler already queued the stream
+ * (or will, having been resumed when the job was admitted). */
+static void finish_stream(req *r)
+{
+    gs_conns_watch(r->h->conns, r->cr, NULL);
+    if (atomic_load(&r->cancel) != CANCEL_GONE)
+        gs_stream_event(r->stream,
+                        r->status == MHD_HTTP_OK ? "result" : "problem",
+                        r->resp, r->resp_len, 0);
+    gs_stream_close(r->stream);
 }
 
 /* Worker thread: claims the job (unless its client already left), solves
@@ -715,7 +787,10 @@ static void solve_job(void *arg)
                         "server is shutting down; the solve was not started");
         else if (atomic_load(&r->cancel) == CANCEL_NONE)
             run_solve(r);
-        finish_suspended(r);
+        if (r->stream)
+            finish_stream(r);
+        else
+            finish_suspended(r);
     }
     req_unref(r); /* the job's reference */
 }
@@ -732,7 +807,9 @@ static void on_hangup(void *ud, void *watch)
     atomic_store(&r->cancel, CANCEL_GONE);
     if (atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE) ||
         atomic_compare_exchange_strong(&r->stage, &admit, ST_GONE))
-        MHD_resume_connection(r->conn);
+        resume_once(r); /* a no-op for a stream already started */
+    if (r->stream)
+        gs_stream_fail(r->stream);
 }
 
 /* Submits r to the pool (the one place that calls gs_pool_submit). The
@@ -746,6 +823,37 @@ static int submit(req *r)
     if (rc)
         atomic_fetch_sub(&r->refs, 1); /* never MHD's last reference */
     return rc;
+}
+
+/* A job was queued for r. A stream starts now: its handler, resumed,
+ * queues the 200 event-stream response (start_stream); a plain request
+ * stays suspended until its worker is done. */
+static void admitted(req *r)
+{
+    if (r->stream)
+        resume_once(r);
+}
+
+/* Watcher thread: one `progress` event with the search's live counters.
+ * Skipped while the client lags behind (the next one supersedes it). */
+static void send_progress(req *r, int64_t now_ns)
+{
+    char data[160];
+    int n = snprintf(
+        data, sizeof data,
+        "{\"expanded\":%llu,\"stored\":%llu,\"bound\":%llu,\"elapsed_ms\":"
+        "%lld}",
+        (unsigned long long)atomic_load_explicit(&r->progress.expanded,
+                                                 memory_order_relaxed),
+        (unsigned long long)atomic_load_explicit(&r->progress.stored,
+                                                 memory_order_relaxed),
+        (unsigned long long)atomic_load_explicit(&r->progress.bound,
+                                                 memory_order_relaxed),
+        (long long)((now_ns - r->stream_t0) / 1000000));
+    gs_stream_event(r->stream, "progress", data, (size_t)n, STREAM_LAG);
+    r->next_progress_ns += PROGRESS_MS * 1000000LL;
+    if (r->next_progress_ns <= now_ns)
+        r->next_progress_ns = now_ns + PROGRESS_MS * 1000000LL;
 }
 
 /* Stores the 503 of a refused submission (rc from gs_pool_submit). */
@@ -773,18 +881,23 @@ static bool on_tick(void *ud, void *watch, int64_t now_ns)
     int admit = ST_ADMIT;
 
     (void)ud;
-    if (!atomic_compare_exchange_strong(&r->stage, &admit, ST_READING))
+    if (!atomic_compare_exchange_strong(&r->stage, &admit, ST_READING)) {
+        if (r->stream && now_ns >= r->next_progress_ns)
+            send_progress(r, now_ns);
         return true; /* not waiting for room, or claimed by its handler */
+    }
     int rc = submit(r);
-    if (rc == GS_OK)
+    if (rc == GS_OK) {
+        admitted(r);
         return true;
+    }
     if (rc == GS_POOL_EFULL && now_ns < r->admit_until_ns) {
         atomic_store(&r->stage, ST_ADMIT);
         return true;
     }
     set_refused(r, rc);
     atomic_store(&r->stage, ST_READY);
-    MHD_resume_connection(r->conn);
+    resume_once(r);
     return false;
 }
 
@@ -810,6 +923,11 @@ static enum MHD_Result body_complete(req *r)
                     "server is shutting down and takes no new solves");
         return send_response(r);
     }
+    if (r->wants_stream && gs_stream_new(r->conn, &r->stream)) {
+        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
+                    "out of memory starting the event stream");
+        return send_response(r);
+    }
     /* Suspend before submitting: the worker may resume at once, and
      * resuming a connection that is not suspended is undefined. Watch
      * before submitting too, so a hang-up is seen from the start; the
@@ -817,11 +935,15 @@ static enum MHD_Result body_complete(req *r)
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
     r->admit_until_ns = gs_now_ns() + ADMIT_WAIT_MS * 1000000LL;
-    MHD_suspend_connection(r->conn);
+    r->stream_t0 = gs_now_ns();
+    r->next_progress_ns = r->stream_t0 + PROGRESS_MS * 1000000LL;
+    suspend(r);
     gs_conns_watch(h->conns, r->cr, r);
     int rc = submit(r);
-    if (rc == GS_OK)
+    if (rc == GS_OK) {
+        admitted(r);
         return MHD_YES;
+    }
     /* A full queue may be full of jobs whose clients just left: the
      * watcher retries for ADMIT_WAIT_MS before the 503 (on_tick). From
      * ADMIT on, r is the watcher's unless claimed back by a CAS. */
@@ -858,6 +980,50 @@ static void body_chunk(req *r, const char *data, size_t n)
         return;
     }
     gs_buf_append(&r->body, data, n);
+}
+
+/* MHD's content reader of an event stream. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    req *r = cls;
+
+    (void)pos;
+    return gs_stream_read(r->stream, buf, max);
+}
+
+/* MHD is done with the stream's response: its reference goes. */
+static void stream_done(void *cls)
+{
+    req_unref(cls);
+}
+
+/* Queues the 200 text/event-stream response of an admitted solve; its
+ * body is read from r->stream until the answer event. The answer's own
+ * status (a 422, say) is in the `problem` event: the HTTP status of a
+ * stream is fixed once it started. */
+static enum MHD_Result start_stream(req *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 4096, stream_read, r, stream_done);
+
+    if (!resp)
+        return MHD_NO;
+    atomic_fetch_add(&r->refs, 1); /* released by stream_done */
+    atomic_store(&r->stream_started, true);
+    /* The worker may be writing r's own answer fields: the headers are
+     * built from a view holding only what they need. */
+    req view = {.h = r->h,
+                .conn = r->conn,
+                .status = MHD_HTTP_OK,
+                .ctype = "text/event-stream",
+                .close = r->close};
+    memcpy(view.id, r->id, sizeof view.id);
+    enum MHD_Result ret = MHD_NO;
+    if (add_headers(&view, resp) && add_drain_header(&view, resp) &&
+        add_header(resp, "X-Accel-Buffering", "no"))
+        ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return ret;
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */
@@ -901,7 +1067,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         atomic_store(&r->stage, ST_READY);
         return MHD_YES;
     }
-    switch (atomic_load(&r->stage)) {
+    int st = atomic_load(&r->stage);
+    if (r->stream && st != ST_READING && st != ST_READY && st != ST_GONE) {
+        if (atomic_load(&r->cancel) == CANCEL_GONE)
+            return MHD_NO;
+        return start_stream(r);
+    }
+    switch (st) {
     case ST_READING:
         if (*upload_data_size) {
             body_chunk(r, upload_data, *upload_data_size);
@@ -958,6 +1130,37 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
             log_outcome(r, toe));
 }
 
+/* Counts and logs a finished request (from its last reference). A
+ * stream's HTTP status is 200 whatever its answer event said. */
+static void req_done(req *r)
+{
+    gs_http *h = r->h;
+
+    if (atomic_load(&r->stream_started))
+        r->status = MHD_HTTP_OK;
+    if (r->status)
+        gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        gs_metrics_abandoned(h->metrics, r->puzzle);
+    log_request(r, r->toe);
+    if (r->pending)
+        atomic_fetch_sub(&h->pending, 1);
+}
+
+/* A stream's request ended: an unfinished solve lost its client (MHD saw
+ * the hang-up first, or could not write): cancel it, skip it if queued. */
+static void end_stream(req *r)
+{
+    int queued = ST_QUEUED;
+
+    gs_conns_watch(r->h->conns, r->cr, NULL);
+    if (gs_stream_finished(r->stream))
+        return;
+    atomic_store(&r->cancel, CANCEL_GONE);
+    atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE);
+    gs_stream_fail(r->stream);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -970,13 +1173,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
-    if (r->status)
-        gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
-    if (atomic_load(&r->cancel) == CANCEL_GONE)
-        gs_metrics_abandoned(h->metrics, r->puzzle);
-    log_request(r, toe);
-    if (r->pending)
-        atomic_fetch_sub(&h->pending, 1);
+    r->toe = toe;
+    /* A plain request's worker is done with it once MHD completes it, so
+     * it is logged now; a stream's worker may still be stopping, so the
+     * last reference logs it. */
+    if (r->stream) {
+        r->completed = true;
+        end_stream(r);
+    } else {
+        req_done(r);
+    }
     req_unref(r);
 }
 
@@ -1044,8 +1250,10 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
                 (unsigned)gs_conns_count(h->conns), h->max_connections);
         return;
     }
-    /* Our own MHD_NO (an abandoned request) is logged by on_completed. */
-    if (strstr(msg, "Application reported internal error"))
+    /* Our own MHD_NO and stream error (an abandoned request) are logged
+     * with the request. */
+    if (strstr(msg, "Application reported internal error") ||
+        strstr(msg, "application error generating response"))
         return;
     fprintf(stderr, "gridsolve: http: %s\n", msg);
 }

@@ -121,7 +121,7 @@ START_TEST(abandoned_queued_solves_skipped)
     enum { N = 5 };
     gs_srv s;
     ITEST_START(&s, "--workers", "1", "--queue", "8", NULL);
-    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":1500}");
+    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":2500}");
     inflight f = {.s = &s, .body = body};
     pthread_t th;
     ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, &f), 0);
