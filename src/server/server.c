@@ -238,7 +238,8 @@ int gs_server_main(int argc, char **argv)
         gs_http_free(&h);
         return 1;
     }
-    /* Ready before the line that tells a supervisor (or a test) so. */
+    /* Ready before announcing it: a client that reacts to the line must
+     * find /readyz 200. */
     atomic_store(&h.ready, 1);
     printf("listening on %s\n", addr);
     fflush(stdout);
