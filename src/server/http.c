@@ -875,10 +875,11 @@ static void finish_suspended(req *r)
 
 /* Stream version of finish_suspended: the answer becomes the last event.
  * The connection is not resumed: its handler already queued the stream
- * (or will, having been resumed when the job was admitted). */
+ * (or will, having been resumed when the job was admitted). Nor is it
+ * unwatched here: it may be closed already, its watcher record gone; the
+ * watcher drops a finished stream itself (on_tick). */
 static void finish_stream(req *r)
 {
-    gs_conns_watch(r->h->conns, r->cr, NULL);
     if (atomic_load(&r->cancel) != CANCEL_GONE)
         gs_stream_event(r->stream,
                         r->status == MHD_HTTP_OK ? "result" : "problem",
@@ -996,6 +997,8 @@ static bool on_tick(void *ud, void *watch, int64_t now_ns)
 
     (void)ud;
     if (!atomic_compare_exchange_strong(&r->stage, &admit, ST_READING)) {
+        if (r->stream && gs_stream_finished(r->stream))
+            return false; /* answered: no more progress */
         if (r->stream && now_ns >= r->next_progress_ns)
             send_progress(r, now_ns);
         return true; /* not waiting for room, or claimed by its handler */
