@@ -61,8 +61,9 @@ void gs_metrics_abandoned(gs_metrics *m, int puzzle);
  * (slow_body) for sending its body under the minimum rate. */
 void gs_metrics_conn_killed(gs_metrics *m, bool slow_body);
 
-/* Counts a connection refused at the (per-address) connection limit. */
-void gs_metrics_conn_limit(gs_metrics *m);
+/* Counts the open connections reaching --max-connections (reached), or
+ * a connection refused at the per-address limit. */
+void gs_metrics_conn_limit(gs_metrics *m, bool reached);
 
 /* Appends the exposition text to out; GS_OK or GS_ENOMEM. */
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out);

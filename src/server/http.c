@@ -33,6 +33,7 @@
 #include "gridsolve/conns.h"
 #include "gridsolve/http.h"
 #include "gridsolve/log.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
 #include "gridsolve/stream.h"
 #include "gridsolve/version.h"
@@ -88,9 +89,11 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
-    bool close;            /* answer with Connection: close */
-    bool pending;          /* counted in h->pending */
-    atomic_bool suspended; /* by body_complete; cleared by one resume */
+    bool no_memory;         /* the body passed the memory budget */
+    uint64_t body_reserved; /* bytes of the budget the body holds */
+    bool close;             /* answer with Connection: close */
+    bool pending;           /* counted in h->pending */
+    atomic_bool suspended;  /* by body_complete; cleared by one resume */
 
     /* Accept: text/event-stream: progress events, then the answer as a
      * `result` or `problem` event (see start_stream). */
@@ -334,6 +337,23 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
 
 static void req_done(req *r);
 
+/* Reserves n more bytes of the process memory budget for r's body. */
+static bool body_reserve(req *r, uint64_t n)
+{
+    if (!gs_mem_reserve(n))
+        return false;
+    r->body_reserved += n;
+    return true;
+}
+
+/* Frees r's body and returns its bytes to the budget. */
+static void body_free(req *r)
+{
+    gs_buf_free(&r->body);
+    gs_mem_release(r->body_reserved);
+    r->body_reserved = 0;
+}
+
 /* Drops one reference; the last one (MHD's, the job's or the stream
  * response's) frees r, logging a stream first: by then no other thread
  * can touch it. */
@@ -343,7 +363,7 @@ static void req_unref(req *r)
         return;
     if (r->completed)
         req_done(r);
-    gs_buf_free(&r->body);
+    body_free(r);
     gs_stream_free(r->stream);
     if (!r->resp_static)
         free(r->resp);
@@ -734,6 +754,13 @@ static bool route_solve(req *r, const char *name, const char *method)
                         cl, h->cfg->max_body);
             return false;
         }
+        /* Unfinished uploads must not add up past the process budget:
+         * the declared bytes are reserved before any is read. */
+        if (!*end && v > 0 && !body_reserve(r, v + 1)) {
+            set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                        "the server's memory budget is spent; retry later");
+            return false;
+        }
     }
     if (atomic_load(&h->draining)) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
@@ -840,7 +867,7 @@ static void run_solve(req *r)
                              r->q_states, &out, &info, &err);
     else
         rc = gs_service_json(p, body, r->body.len, &opts, &out, &info, &err);
-    gs_buf_free(&r->body);
+    body_free(r);
     if (atomic_load(&r->cancel) == CANCEL_GONE) {
         gs_buf_free(&out); /* nobody to answer; counted as abandoned */
         return;
@@ -1035,6 +1062,11 @@ static enum MHD_Result body_complete(req *r)
                     "out of memory reading the request body");
         return send_response(r);
     }
+    if (r->no_memory) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "the server's memory budget is spent; retry later");
+        return send_response(r);
+    }
     if (atomic_load(&h->draining)) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
                     "server is shutting down and takes no new solves");
@@ -1089,14 +1121,22 @@ static void body_chunk(req *r, const char *data, size_t n)
 
     gs_conn_body_bytes(r->cr, n);
     r->received += n;
-    if (r->too_big)
+    if (r->too_big || r->no_memory)
         return;
     if (r->received > max) {
         r->too_big = true;
-        gs_buf_free(&r->body);
+        body_free(r);
         return;
     }
     gs_buf_append(&r->body, data, n);
+    /* The buffer's whole capacity counts against the process budget
+     * (a declared length was reserved up front, in route_solve). Past the
+     * budget the body is dropped and the answer is a 503. */
+    if (r->body.cap > r->body_reserved &&
+        !body_reserve(r, r->body.cap - r->body_reserved)) {
+        r->no_memory = true;
+        body_free(r);
+    }
 }
 
 /* MHD's content reader of an event stream. */
@@ -1308,6 +1348,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     req_unref(r);
 }
 
+/* True at most once a second per `last` (a flood must not turn into a
+ * flood of log lines). */
+static bool log_once_a_second(_Atomic int64_t *last)
+{
+    int64_t now = gs_now_ns(), was = atomic_load(last);
+    return now - was >= 1000000000LL &&
+           atomic_compare_exchange_strong(last, &was, now);
+}
+
 /* A connection opens or closes: its watcher record follows. */
 static void on_connection(void *cls, struct MHD_Connection *conn,
                           void **socket_context,
@@ -1323,6 +1372,17 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
+    /* At the limit MHD stops accepting: newcomers wait in the backlog. */
+    static _Atomic int64_t last_log;
+    size_t open = gs_conns_count(h->conns);
+    if (open < h->max_connections)
+        return;
+    gs_metrics_conn_limit(h->metrics, true);
+    if (log_once_a_second(&last_log))
+        fprintf(stderr,
+                "gridsolve: %zu connections open, the --max-connections "
+                "limit; new ones wait\n",
+                open);
 }
 
 /* A request line arrived (headers not yet): its head deadline starts. */
@@ -1361,15 +1421,10 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\n")] = '\0';
     if (strstr(msg, "reached connection limit")) {
-        gs_metrics_conn_limit(h->metrics);
-        int64_t now = gs_now_ns(), last = atomic_load(&last_limit_log);
-        if (now - last < 1000000000LL ||
-            !atomic_compare_exchange_strong(&last_limit_log, &last, now))
-            return;
-        fprintf(stderr,
-                "gridsolve: connection limit reached (%u open, "
-                "--max-connections %u); refusing new connections\n",
-                (unsigned)gs_conns_count(h->conns), h->max_connections);
+        gs_metrics_conn_limit(h->metrics, false);
+        if (log_once_a_second(&last_limit_log))
+            fprintf(stderr, "gridsolve: refusing connections over "
+                            "--max-connections-per-ip\n");
         return;
     }
     /* Our own MHD_NO and stream error (an abandoned request) are logged

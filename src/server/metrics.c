@@ -45,7 +45,7 @@ struct gs_metrics {
     /* [route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
     uint64_t *requests;
     puzzle_stats *puzzles;
-    uint64_t header_timeouts, slow_bodies, conn_limit_hits;
+    uint64_t header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
 };
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
@@ -190,10 +190,13 @@ void gs_metrics_conn_killed(gs_metrics *m, bool slow_body)
     pthread_mutex_unlock(&m->lock);
 }
 
-void gs_metrics_conn_limit(gs_metrics *m)
+void gs_metrics_conn_limit(gs_metrics *m, bool reached)
 {
     pthread_mutex_lock(&m->lock);
-    m->conn_limit_hits++;
+    if (reached)
+        m->conn_limit_hits++;
+    else
+        m->conn_rejected++;
     pthread_mutex_unlock(&m->lock);
 }
 
@@ -209,12 +212,17 @@ static void render_connections(gs_metrics *m, gs_buf *out)
                   "gridsolve_connections_closed_total{reason=\"slow_body\"}"
                   " %llu\n"
                   "# HELP gridsolve_connections_rejected_total Connections "
-                  "refused at --max-connections or "
-                  "--max-connections-per-ip.\n"
+                  "refused at --max-connections-per-ip.\n"
                   "# TYPE gridsolve_connections_rejected_total counter\n"
-                  "gridsolve_connections_rejected_total %llu\n",
+                  "gridsolve_connections_rejected_total %llu\n"
+                  "# HELP gridsolve_connection_limit_reached_total Times the "
+                  "open connections reached --max-connections (new ones "
+                  "then wait in the listen backlog).\n"
+                  "# TYPE gridsolve_connection_limit_reached_total counter\n"
+                  "gridsolve_connection_limit_reached_total %llu\n",
                   (unsigned long long)m->header_timeouts,
                   (unsigned long long)m->slow_bodies,
+                  (unsigned long long)m->conn_rejected,
                   (unsigned long long)m->conn_limit_hits);
 }
 

@@ -325,7 +325,8 @@ START_TEST(metrics_render)
     gs_metrics_solve(m, 0, false, NULL, 0.0001);
     gs_metrics_abandoned(m, 0);
     gs_metrics_conn_killed(m, false);
-    gs_metrics_conn_limit(m);
+    gs_metrics_conn_limit(m, false);
+    gs_metrics_conn_limit(m, true);
     ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
 
     char want[256];
@@ -359,6 +360,8 @@ START_TEST(metrics_render)
                        "timeout\"} 1\n"));
     ck_assert_ptr_nonnull(
         strstr(b.data, "gridsolve_connections_rejected_total 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connection_limit_reached_total 1\n"));
     ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_connections 7\n"));
     /* Cumulative buckets: 0.0001 and 0.003 fall under le=0.005. */
     snprintf(want, sizeof want,
