@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 typedef struct gs_conns gs_conns;
 typedef struct gs_conn gs_conn;
@@ -61,6 +62,12 @@ gs_conn *gs_conns_open(gs_conns *cs, int fd);
 void gs_conns_close(gs_conns *cs, gs_conn *c);
 /* Connections open now. */
 size_t gs_conns_count(gs_conns *cs);
+
+/* Connections open now from the IP address of addr (port ignored). */
+size_t gs_conns_count_addr(gs_conns *cs, const struct sockaddr *addr);
+
+/* True when a and b hold the same IP address (ports ignored). */
+bool gs_conns_same_ip(const struct sockaddr *a, const struct sockaddr *b);
 
 /* Request-phase marks, from MHD's thread. Each accepts c == NULL. */
 void gs_conn_request_line(gs_conns *cs, gs_conn *c); /* head begun */

@@ -28,7 +28,8 @@ typedef struct gs_http {
                            cancel flag and progress counters */
     gs_pool *pool;
     gs_metrics *metrics;
-    gs_conns *conns; /* connection watcher: deadlines, hang-ups, ticks */
+    gs_conns *conns;      /* connection watcher: deadlines, hang-ups, ticks */
+    struct gs_gate *gate; /* accepts, screens first heads (gate.h) */
     struct MHD_Daemon *daemon;
     unsigned max_connections; /* effective limit */
     atomic_int ready;         /* /readyz 200 */
@@ -47,7 +48,8 @@ typedef struct gs_http {
  * outlive h). GS_OK or an error with err filled. */
 int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err);
 
-/* Starts serving on an already listening socket. */
+/* Starts serving on an already listening socket, which it owns from now
+ * on (closed on failure too). */
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err);
 
 /* Drain, at the end of the grace period: cancels every solve in flight

@@ -11,7 +11,9 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -29,6 +31,7 @@ enum phase {
 
 struct gs_conn {
     int fd;
+    struct sockaddr_storage peer; /* for the per-address limit */
     enum phase phase;
     int64_t deadline_ns;  /* PH_HEAD / PH_IDLE */
     int64_t body_from_ns; /* PH_BODY */
@@ -235,6 +238,9 @@ gs_conn *gs_conns_open(gs_conns *cs, int fd)
     if (!c)
         return NULL;
     c->fd = fd;
+    socklen_t len = sizeof c->peer;
+    if (getpeername(fd, (struct sockaddr *)&c->peer, &len) != 0)
+        c->peer.ss_family = AF_UNSPEC;
     c->phase = PH_HEAD;
     if (cs->cfg.header_timeout_ns)
         c->deadline_ns = gs_now_ns() + cs->cfg.header_timeout_ns;
@@ -269,6 +275,32 @@ size_t gs_conns_count(gs_conns *cs)
 {
     pthread_mutex_lock(&cs->lock);
     size_t n = cs->count;
+    pthread_mutex_unlock(&cs->lock);
+    return n;
+}
+
+bool gs_conns_same_ip(const struct sockaddr *a, const struct sockaddr *b)
+{
+    if (a->sa_family != b->sa_family)
+        return false;
+    if (a->sa_family == AF_INET)
+        return memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+                      &((const struct sockaddr_in *)b)->sin_addr,
+                      sizeof(struct in_addr)) == 0;
+    if (a->sa_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr,
+                      sizeof(struct in6_addr)) == 0;
+    return false;
+}
+
+size_t gs_conns_count_addr(gs_conns *cs, const struct sockaddr *addr)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&cs->lock);
+    for (gs_conn *c = cs->head; c; c = c->next)
+        n += gs_conns_same_ip((const struct sockaddr *)&c->peer, addr);
     pthread_mutex_unlock(&cs->lock);
     return n;
 }

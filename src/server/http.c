@@ -7,6 +7,13 @@
  * connection, and the handler, called again, queues that response. Every
  * other route answers at once from the polling thread.
  *
+ * Around that: the gate (gate.h) accepts connections and screens their
+ * first request head; the watcher (conns.h) applies header and body
+ * deadlines and, while a solve is suspended, polls its socket, so a
+ * client that hangs up cancels its solve (request stages below). With
+ * Accept: text/event-stream the answer is a stream (stream.h) of progress
+ * events, fed by the watcher, and a final result event from the worker.
+ *
  * Every response carries X-Request-Id and the CORS headers; every error is
  * problem+json; one log line per request is written when MHD reports the
  * request complete, which is also where metrics are counted.
@@ -31,6 +38,7 @@
 
 #include "gridsolve/buf.h"
 #include "gridsolve/conns.h"
+#include "gridsolve/gate.h"
 #include "gridsolve/http.h"
 #include "gridsolve/log.h"
 #include "gridsolve/mem.h"
@@ -1264,7 +1272,8 @@ static const char *log_outcome(const req *r,
     return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted";
 }
 
-static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
+/* Writes one request log line for e, stamped now. */
+static void log_line(const gs_http *h, gs_log_entry *e)
 {
     struct timespec now;
     struct tm tm;
@@ -1274,8 +1283,16 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
     gmtime_r(&now.tv_sec, &tm);
     size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(when + n, sizeof when - n, ".%03ldZ", now.tv_nsec / 1000000);
+    e->time = when;
+    gs_log_format(e, strcmp(h->cfg->log_format, "json") == 0, line,
+                  sizeof line);
+    /* One fputs per line: stdio locks the stream, lines never mix. */
+    fputs(line, stderr);
+}
+
+static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
+{
     gs_log_entry e = {
-        .time = when,
         .method = r->method,
         .path = r->path,
         .status = r->status,
@@ -1286,10 +1303,7 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
         .traceparent = r->trace[0] ? r->trace : NULL,
         .outcome = log_outcome(r, toe),
     };
-    gs_log_format(&e, strcmp(r->h->cfg->log_format, "json") == 0, line,
-                  sizeof line);
-    /* One fputs per line: stdio locks the stream, lines never mix. */
-    fputs(line, stderr);
+    log_line(r->h, &e);
 }
 
 /* Counts and logs a finished request (from its last reference). A
@@ -1372,17 +1386,6 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
-    /* At the limit MHD stops accepting: newcomers wait in the backlog. */
-    static _Atomic int64_t last_log;
-    size_t open = gs_conns_count(h->conns);
-    if (open < h->max_connections)
-        return;
-    gs_metrics_conn_limit(h->metrics, true);
-    if (log_once_a_second(&last_log))
-        fprintf(stderr,
-                "gridsolve: %zu connections open, the --max-connections "
-                "limit; new ones wait\n",
-                open);
 }
 
 /* A request line arrived (headers not yet): its head deadline starts. */
@@ -1522,10 +1525,132 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     return GS_OK;
 }
 
+/* ---- the gate (gate.h) ------------------------------------------------- */
+
+static bool gate_pass(void *ud, int fd, const struct sockaddr *addr,
+                      socklen_t len)
+{
+    gs_http *h = ud;
+    return MHD_add_connection(h->daemon, fd, addr, len) == MHD_YES;
+}
+
+/* Writes all of data on the non-blocking fd, giving up when the client
+ * does not take it (its loss: the connection closes anyway). */
+static void send_all(int fd, const char *data, size_t len)
+{
+    for (int tries = 0; len && tries < 100; tries++) {
+        ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            data += n;
+            len -= (size_t)n;
+        } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+            return;
+        } else {
+            struct timespec ts = {0, 1000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* The gate's 400 for a head libmicrohttpd would answer wrongly. */
+static void gate_refuse(void *ud, int fd, const char *method, const char *path,
+                        const char *detail)
+{
+    gs_http *h = ud;
+    gs_error e = {0};
+    gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
+    char id[REQ_ID_MAX + 1];
+
+    snprintf(id, sizeof id, "%s-%06llx", h->id_prefix,
+             (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
+    gs_error_set(&e, GS_EBADREQ, "%s", detail);
+    gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
+    gs_buf_printf(&out,
+                  "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
+                  "Content-Type: application/problem+json\r\n"
+                  "Cache-Control: no-store\r\nX-Request-Id: %s\r\n"
+                  "Content-Length: %zu\r\n\r\n",
+                  id, body.len);
+    gs_buf_append(&out, body.data, body.len);
+    if (gs_buf_status(&out) == GS_OK)
+        send_all(fd, out.data, out.len);
+    gs_buf_free(&body);
+    gs_buf_free(&out);
+    bool solve = strncmp(path, SOLVE_PREFIX, strlen(SOLVE_PREFIX)) == 0;
+    gs_metrics_request(h->metrics, solve ? GS_ROUTE_SOLVE : GS_ROUTE_OTHER, -1,
+                       MHD_HTTP_BAD_REQUEST);
+    log_line(h, &(gs_log_entry){.method = method,
+                                .path = path,
+                                .status = MHD_HTTP_BAD_REQUEST,
+                                .id = id});
+}
+
+static void gate_timed_out(void *ud)
+{
+    on_killed(ud, GS_CONN_HEADER_TIMEOUT);
+}
+
+static size_t gate_open(void *ud)
+{
+    gs_http *h = ud;
+    return gs_conns_count(h->conns);
+}
+
+static size_t gate_open_from(void *ud, const struct sockaddr *addr)
+{
+    gs_http *h = ud;
+    return gs_conns_count_addr(h->conns, addr);
+}
+
+static void gate_rejected(void *ud)
+{
+    static _Atomic int64_t last_log;
+    gs_http *h = ud;
+
+    gs_metrics_conn_limit(h->metrics, false);
+    if (log_once_a_second(&last_log))
+        fprintf(stderr, "gridsolve: refusing connections over "
+                        "--max-connections-per-ip\n");
+}
+
+static void gate_at_limit(void *ud, size_t open)
+{
+    static _Atomic int64_t last_log;
+    gs_http *h = ud;
+
+    gs_metrics_conn_limit(h->metrics, true);
+    if (log_once_a_second(&last_log))
+        fprintf(stderr,
+                "gridsolve: %zu connections open, the --max-connections "
+                "limit; new ones wait\n",
+                open);
+}
+
+/* Starts the gate on listen_fd, in front of the running daemon. */
+static int start_gate(gs_http *h, int listen_fd)
+{
+    gs_gate_cfg gc = {
+        .head_timeout_ns = (int64_t)h->cfg->header_timeout_ms * 1000000LL,
+        .max_connections = h->max_connections,
+        .max_per_ip = h->cfg->max_connections_per_ip,
+    };
+    gs_gate_hooks hooks = {.pass = gate_pass,
+                           .refuse = gate_refuse,
+                           .timed_out = gate_timed_out,
+                           .open = gate_open,
+                           .open_from = gate_open_from,
+                           .rejected = gate_rejected,
+                           .at_limit = gate_at_limit,
+                           .ud = h};
+    return gs_gate_new(listen_fd, &gc, &hooks, &h->gate);
+}
+
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
 {
+    /* No listening socket of MHD's own: the gate accepts (gate.h). */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
-                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
+                     MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
 
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES
                  ? MHD_USE_EPOLL
@@ -1533,15 +1658,20 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
     h->max_connections = connection_limit(h->cfg);
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER,
-        on_mhd_log, h, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        on_mhd_log, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
         h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_END);
-    if (!h->daemon)
+    if (!h->daemon) {
+        close(listen_fd);
         return gs_error_set(err, GS_EINTERNAL, "libmicrohttpd failed to start");
+    }
+    if (start_gate(h, listen_fd)) {
+        close(listen_fd);
+        return gs_error_set(err, GS_EINTERNAL, "cannot start accepting");
+    }
     return GS_OK;
 }
 
@@ -1571,9 +1701,7 @@ void gs_http_close_idle(gs_http *h)
 
 void gs_http_stop_listening(gs_http *h, long wait_ms)
 {
-    MHD_socket fd = MHD_quiesce_daemon(h->daemon);
-    if (fd != MHD_INVALID_SOCKET)
-        close(fd); /* ours now: MHD_stop_daemon no longer closes it */
+    gs_gate_stop_listening(h->gate);
     gs_http_close_idle(h);
     int64_t end = gs_now_ns() + (int64_t)wait_ms * 1000000LL;
     while (gs_conns_count(h->conns) > 0 && gs_now_ns() < end) {
@@ -1584,6 +1712,9 @@ void gs_http_stop_listening(gs_http *h, long wait_ms)
 
 void gs_http_free(gs_http *h)
 {
+    /* The gate first: it hands connections to the daemon. */
+    gs_gate_free(h->gate);
+    h->gate = NULL;
     if (h->daemon)
         MHD_stop_daemon(h->daemon);
     h->daemon = NULL;

@@ -231,10 +231,11 @@ int gs_server_main(int argc, char **argv)
         fprintf(stderr, "gridsolve serve: %s\n", msg);
         return 1;
     }
-    if (gs_http_init(&h, &cfg, &err) || gs_http_start(&h, fd, &err)) {
+    rc = gs_http_init(&h, &cfg, &err);
+    if (rc)
+        close(fd);
+    if (rc || gs_http_start(&h, fd, &err)) {
         fprintf(stderr, "gridsolve serve: %s\n", err.detail);
-        if (!h.daemon)
-            close(fd);
         gs_http_free(&h);
         return 1;
     }

@@ -1,6 +1,7 @@
 /* test_framing.c - request framing a proxy in front of the service might
  * read differently (request smuggling): duplicate Content-Length headers,
- * a Transfer-Encoding other than chunked, both headers at once. Each must
+ * a Transfer-Encoding other than chunked, both headers at once, a
+ * Content-Length that is not a number (-1, abc, an overflow). Each must
  * get exactly one well-formed 400 problem document, and the connection is
  * closed (a raw socket counts the status lines and sees the EOF). */
 #include <stdio.h>
@@ -71,6 +72,16 @@ START_TEST(smuggling_framing_refused)
     snprintf(h, sizeof h,
              "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n");
     expect_one_400(&s, "Transfer-Encoding with Content-Length", h, chunk);
+
+    /* Malformed values: libmicrohttpd would answer these itself (with its
+     * header block written twice); the server's gate answers first. */
+    const char *bad[] = {"-1", "abc", "99999999999999999999999", "5, 5", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char what[64];
+        snprintf(h, sizeof h, "Content-Length: %s\r\n", bad[i]);
+        snprintf(what, sizeof what, "Content-Length '%s'", bad[i]);
+        expect_one_400(&s, what, h, body);
+    }
 
     /* Well-framed requests are still served, chunked included. */
     gs_req q = {.method = "POST",
