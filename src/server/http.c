@@ -124,6 +124,9 @@ typedef struct req {
     const char *cache; /* Cache-Control; NULL: no-store */
     bool preflight;
     bool solved; /* info is valid (for the log) */
+    bool ran;    /* a worker ran the solve: counted at the end (req_done) */
+    bool ran_ok;
+    double ran_s;
     gs_solve_info info;
 } req;
 
@@ -892,11 +895,12 @@ static void run_solve(req *r)
         gs_buf_free(&out); /* nobody to answer; counted as abandoned */
         return;
     }
-    gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
-                     (double)(gs_now_ns() - t0) / 1e9);
+    r->ran = true;
+    r->ran_ok = rc == GS_OK;
+    r->ran_s = (double)(gs_now_ns() - t0) / 1e9;
+    r->info = info;
     if (rc == GS_OK) {
         r->solved = true;
-        r->info = info;
         set_buf_response(
             r, MHD_HTTP_OK,
             r->text ? "text/plain; charset=utf-8" : "application/json", &out);
@@ -916,6 +920,8 @@ static void finish_suspended(req *r)
     /* After the unwatch no hang-up can be reported any more, so this
      * read of the flag is final. */
     bool gone = atomic_load(&r->cancel) == CANCEL_GONE;
+    if (gone)
+        r->status = 0; /* whatever was stored, nothing will be sent */
     atomic_store(&r->stage, gone ? ST_GONE : ST_READY);
     resume_once(r);
 }
@@ -1328,8 +1334,12 @@ static void req_done(req *r)
         r->status = MHD_HTTP_OK;
     if (r->status)
         gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
+    /* A solve is counted once: abandoned when its client left before
+     * the answer went out, else by its result. */
     if (atomic_load(&r->cancel) == CANCEL_GONE)
         gs_metrics_abandoned(h->metrics, r->puzzle);
+    else if (r->ran)
+        gs_metrics_solve(h->metrics, r->puzzle, r->ran_ok, &r->info, r->ran_s);
     log_request(r, r->toe);
     if (r->pending)
         atomic_fetch_sub(&h->pending, 1);
@@ -1342,7 +1352,8 @@ static void end_stream(req *r)
     int queued = ST_QUEUED;
 
     gs_conns_watch(r->h->conns, r->cr, NULL);
-    if (gs_stream_finished(r->stream))
+    /* Not started: answered plainly (a 503, say) or already abandoned. */
+    if (!atomic_load(&r->stream_started) || gs_stream_finished(r->stream))
         return;
     atomic_store(&r->cancel, CANCEL_GONE);
     atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE);
