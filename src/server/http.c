@@ -97,11 +97,10 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
-    bool no_memory;         /* the body passed the memory budget */
-    uint64_t body_reserved; /* bytes of the budget the body holds */
-    bool close;             /* answer with Connection: close */
-    bool pending;           /* counted in h->pending */
-    atomic_bool suspended;  /* by body_complete; cleared by one resume */
+    bool no_mem;           /* the memory budget refused the body: 503 */
+    bool close;            /* answer with Connection: close */
+    bool pending;          /* counted in h->pending */
+    atomic_bool suspended; /* by body_complete; cleared by one resume */
 
     /* Accept: text/event-stream: progress events, then the answer as a
      * `result` or `problem` event (see start_stream). */
@@ -328,6 +327,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->q_states = -1;
     atomic_init(&r->suspended, false);
     atomic_init(&r->stream_started, false);
+    r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     atomic_init(&r->refs, 1);
     atomic_init(&r->cancel, CANCEL_NONE);
@@ -350,23 +350,6 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
 
 static void req_done(req *r);
 
-/* Reserves n more bytes of the process memory budget for r's body. */
-static bool body_reserve(req *r, uint64_t n)
-{
-    if (!gs_mem_reserve(n))
-        return false;
-    r->body_reserved += n;
-    return true;
-}
-
-/* Frees r's body and returns its bytes to the budget. */
-static void body_free(req *r)
-{
-    gs_buf_free(&r->body);
-    gs_mem_release(r->body_reserved);
-    r->body_reserved = 0;
-}
-
 /* Drops one reference; the last one (MHD's, the job's or the stream
  * response's) frees r, logging a stream first: by then no other thread
  * can touch it. */
@@ -376,7 +359,7 @@ static void req_unref(req *r)
         return;
     if (r->completed)
         req_done(r);
-    body_free(r);
+    gs_buf_free(&r->body);
     gs_stream_free(r->stream);
     if (!r->resp_static)
         free(r->resp);
@@ -456,6 +439,8 @@ static void answer_metrics(req *r)
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
         .connections = (unsigned)gs_conns_count(h->conns),
         .max_connections = h->max_connections,
+        .fast_pending = gs_pool_fast_pending(h->pool),
+        .requeued = gs_pool_requeued(h->pool),
     };
 
     if (gs_metrics_render(h->metrics, &g, &b)) {
@@ -485,7 +470,7 @@ static void answer_version(req *r)
     if (text) {
         gs_buf_puts(&b, text);
         gs_buf_puts(&b, "\n");
-        free(text);
+        cJSON_free(text); /* cJSON's allocator: the memory budget's */
     }
     if (!text || gs_buf_status(&b)) {
         gs_buf_free(&b);
@@ -777,13 +762,6 @@ static bool route_solve(req *r, const char *name, const char *method)
                         cl, h->cfg->max_body);
             return false;
         }
-        /* Unfinished uploads must not add up past the process budget:
-         * the declared bytes are reserved before any is read. */
-        if (!*end && v > 0 && !body_reserve(r, v + 1)) {
-            set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                        "the server's memory budget is spent; retry later");
-            return false;
-        }
     }
     if (atomic_load(&h->draining)) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
@@ -870,8 +848,11 @@ static bool begin(req *r, const char *url, const char *method)
 /* ---- solving ------------------------------------------------------------ */
 
 /* Runs the service call for r with its own cancel flag and progress
- * counters, and stores the response (unless the client left). */
-static void run_solve(req *r)
+ * counters, and stores the response (unless the client left). On the
+ * fast lane (pool.h) it is a probe with a small budget: a probe that runs
+ * out returns GS_SERVICE_AGAIN and leaves r, body included, untouched for
+ * the main lane. */
+static int run_solve(req *r, enum gs_pool_lane lane)
 {
     gs_http *h = r->h;
     const gs_puzzle *p = gs_puzzles[r->puzzle];
@@ -883,6 +864,13 @@ static void run_solve(req *r)
     int64_t t0 = gs_now_ns();
     int rc;
 
+    if (lane == GS_POOL_LANE_FAST) {
+        /* A stream asks for a long solve: no probe, whose counters would
+         * then start over in its progress events. */
+        if (r->body.len > GS_PROBE_MAX_BODY || r->stream)
+            return GS_SERVICE_AGAIN;
+        gs_solve_opts_probe(&h->opts, &opts);
+    }
     opts.cancel = &r->cancel;
     opts.progress = &r->progress;
     if (r->text)
@@ -890,10 +878,20 @@ static void run_solve(req *r)
                              r->q_states, &out, &info, &err);
     else
         rc = gs_service_json(p, body, r->body.len, &opts, &out, &info, &err);
-    body_free(r);
+    if (rc == GS_SERVICE_AGAIN && atomic_load(&r->cancel) == CANCEL_NONE) {
+        gs_buf_free(&out);
+        return GS_SERVICE_AGAIN;
+    }
+    gs_buf_free(&r->body);
     if (atomic_load(&r->cancel) == CANCEL_GONE) {
         gs_buf_free(&out); /* nobody to answer; counted as abandoned */
-        return;
+        return GS_OK;
+    }
+    if (rc == GS_SERVICE_AGAIN) { /* a probe the drain cut short */
+        gs_buf_free(&out);
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down; the solve was not finished");
+        return GS_OK;
     }
     r->ran = true;
     r->ran_ok = rc == GS_OK;
@@ -910,6 +908,22 @@ static void run_solve(req *r)
             gs_error_set(&err, rc, "%s", gs_error_title(rc));
         set_problem_err(r, gs_error_http_status(rc), &err);
     }
+    return GS_OK;
+}
+
+/* Stores the 503 of a refused submission (rc from gs_pool_submit). */
+static void set_refused(req *r, int rc)
+{
+    gs_http *h = r->h;
+
+    if (rc == GS_POOL_EFULL)
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+    else
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down and takes no new solves");
 }
 
 /* Stops watching r's connection and resumes it with whatever r holds: a
@@ -942,25 +956,35 @@ static void finish_stream(req *r)
 
 /* Worker thread: claims the job (unless its client already left), solves
  * it, and resumes the connection. A job the drain cancelled before it
- * started is answered 503: it is worth retrying elsewhere. */
-static void solve_job(void *arg)
+ * started is answered 503: it is worth retrying elsewhere, and so is one
+ * whose fast attempt ran out while the main lane is full. A fast attempt
+ * that ran out puts r back in the queue (QUEUED: a hang-up may still
+ * claim it) and asks for the main lane. */
+static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
 {
     req *r = arg;
     int queued = ST_QUEUED;
 
-    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_RUNNING)) {
-        if (atomic_load(&r->cancel) == CANCEL_DRAIN ||
-            atomic_load(&r->h->cancel))
-            set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                        "server is shutting down; the solve was not started");
-        else if (atomic_load(&r->cancel) == CANCEL_NONE)
-            run_solve(r);
-        if (r->stream)
-            finish_stream(r);
-        else
-            finish_suspended(r);
+    if (!atomic_compare_exchange_strong(&r->stage, &queued, ST_RUNNING)) {
+        req_unref(r); /* the client left: the job's reference goes */
+        return GS_POOL_DONE;
     }
+    if (atomic_load(&r->cancel) == CANCEL_DRAIN || atomic_load(&r->h->cancel))
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down; the solve was not started");
+    else if (lane == GS_POOL_LANE_FULL)
+        set_refused(r, GS_POOL_EFULL);
+    else if (atomic_load(&r->cancel) == CANCEL_NONE &&
+             run_solve(r, lane) == GS_SERVICE_AGAIN) {
+        atomic_store(&r->stage, ST_QUEUED);
+        return GS_POOL_AGAIN; /* the job keeps its reference */
+    }
+    if (r->stream)
+        finish_stream(r);
+    else
+        finish_suspended(r);
     req_unref(r); /* the job's reference */
+    return GS_POOL_DONE;
 }
 
 /* Watcher thread, registry lock held: r's client hung up. A running
@@ -980,14 +1004,14 @@ static void on_hangup(void *ud, void *watch)
         gs_stream_fail(r->stream);
 }
 
-/* Submits r to the pool (the one place that calls gs_pool_submit). The
+/* Submits r to the pool (the one place that calls the pool). The
  * stage is QUEUED before the job exists: its worker may start at once.
  * On a refusal the stage stays QUEUED for the caller to move on. */
 static int submit(req *r)
 {
     atomic_store(&r->stage, ST_QUEUED);
     atomic_fetch_add(&r->refs, 1);
-    int rc = gs_pool_submit(r->h->pool, solve_job, r);
+    int rc = gs_pool_submit_lane(r->h->pool, solve_job, r);
     if (rc)
         atomic_fetch_sub(&r->refs, 1); /* never MHD's last reference */
     return rc;
@@ -1022,21 +1046,6 @@ static void send_progress(req *r, int64_t now_ns)
     r->next_progress_ns += PROGRESS_MS * 1000000LL;
     if (r->next_progress_ns <= now_ns)
         r->next_progress_ns = now_ns + PROGRESS_MS * 1000000LL;
-}
-
-/* Stores the 503 of a refused submission (rc from gs_pool_submit). */
-static void set_refused(req *r, int rc)
-{
-    gs_http *h = r->h;
-
-    if (rc == GS_POOL_EFULL)
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "solve queue is full (%u workers busy, %u waiting); "
-                    "retry later",
-                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
-    else
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "server is shutting down and takes no new solves");
 }
 
 /* Watcher thread, registry lock held: a periodic tick for a watched
@@ -1083,14 +1092,9 @@ static enum MHD_Result body_complete(req *r)
                     h->cfg->max_body);
         return send_response(r);
     }
-    if (gs_buf_status(&r->body)) {
-        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
-                    "out of memory reading the request body");
-        return send_response(r);
-    }
-    if (r->no_memory) {
+    if (r->no_mem) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "the server's memory budget is spent; retry later");
+                    "not enough memory to hold the body now; retry later");
         return send_response(r);
     }
     if (atomic_load(&h->draining)) {
@@ -1147,21 +1151,17 @@ static void body_chunk(req *r, const char *data, size_t n)
 
     gs_conn_body_bytes(r->cr, n);
     r->received += n;
-    if (r->too_big || r->no_memory)
+    if (r->too_big || r->no_mem)
         return;
     if (r->received > max) {
         r->too_big = true;
-        body_free(r);
+        gs_buf_free(&r->body);
         return;
     }
     gs_buf_append(&r->body, data, n);
-    /* The buffer's whole capacity counts against the process budget
-     * (a declared length was reserved up front, in route_solve). Past the
-     * budget the body is dropped and the answer is a 503. */
-    if (r->body.cap > r->body_reserved &&
-        !body_reserve(r, r->body.cap - r->body_reserved)) {
-        r->no_memory = true;
-        body_free(r);
+    if (gs_buf_status(&r->body)) { /* give the budget back at once */
+        r->no_mem = true;
+        gs_buf_free(&r->body);
     }
 }
 
