@@ -38,6 +38,7 @@ typedef struct gs_http {
     struct gs_gate *gate; /* accepts, screens first heads (gate.h) */
     struct MHD_Daemon *daemon;
     unsigned max_connections; /* effective limit */
+    unsigned io_threads;      /* MHD's polling threads */
     atomic_int ready;         /* /readyz 200 */
     atomic_int draining;      /* solves refused with 503, Connection: close */
     atomic_int cancel;        /* drain: no queued solve starts any more */

@@ -58,6 +58,7 @@
 #define ADMIT_WAIT_MS 100 /* a full queue: wait this long for a slot */
 #define PROGRESS_MS 250   /* event stream: progress events this often */
 #define STREAM_LAG 65536  /* skip progress while this much is unread */
+#define IO_THREADS_MAX 16 /* MHD polling threads, at most */
 
 /* Where a request is. QUEUED..GONE are shared with a worker and the
  * watcher: QUEUED -> RUNNING is the worker's claim, QUEUED -> GONE the
@@ -1669,9 +1670,26 @@ static int start_gate(gs_http *h, int listen_fd)
     return gs_gate_new(listen_fd, &gc, &hooks, &h->gate);
 }
 
+/* MHD's polling threads: one per core (capped), so that under load the
+ * I/O of many connections is not serialised on one thread. Never more
+ * than the connection limit: MHD splits that limit among its threads. */
+static unsigned io_threads(const gs_http *h)
+{
+    unsigned n = gs_config_cpu_count();
+
+    if (n > IO_THREADS_MAX)
+        n = IO_THREADS_MAX;
+    if (n > h->max_connections)
+        n = h->max_connections;
+    return n ? n : 1;
+}
+
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
 {
-    /* No listening socket of MHD's own: the gate accepts (gate.h). */
+    /* No listening socket of MHD's own: the gate accepts (gate.h) and
+     * MHD_add_connection gives each connection to one polling thread
+     * with room, which then owns it: its callbacks, suspend and resume
+     * (whichever thread calls it: MHD wakes the owner) all happen there. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
@@ -1680,10 +1698,13 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
                  ? MHD_USE_EPOLL
                  : MHD_USE_POLL;
     h->max_connections = connection_limit(h->cfg);
+    h->io_threads = io_threads(h);
     h->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER,
-        on_mhd_log, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+        flags, 0, NULL, NULL, on_request, h,
+        /* First, so that MHD's own messages about the rest reach it. */
+        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, h, MHD_OPTION_THREAD_POOL_SIZE,
+        h->io_threads > 1 ? h->io_threads : 0, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, h, MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
         h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,

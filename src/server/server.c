@@ -251,11 +251,11 @@ int gs_server_main(int argc, char **argv)
     printf("listening on %s\n", addr);
     fflush(stdout);
     fprintf(stderr,
-            "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
-            ", timeout %" PRIu64 " ms, max body %" PRIu64
+            "gridsolve: listening on %s (io threads %u, workers %" PRIu64
+            ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
             " bytes, max memory %" PRIu64 " bytes, max connections %u)\n",
-            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
-            cfg.max_memory, h.max_connections);
+            addr, h.io_threads, cfg.workers, cfg.queue, cfg.timeout_ms,
+            cfg.max_body, cfg.max_memory, h.max_connections);
 
     while (sigwait(&set, &sig) != 0)
         ;
