@@ -59,6 +59,12 @@
 #define PROGRESS_MS 250   /* event stream: progress events this often */
 #define STREAM_LAG 65536  /* skip progress while this much is unread */
 #define IO_THREADS_MAX 16 /* MHD polling threads, at most */
+/* The budget of a solve on the I/O thread itself (run_inline): about a
+ * millisecond at most, parsing included. */
+#define INLINE_MAX_BODY 4096
+#define INLINE_TIMEOUT_MS 1.0
+#define INLINE_MAX_STATES 10000u
+#define INLINE_MAX_BYTES (4u * 1024 * 1024)
 
 /* Where a request is. QUEUED..GONE are shared with a worker and the
  * watcher: QUEUED -> RUNNING is the worker's claim, QUEUED -> GONE the
@@ -848,30 +854,20 @@ static bool begin(req *r, const char *url, const char *method)
 
 /* ---- solving ------------------------------------------------------------ */
 
-/* Runs the service call for r with its own cancel flag and progress
- * counters, and stores the response (unless the client left). On the
- * fast lane (pool.h) it is a probe with a small budget: a probe that runs
- * out returns GS_SERVICE_AGAIN and leaves r, body included, untouched for
- * the main lane. */
-static int run_solve(req *r, enum gs_pool_lane lane)
+/* Runs the service call for r with opts plus its own cancel flag and
+ * progress counters, and stores the response (unless the client left).
+ * With opts->probe set, a probe that runs out returns GS_SERVICE_AGAIN
+ * and leaves r, body included, untouched for the next attempt. */
+static int run_solve_opts(req *r, gs_solve_opts opts)
 {
-    gs_http *h = r->h;
     const gs_puzzle *p = gs_puzzles[r->puzzle];
     const char *body = r->body.data ? r->body.data : "";
-    gs_solve_opts opts = h->opts;
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
     int rc;
 
-    if (lane == GS_POOL_LANE_FAST) {
-        /* A stream asks for a long solve: no probe, whose counters would
-         * then start over in its progress events. */
-        if (r->body.len > GS_PROBE_MAX_BODY || r->stream)
-            return GS_SERVICE_AGAIN;
-        gs_solve_opts_probe(&h->opts, &opts);
-    }
     opts.cancel = &r->cancel;
     opts.progress = &r->progress;
     if (r->text)
@@ -910,6 +906,40 @@ static int run_solve(req *r, enum gs_pool_lane lane)
         set_problem_err(r, gs_error_http_status(rc), &err);
     }
     return GS_OK;
+}
+
+/* run_solve_opts on a pool lane: on the fast lane (pool.h) a probe with
+ * a small budget, on the main lane the request's full limits. */
+static int run_solve(req *r, enum gs_pool_lane lane)
+{
+    gs_solve_opts opts = r->h->opts;
+
+    if (lane == GS_POOL_LANE_FAST) {
+        /* A stream asks for a long solve: no probe, whose counters would
+         * then start over in its progress events. */
+        if (r->body.len > GS_PROBE_MAX_BODY || r->stream)
+            return GS_SERVICE_AGAIN;
+        gs_solve_opts_probe(&r->h->opts, &opts);
+    }
+    return run_solve_opts(r, opts);
+}
+
+/* The I/O thread's own attempt at a tiny request, before any hand-off:
+ * a probe whose budget (INLINE_*) bounds its cost to about a
+ * millisecond, body parsing included, so no solve of unbounded cost ever
+ * runs here. It saves the suspend, the worker's wake-up and the resume,
+ * which cost far more than such a solve. GS_SERVICE_AGAIN when it ran
+ * out (r untouched: the pool takes it from there). */
+static int run_inline(req *r)
+{
+    gs_solve_opts opts = r->h->opts;
+
+    if (r->body.len > INLINE_MAX_BODY)
+        return GS_SERVICE_AGAIN;
+    opts.probe = (gs_probe){.timeout_ms = INLINE_TIMEOUT_MS,
+                            .max_states = INLINE_MAX_STATES,
+                            .max_bytes = INLINE_MAX_BYTES};
+    return run_solve_opts(r, opts);
 }
 
 /* Stores the 503 of a refused submission (rc from gs_pool_submit). */
@@ -1103,6 +1133,12 @@ static enum MHD_Result body_complete(req *r)
                     "server is shutting down and takes no new solves");
         return send_response(r);
     }
+    /* Counted until answered, like every accepted solve: a drain waits
+     * for the answer to go out. */
+    r->pending = true;
+    atomic_fetch_add(&h->pending, 1);
+    if (!r->wants_stream && run_inline(r) != GS_SERVICE_AGAIN)
+        return send_response(r);
     if (r->wants_stream && gs_stream_new(r->conn, &r->stream)) {
         set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
                     "out of memory starting the event stream");
@@ -1112,8 +1148,6 @@ static enum MHD_Result body_complete(req *r)
      * resuming a connection that is not suspended is undefined. Watch
      * before submitting too, so a hang-up is seen from the start; the
      * watcher only acts on ADMIT and QUEUED, which submit() sets. */
-    r->pending = true;
-    atomic_fetch_add(&h->pending, 1);
     r->admit_until_ns = gs_now_ns() + ADMIT_WAIT_MS * 1000000LL;
     r->stream_t0 = gs_now_ns();
     r->next_progress_ns = r->stream_t0 + PROGRESS_MS * 1000000LL;
