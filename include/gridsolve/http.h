@@ -34,6 +34,7 @@ typedef struct gs_http {
                            cancel flag and progress counters */
     gs_pool *pool;
     gs_metrics *metrics;
+    struct gs_logq *logq; /* request log lines, batched (logq.h) */
     gs_conns *conns;      /* connection watcher: deadlines, hang-ups, ticks */
     struct gs_gate *gate; /* accepts, screens first heads (gate.h) */
     struct MHD_Daemon *daemon;
@@ -71,6 +72,10 @@ void gs_http_close_idle(gs_http *h);
 /* End of a drain: stops accepting, closes the connections left idle, and
  * waits up to wait_ms for their clients to close them. */
 void gs_http_stop_listening(gs_http *h, long wait_ms);
+
+/* Writes every request log line queued so far (before an exit that
+ * skips gs_http_free). */
+void gs_http_flush_log(gs_http *h);
 
 /* Stops the daemon (no suspended connection may remain: drain first) and
  * frees everything gs_http_init built. Safe on a partly built h. */

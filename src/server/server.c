@@ -261,8 +261,10 @@ int gs_server_main(int argc, char **argv)
         ;
     fprintf(stderr, "gridsolve: %s received\n",
             sig == SIGINT ? "SIGINT" : "SIGTERM");
-    if (!drain(&h, &cfg, &set))
+    if (!drain(&h, &cfg, &set)) {
+        gs_http_flush_log(&h); /* no line is lost on this exit either */
         return 1; /* stopping MHD now would be undefined; just exit */
+    }
     gs_http_free(&h);
     fprintf(stderr, "gridsolve: stopped\n");
     return 0;

@@ -1,15 +1,19 @@
 /* test_server.c - unit tests for the server's building blocks: option
  * parsing (flags, GRIDSOLVE_* variables, ranges), cgroup CPU quotas, the
- * bounded worker pool and the Prometheus rendering. The HTTP behaviour
+ * bounded worker pool, the batched log writer and the Prometheus
+ * rendering. The HTTP behaviour
  * itself is covered black-box by tests/integration. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gridsolve/config.h"
 #include "gridsolve/gate.h"
+#include "gridsolve/logq.h"
 #include "gridsolve/stream.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
@@ -686,6 +690,80 @@ START_TEST(sse_format)
 }
 END_TEST
 
+/* ---- log writer --------------------------------------------------------- */
+
+enum { LOGQ_THREADS = 4, LOGQ_LINES = 3000 };
+
+typedef struct logq_arg {
+    gs_logq *q;
+    int who;
+} logq_arg;
+
+static void *logq_writer(void *p)
+{
+    logq_arg *a = p;
+    char line[64];
+
+    for (int i = 0; i < LOGQ_LINES; i++) {
+        int n =
+            snprintf(line, sizeof line, "t%d line %05d ........\n", a->who, i);
+        gs_logq_put(a->q, line, (size_t)n);
+    }
+    return NULL;
+}
+
+/* Lines from several threads through a small buffer (so producers wait
+ * for the writer): each line whole, none lost, each thread's in order;
+ * a flush writes what was queued; free writes the rest. */
+START_TEST(logq_batches_whole_lines)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    gs_logq *q;
+    ck_assert_int_eq(gs_logq_new(fileno(f), 4096, 5, &q), 0);
+    gs_logq_put(q, "first\n", 6);
+    gs_logq_flush(q);
+    ck_assert_int_eq((int)lseek(fileno(f), 0, SEEK_END), 6);
+    pthread_t th[LOGQ_THREADS];
+    logq_arg args[LOGQ_THREADS];
+    for (int i = 0; i < LOGQ_THREADS; i++) {
+        args[i] = (logq_arg){q, i};
+        ck_assert_int_eq(pthread_create(&th[i], NULL, logq_writer, &args[i]),
+                         0);
+    }
+    for (int i = 0; i < LOGQ_THREADS; i++)
+        pthread_join(th[i], NULL);
+    char big[6000];
+    memset(big, 'x', sizeof big);
+    big[sizeof big - 1] = '\n';
+    gs_logq_put(q, big, sizeof big); /* longer than the buffer */
+    gs_logq_free(q);
+
+    rewind(f);
+    int next[LOGQ_THREADS] = {0}, bigs = 0;
+    char line[8192];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "first\n");
+    while (fgets(line, sizeof line, f)) {
+        int who, i;
+        if (line[0] == 'x') {
+            ck_assert_int_eq((int)strlen(line), (int)sizeof big);
+            bigs++;
+            continue;
+        }
+        ck_assert_int_eq(sscanf(line, "t%d line %d", &who, &i), 2);
+        ck_assert_msg(who >= 0 && who < LOGQ_THREADS, "bad line %s", line);
+        ck_assert_int_eq(i, next[who]);
+        ck_assert_str_eq(line + strlen(line) - 9, "........\n");
+        next[who]++;
+    }
+    for (int i = 0; i < LOGQ_THREADS; i++)
+        ck_assert_int_eq(next[i], LOGQ_LINES);
+    ck_assert_int_eq(bigs, 1);
+    fclose(f);
+}
+END_TEST
+
 Suite *gs_test_server_suite(void)
 {
     Suite *s = suite_create("server");
@@ -712,6 +790,9 @@ Suite *gs_test_server_suite(void)
     tcase_add_test(tc, pool_fast_lane_requeue);
     tcase_add_test(tc, pool_lane_admission);
     tcase_add_test(tc, pool_lane_close_and_none);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("logq");
+    tcase_add_test(tc, logq_batches_whole_lines);
     suite_add_tcase(s, tc);
     tc = tcase_create("metrics");
     tcase_add_test(tc, metrics_render);
