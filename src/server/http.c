@@ -1,11 +1,15 @@
 /* http.c - routing and libmicrohttpd callbacks for `gridsolve serve`.
  *
- * MHD's single polling thread only does I/O. For POST /solve/{puzzle} the
- * access handler accumulates the body (refusing it with 413 as soon as it
- * is known to be too large), then suspends the connection and queues the
- * solve on the worker pool; the worker stores the response and resumes the
- * connection, and the handler, called again, queues that response. Every
- * other route answers at once from the polling thread.
+ * MHD runs one polling thread per core (a thread pool with epoll); each
+ * connection belongs to one of them. Those threads only do I/O, plus
+ * solves of bounded, tiny cost. For POST /solve/{puzzle} the access
+ * handler accumulates the body (refusing it with 413 as soon as it is
+ * known to be too large), then first tries the solve itself under a
+ * budget of about a millisecond (run_inline), which answers most small
+ * requests without any hand-off. A request that needs more suspends its
+ * connection and is queued on the worker pool; the worker stores the
+ * response and resumes the connection, and the handler, called again,
+ * queues that response. Every other route answers at once.
  *
  * Around that: the gate (gate.h) accepts connections and screens their
  * first request head; the watcher (conns.h) applies header and body
@@ -15,8 +19,9 @@
  * events, fed by the watcher, and a final result event from the worker.
  *
  * Every response carries X-Request-Id and the CORS headers; every error is
- * problem+json; one log line per request is written when MHD reports the
- * request complete, which is also where metrics are counted.
+ * problem+json. Metrics are counted when an answer is queued (or at the
+ * end when none was), and one log line per request is queued to the
+ * batched log writer (logq.h) when MHD reports the request complete.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -131,8 +136,9 @@ typedef struct req {
     const char *etag;  /* ETag of the body, or NULL */
     const char *cache; /* Cache-Control; NULL: no-store */
     bool preflight;
-    bool solved; /* info is valid (for the log) */
-    bool ran;    /* a worker ran the solve: counted at the end (req_done) */
+    bool solved;  /* info is valid (for the log) */
+    bool ran;     /* the solve ran: counted with the request */
+    bool counted; /* in the metrics already (count_request) */
     bool ran_ok;
     double ran_s;
     gs_solve_info info;
@@ -253,6 +259,8 @@ static bool add_drain_header(req *r, struct MHD_Response *resp)
     return add_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
+static void count_request(req *r);
+
 /* Queues the stored response. MHD_NO makes MHD close the connection. */
 static enum MHD_Result send_response(req *r)
 {
@@ -276,6 +284,7 @@ static enum MHD_Result send_response(req *r)
         MHD_destroy_response(resp);
         return MHD_NO;
     }
+    count_request(r); /* before the client can see the answer */
     ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -1361,14 +1370,20 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
     log_line(r->h, &e);
 }
 
-/* Counts and logs a finished request (from its last reference). A
- * stream's HTTP status is 200 whatever its answer event said. */
-static void req_done(req *r)
+/* Counts r in the metrics, once. A plain answer is counted when it is
+ * queued (send_response): with several polling threads the client's next
+ * request may be served by another thread before this one reports r
+ * complete, and must find r counted (a client reading /metrics right
+ * after its answer). Everything else is counted at the end (req_done);
+ * nothing counted changes in between: a plain request is no longer
+ * watched once answered, so it cannot turn abandoned. */
+static void count_request(req *r)
 {
     gs_http *h = r->h;
 
-    if (atomic_load(&r->stream_started))
-        r->status = MHD_HTTP_OK;
+    if (r->counted)
+        return;
+    r->counted = true;
     if (r->status)
         gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
     /* A solve is counted once: abandoned when its client left before
@@ -1377,6 +1392,18 @@ static void req_done(req *r)
         gs_metrics_abandoned(h->metrics, r->puzzle);
     else if (r->ran)
         gs_metrics_solve(h->metrics, r->puzzle, r->ran_ok, &r->info, r->ran_s);
+}
+
+/* Counts (unless done already) and logs a finished request (from its
+ * last reference). A stream's HTTP status is 200 whatever its answer
+ * event said. */
+static void req_done(req *r)
+{
+    gs_http *h = r->h;
+
+    if (atomic_load(&r->stream_started))
+        r->status = MHD_HTTP_OK;
+    count_request(r);
     log_request(r, r->toe);
     if (r->pending)
         atomic_fetch_sub(&h->pending, 1);
