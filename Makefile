@@ -33,6 +33,10 @@ DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
 # Recursive (=) so pkg-config runs after `make deps` installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+# The binary itself does not link libmicrohttpd: `serve` loads it at run
+# time (include/gridsolve/mhd.h), so that `solve` starts without loading
+# it and its TLS stack.
+BIN_LIBS = $(shell pkg-config --libs libcjson)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS))
 
@@ -191,7 +195,7 @@ validate-k8s:
 	bash docker/k8s/validate.sh
 
 $(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
 $(UNIT): $(CORE_OBJ) $(UNIT_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(PKG_LIBS) $(LDLIBS)

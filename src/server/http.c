@@ -39,8 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
 #include "gridsolve/buf.h"
 #include "gridsolve/conns.h"
 #include "gridsolve/gate.h"
@@ -48,6 +46,7 @@
 #include "gridsolve/log.h"
 #include "gridsolve/logq.h"
 #include "gridsolve/mem.h"
+#include "gridsolve/mhd.h" /* libmicrohttpd, loaded by gs_http_start */
 #include "gridsolve/puzzle.h"
 #include "gridsolve/stream.h"
 #include "gridsolve/version.h"
@@ -1759,7 +1758,12 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
                      MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
+    char msg[256];
 
+    if (gs_mhd_load(msg, sizeof msg)) {
+        close(listen_fd);
+        return gs_error_set(err, GS_EINTERNAL, "%s", msg);
+    }
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES
                  ? MHD_USE_EPOLL
                  : MHD_USE_POLL;

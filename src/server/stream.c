@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <microhttpd.h>
-
 #include "gridsolve/error.h"
+#include "gridsolve/mhd.h"
 #include "gridsolve/stream.h"
 
 struct gs_stream {
