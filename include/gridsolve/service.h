@@ -24,6 +24,8 @@ typedef struct gs_solve_opts {
     uint64_t max_solve_bytes;  /* memory budget of one solve's states */
     gs_caps caps;
     const atomic_int *cancel; /* may be NULL */
+    const char *text_format;  /* judge text notation asked for (the
+                                 `format` query option), NULL = detect */
 } gs_solve_opts;
 
 /* Defaults used by the CLI and the server before configuration. */

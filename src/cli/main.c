@@ -18,11 +18,14 @@ static void usage(FILE *f)
             "usage: gridsolve serve [--help] [options]\n"
             "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
             " [--max-states N]\n"
+            "                        [--format NAME]\n"
             "       gridsolve health [--host H] [--port N] [--path /healthz]\n"
             "\n"
             "solve reads judge text (or with --json one JSON request body)"
             " from FILE or\nstandard input and prints the judge output (or"
-            " the JSON response).\npuzzles:");
+            " the JSON response).\n--format names the judge text notation"
+            " where a puzzle has several\n(sokoban: xsb or contest; default:"
+            " detected).\npuzzles:");
     for (size_t i = 0; i < gs_puzzle_count; i++)
         fprintf(f, " %s", gs_puzzles[i]->name);
     fprintf(f, "\n");
@@ -57,7 +60,7 @@ static double number_arg(const char *s)
 
 static int cmd_solve(int argc, char **argv)
 {
-    const char *name = NULL, *path = NULL;
+    const char *name = NULL, *path = NULL, *format = NULL;
     bool json = false;
     double timeout_ms = -1;
     long long max_states = -1;
@@ -66,6 +69,8 @@ static int cmd_solve(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+            format = argv[++i];
         } else if ((strcmp(a, "--timeout-ms") == 0 ||
                     strcmp(a, "--max-states") == 0) &&
                    i + 1 < argc) {
@@ -129,6 +134,7 @@ static int cmd_solve(int argc, char **argv)
         opts.timeout_ms = timeout_ms;
     if (max_states >= 0)
         opts.max_states = (uint64_t)max_states;
+    opts.text_format = format;
 
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};

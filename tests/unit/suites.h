@@ -15,6 +15,7 @@
     X(wallpushers)                                                             \
     X(holedox)                                                                 \
     X(sokoban)                                                                 \
+    X(sokoban_text)                                                            \
     X(regress)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);

@@ -1,4 +1,4 @@
-/* sokoban.c - push every box onto a goal.
+/* solve.c - the sokoban solver: push every box onto a goal.
  *
  * The search runs over PUSHES, not single steps: a state is the set of box
  * cells (sorted, so each configuration has one key) plus the player's cell
@@ -28,22 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridsolve/json.h"
-#include "gridsolve/puzzle.h"
-
-/* Cell flags of a parsed instance. */
-enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
-
-typedef enum { SOK_MOVES = 0, SOK_PUSHES = 1, SOK_ANY = 2 } sok_objective;
-
-/* A parsed level: the grid as flags, the player, the objective. */
-typedef struct gs_sokoban {
-    int rows, cols;
-    uint8_t *cell; /* rows*cols SOK_* flags */
-    int player;    /* r*cols + c */
-    int nboxes, ngoals;
-    sok_objective objective;
-} gs_sokoban;
+#include "sokoban.h"
 
 /* Directions: U D L R, so that d^1 is the opposite direction. */
 static const int DR[4] = {-1, 1, 0, 0};
@@ -62,270 +47,6 @@ static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 #define SOK_FREEZE_BUDGET 256
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
 #define SOK_PUSH_SHIFT 32
-
-/* ------------------------------------------------------------ parsing */
-
-/* Describes character ch for an error message. */
-static const char *show_char(char ch, char *buf, size_t n)
-{
-    if (ch >= 0x20 && ch < 0x7f)
-        snprintf(buf, n, "'%c'", ch);
-    else
-        snprintf(buf, n, "byte 0x%02x", (unsigned char)ch);
-    return buf;
-}
-
-/* Maps one XSB character to flags plus a player mark; -1 when unknown. */
-static int xsb_flags(char ch, int *player)
-{
-    *player = 0;
-    switch (ch) {
-    case '#':
-        return SOK_WALL;
-    case ' ':
-    case '-':
-    case '_':
-        return 0;
-    case '@':
-        *player = 1;
-        return 0;
-    case '+':
-        *player = 1;
-        return SOK_GOAL;
-    case '$':
-        return SOK_BOX;
-    case '*':
-        return SOK_BOX | SOK_GOAL;
-    case '.':
-        return SOK_GOAL;
-    default:
-        return -1;
-    }
-}
-
-/* The seed problem's notation: anything unknown is floor. */
-static int seed_flags(char ch, int *player)
-{
-    *player = ch == 'X';
-    switch (ch) {
-    case '#':
-        return SOK_WALL;
-    case '*':
-        return SOK_BOX;
-    case '@':
-        return SOK_GOAL;
-    default:
-        return 0;
-    }
-}
-
-static void sokoban_free(void *inst)
-{
-    gs_sokoban *g = inst;
-    if (!g)
-        return;
-    free(g->cell);
-    free(g);
-}
-
-/* Builds an instance from nrows rows (row i is lens[i] bytes, not
- * necessarily NUL-terminated). Missing cells of short rows are floor.
- * Validates characters, one player, at least one box, enough goals. */
-static int sok_build(const char *const *rows, const size_t *lens, int nrows,
-                     bool seed, const gs_caps *caps, gs_sokoban **out,
-                     gs_error *err)
-{
-    size_t cols = 0;
-    for (int r = 0; r < nrows; r++)
-        if (lens[r] > cols)
-            cols = lens[r];
-    if (cols == 0)
-        return gs_error_set(err, GS_EINVALID, "grid has no cells");
-    uint64_t cells = (uint64_t)nrows * cols;
-    if (cols > 0x7fffffff || cells > 0x7fffffff ||
-        (caps && caps->max_cells && cells > caps->max_cells))
-        return gs_error_set(err, GS_EINVALID,
-                            "grid is %d x %zu = %llu cells, above the maximum "
-                            "of %llu",
-                            nrows, cols, (unsigned long long)cells,
-                            (unsigned long long)(caps ? caps->max_cells : 0));
-    gs_sokoban *g = calloc(1, sizeof *g);
-    if (!g || !(g->cell = calloc((size_t)cells, 1))) {
-        free(g);
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the grid");
-    }
-    g->rows = nrows;
-    g->cols = (int)cols;
-    g->player = -1;
-    for (int r = 0; r < nrows; r++) {
-        for (size_t c = 0; c < lens[r]; c++) {
-            int is_player;
-            char buf[16];
-            int f = seed ? seed_flags(rows[r][c], &is_player)
-                         : xsb_flags(rows[r][c], &is_player);
-            int at = r * g->cols + (int)c;
-            if (f < 0) {
-                sokoban_free(g);
-                return gs_error_set(
-                    err, GS_EINVALID,
-                    "grid row %d, column %zu: unknown cell character %s", r, c,
-                    show_char(rows[r][c], buf, sizeof buf));
-            }
-            if (is_player && g->player >= 0) {
-                int pr = g->player / g->cols, pc = g->player % g->cols;
-                sokoban_free(g);
-                return gs_error_set(err, GS_EINVALID,
-                                    "grid row %d, column %zu: a second player "
-                                    "(the first is at row %d, column %d)",
-                                    r, c, pr, pc);
-            }
-            if (is_player)
-                g->player = at;
-            g->cell[at] = (uint8_t)f;
-            g->nboxes += (f & SOK_BOX) != 0;
-            g->ngoals += (f & SOK_GOAL) != 0;
-        }
-    }
-    const char *pl = seed ? "'X'" : "'@' or '+'";
-    const char *bx = seed ? "'*'" : "'$' or '*'";
-    int rc = GS_OK;
-    if (g->player < 0)
-        rc = gs_error_set(err, GS_EINVALID, "grid has no player (%s)", pl);
-    else if (g->nboxes == 0)
-        rc = gs_error_set(err, GS_EINVALID, "grid has no box (%s)", bx);
-    else if (g->ngoals < g->nboxes)
-        rc = gs_error_set(err, GS_EINVALID,
-                          "grid has more boxes (%d) than goals (%d)", g->nboxes,
-                          g->ngoals);
-    if (rc) {
-        sokoban_free(g);
-        return rc;
-    }
-    *out = g;
-    return GS_OK;
-}
-
-static int sokoban_parse_json(const cJSON *body, const gs_caps *caps,
-                              void **inst, gs_error *err)
-{
-    *inst = NULL;
-    const char *notation = "xsb", *optimize = "moves";
-    int rc = gs_json_string(body, "notation", false, &notation, err);
-    if (!rc)
-        rc = gs_json_string(body, "optimize", false, &optimize, err);
-    if (rc)
-        return rc;
-    bool seed = strcmp(notation, "seed") == 0;
-    if (!seed && strcmp(notation, "xsb") != 0)
-        return gs_error_set(err, GS_EINVALID,
-                            "field \"notation\" must be \"xsb\" or \"seed\", "
-                            "not \"%.64s\"",
-                            notation);
-    sok_objective obj;
-    if (strcmp(optimize, "moves") == 0)
-        obj = SOK_MOVES;
-    else if (strcmp(optimize, "pushes") == 0)
-        obj = SOK_PUSHES;
-    else if (strcmp(optimize, "any") == 0)
-        obj = SOK_ANY;
-    else
-        return gs_error_set(err, GS_EINVALID,
-                            "field \"optimize\" must be \"moves\", \"pushes\" "
-                            "or \"any\", not \"%.64s\"",
-                            optimize);
-    const char **rows;
-    int nrows;
-    rc = gs_json_grid(body, "grid", &rows, &nrows, err);
-    if (rc)
-        return rc;
-    size_t *lens = malloc(sizeof *lens * (size_t)nrows);
-    if (!lens) {
-        free(rows);
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the grid");
-    }
-    for (int r = 0; r < nrows; r++)
-        lens[r] = strlen(rows[r]);
-    gs_sokoban *g = NULL;
-    rc = sok_build(rows, lens, nrows, seed, caps, &g, err);
-    free(lens);
-    free(rows);
-    if (rc)
-        return rc;
-    g->objective = obj;
-    *inst = g;
-    return GS_OK;
-}
-
-/* Judge text: `N M` then N rows in seed notation, of which the first M
- * characters count; cases follow each other until the end of input. A
- * `0 0` header is accepted as an explicit end. */
-static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
-                              gs_error *err)
-{
-    *inst = NULL;
-    long n, m;
-    int rc = gs_text_int(in, &n, "row count N", err);
-    if (rc <= 0)
-        return rc;
-    int hline = in->line;
-    rc = gs_text_need_int(in, &m, "column count M", err);
-    if (rc)
-        return rc;
-    if (n == 0 && m == 0)
-        return 0;
-    if (n < 1 || m < 1 || n > 0x7fffffff || m > 0x7fffffff)
-        return gs_error_set(err, GS_EINVALID,
-                            "line %d: grid size %ld x %ld must be positive",
-                            hline, n, m);
-    if (caps && caps->max_cells && (uint64_t)n * (uint64_t)m > caps->max_cells)
-        return gs_error_set(err, GS_EINVALID,
-                            "line %d: grid is %ld x %ld = %llu cells, above "
-                            "the maximum of %llu",
-                            hline, n, m,
-                            (unsigned long long)((uint64_t)n * (uint64_t)m),
-                            (unsigned long long)caps->max_cells);
-    gs_text_skip_line(in);
-    /* Each row takes at least one byte (its newline) but the last: refuse
-     * before allocating for rows the input cannot hold. */
-    if ((uint64_t)n > (uint64_t)(in->end - in->p) + 1)
-        return gs_error_set(err, GS_EINVALID,
-                            "line %d: %ld grid rows announced but the input "
-                            "ends first",
-                            hline, n);
-    const char **rows = malloc(sizeof *rows * (size_t)n);
-    size_t *lens = malloc(sizeof *lens * (size_t)n);
-    if (!rows || !lens) {
-        free(rows);
-        free(lens);
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the grid");
-    }
-    for (long r = 0; r < n; r++) {
-        if (!gs_text_line(in, &rows[r], &lens[r])) {
-            free(rows);
-            free(lens);
-            return gs_error_set(err, GS_EINVALID,
-                                "line %d: input ends after %ld of %ld grid "
-                                "rows",
-                                in->line, r, n);
-        }
-        if (lens[r] > (size_t)m)
-            lens[r] = (size_t)m;
-    }
-    gs_sokoban *g = NULL;
-    rc = sok_build(rows, lens, (int)n, true, caps, &g, err);
-    free(rows);
-    free(lens);
-    if (rc)
-        return rc;
-    *inst = g;
-    return 1;
-}
-
-static void sokoban_format_text(const void *inst, const gs_result *res,
-                                int index, gs_buf *out)
-{
-    gs_judge_line(out, res, "", "-1", false);
-}
 
 /* ------------------------------------------------------------ the solver */
 
@@ -1028,9 +749,10 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     res->status = GS_SOLVED;
     return GS_OK;
 }
+/* Solves one level for its objective (see the file comment). */
 
-static int sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
-                         gs_error *err)
+int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
+                     gs_error *err)
 {
     const gs_sokoban *g = inst;
     res->pushes = -1;
@@ -1069,20 +791,3 @@ static int sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
     ctx_free(&x);
     return rc;
 }
-
-const gs_puzzle gs_puzzle_sokoban = {
-    .name = "sokoban",
-    .summary = "push every box onto a goal (XSB levels, LURD moves)",
-    .options = "{\"optimize\": \"moves (default): fewest steps | pushes: "
-               "fewest pushes, then fewest steps | any: a solution fast, "
-               "not necessarily shortest\", \"notation\": \"xsb (default) | "
-               "seed: X player, * box, @ goal, # wall\"}",
-    .example = "{\"grid\": [\"#######\", \"#@ $ .#\", \"#######\"], "
-               "\"optimize\": \"moves\"}",
-    .reports_pushes = true,
-    .parse_json = sokoban_parse_json,
-    .parse_text = sokoban_parse_text,
-    .format_text = sokoban_format_text,
-    .solve = sokoban_solve,
-    .free = sokoban_free,
-};
