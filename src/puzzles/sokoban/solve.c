@@ -79,6 +79,8 @@ typedef struct sok_ctx {
     int64_t *hu, *hv, *hminv;
     int *hp, *hway;
     uint8_t *hused;
+    int32_t *assign;  /* nboxes: goal of each box in the last matching */
+    int32_t *passign; /* the expanded state's matching, kept for children */
     struct sok_push {
         int32_t box;   /* slot in boxes[] */
         uint8_t dir;   /* push direction */
@@ -111,6 +113,8 @@ static void ctx_free(sok_ctx *x)
     free(x->hp);
     free(x->hway);
     free(x->hused);
+    free(x->assign);
+    free(x->passign);
     free(x->pushes);
     free(x->walk);
 }
@@ -226,8 +230,10 @@ static bool sok_init_matching(sok_ctx *x, const gs_limits *lim)
     x->hp = malloc(sizeof *x->hp * (ng + 1));
     x->hway = malloc(sizeof *x->hway * (ng + 1));
     x->hused = malloc(ng + 1);
+    x->assign = malloc(sizeof *x->assign * (size_t)x->nboxes);
+    x->passign = malloc(sizeof *x->passign * (size_t)x->nboxes);
     if (!x->gdist || !x->hu || !x->hv || !x->hminv || !x->hp || !x->hway ||
-        !x->hused)
+        !x->hused || !x->assign || !x->passign)
         return false;
     for (int gi = 0; gi < x->ngoals; gi++) {
         if (gs_limits_expired(lim)) {
@@ -236,9 +242,9 @@ static bool sok_init_matching(sok_ctx *x, const gs_limits *lim)
             return true;
         }
         pull_bfs(x, gi, x->dist); /* dist is free scratch here */
-        uint16_t *row = x->gdist + (size_t)gi * un;
+        /* Cell-major, so one box's distances to all goals are adjacent. */
         for (int i = 0; i < x->n; i++)
-            row[i] =
+            x->gdist[(size_t)i * ng + (size_t)gi] =
                 x->dist[i] == SOK_INF ? SOK_GDIST_INF : (uint16_t)x->dist[i];
     }
     return true;
@@ -250,14 +256,14 @@ static bool sok_init_matching(sok_ctx *x, const gs_limits *lim)
  * false when two boxes share their nearest goal. */
 static bool nearest_distinct(sok_ctx *x, const int32_t *boxes, uint32_t *cost)
 {
-    size_t un = (size_t)x->n;
     uint32_t sum = 0;
     memset(x->hused, 0, (size_t)x->ngoals);
     for (int i = 0; i < x->nboxes; i++) {
         int best = -1;
         uint16_t bd = SOK_GDIST_INF;
+        const uint16_t *row = x->gdist + (size_t)boxes[i] * (size_t)x->ngoals;
         for (int j = 0; j < x->ngoals; j++) {
-            uint16_t d = x->gdist[(size_t)j * un + boxes[i]];
+            uint16_t d = row[j];
             if (d < bd) {
                 bd = d;
                 best = j;
@@ -266,6 +272,7 @@ static bool nearest_distinct(sok_ctx *x, const int32_t *boxes, uint32_t *cost)
         if (best < 0 || x->hused[best])
             return false; /* unreachable boxes: let the matching decide */
         x->hused[best] = 1;
+        x->assign[i] = best;
         sum += bd;
     }
     *cost = sum;
@@ -282,7 +289,6 @@ static uint32_t match_cost(sok_ctx *x, const int32_t *boxes)
         return quick;
     const int64_t big = (int64_t)1 << 40, unreachable = (int64_t)1 << 30;
     int nb = x->nboxes, ng = x->ngoals;
-    size_t un = (size_t)x->n;
     int64_t *u = x->hu, *v = x->hv, *minv = x->hminv;
     int *p = x->hp, *way = x->hway;
     for (int j = 0; j <= ng; j++) {
@@ -302,10 +308,12 @@ static uint32_t match_cost(sok_ctx *x, const int32_t *boxes)
             x->hused[j0] = 1;
             int i0 = p[j0], j1 = 0;
             int64_t delta = big;
+            const uint16_t *row =
+                x->gdist + (size_t)boxes[i0 - 1] * (size_t)ng - 1;
             for (int j = 1; j <= ng; j++) {
                 if (x->hused[j])
                     continue;
-                uint16_t d = x->gdist[(size_t)(j - 1) * un + boxes[i0 - 1]];
+                uint16_t d = row[j];
                 int64_t a = d == SOK_GDIST_INF ? unreachable : d;
                 int64_t cur = a - u[i0] - v[j];
                 if (cur < minv[j]) {
@@ -334,6 +342,9 @@ static uint32_t match_cost(sok_ctx *x, const int32_t *boxes)
         } while (j0);
     }
     int64_t cost = -v[0];
+    for (int j = 1; j <= ng; j++)
+        if (p[j] != 0)
+            x->assign[p[j] - 1] = j - 1;
     return cost >= unreachable ? SOK_INF : (uint32_t)cost;
 }
 
@@ -351,6 +362,26 @@ static uint32_t lower_bound(sok_ctx *x, const int32_t *boxes)
         sum += x->near[boxes[i]];
     }
     return sum >= SOK_INF ? SOK_INF - 1 : (uint32_t)sum;
+}
+
+/* The bound after box slot i of the expanded state (bound hp, matching in
+ * x->passign) moved from b to `to`; x->child holds the new boxes. One push
+ * changes the matching cost by at least -1 (the old matching, re-costed,
+ * is a matching of the parent), so when the box stepped one closer to its
+ * own matched goal the new cost is exactly hp - 1 without a new matching.
+ * Without the per-goal tables the sum of nearest distances is updated. */
+static uint32_t child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to)
+{
+    if (!x->gdist) {
+        if (x->near[to] == SOK_INF)
+            return SOK_INF;
+        return hp - x->near[b] + x->near[to];
+    }
+    size_t ng = (size_t)x->ngoals, gi = (size_t)x->passign[i];
+    uint16_t dto = x->gdist[(size_t)to * ng + gi];
+    if (dto != SOK_GDIST_INF && dto + 1 == x->gdist[(size_t)b * ng + gi])
+        return hp - 1;
+    return match_cost(x, x->child);
 }
 
 /* Renumbers the player's region, finds the boxes and builds the tables
@@ -606,6 +637,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     sok_objective obj = x->g->objective;
     occ_set(x, x->boxes, 1);
     int k = list_pushes(x, player), rc = GS_OK;
+    uint32_t hp = k > 0 ? lower_bound(x, x->boxes) : 0;
+    if (k > 0 && x->gdist)
+        memcpy(x->passign, x->assign, sizeof *x->assign * (size_t)x->nboxes);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d];
@@ -614,7 +648,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         uint32_t h = SOK_INF;
         if (!freeze_deadlock(x, to)) {
             move_box(x, i, to);
-            h = lower_bound(x, x->child);
+            h = child_bound(x, hp, i, b, to);
         }
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
