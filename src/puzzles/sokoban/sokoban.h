@@ -39,8 +39,21 @@ int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
 
 void gs_sokoban_free(void *inst);
 
-/* The puzzle's solve entry (solve.c). */
+/* The puzzle's solve entry (solve.c): solves one level for its objective
+ * within lim. Returns GS_OK with res filled, or an error. */
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err);
+
+/* What one solve held, for benchmarks: states stored, bytes of the search
+ * store, bytes of the solver's own tables. */
+typedef struct gs_sokoban_stats {
+    uint64_t states;
+    uint64_t store_bytes;
+    uint64_t table_bytes;
+} gs_sokoban_stats;
+
+/* gs_sokoban_solve that also fills *st (when not NULL) on GS_OK. */
+int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
+                           gs_sokoban_stats *st, gs_error *err);
 
 #endif

@@ -79,6 +79,7 @@ typedef struct sok_ctx {
     int64_t *hu, *hv, *hminv;
     int *hp, *hway;
     uint8_t *hused;
+    uint64_t bytes;   /* held by the tables above, counted against lim */
     int32_t *assign;  /* nboxes: goal of each box in the last matching */
     int32_t *passign; /* the expanded state's matching, kept for children */
     struct sok_push {
@@ -88,6 +89,17 @@ typedef struct sok_ctx {
     } * pushes;        /* 4*nboxes candidate pushes of one expansion */
     char *walk;        /* n: one walk's letters while rebuilding */
 } sok_ctx;
+
+/* Allocates one of the solve's tables (zeroed when asked) and counts it,
+ * so that the tables and the search store share the solve's memory
+ * budget; the one place a process-wide budget would hook in. */
+static void *tab_alloc(sok_ctx *x, size_t n, bool zero)
+{
+    void *p = zero ? calloc(n ? n : 1, 1) : malloc(n ? n : 1);
+    if (p)
+        x->bytes += n;
+    return p;
+}
 
 static void ctx_free(sok_ctx *x)
 {
@@ -223,15 +235,15 @@ static bool sok_init_matching(sok_ctx *x, const gs_limits *lim)
         x->ngoals < x->nboxes || x->n >= (int)SOK_GDIST_INF ||
         ng * un > SOK_GDIST_MAX_ENTRIES)
         return true;
-    x->gdist = malloc(sizeof *x->gdist * ng * un);
-    x->hu = malloc(sizeof *x->hu * ((size_t)x->nboxes + 1));
-    x->hv = malloc(sizeof *x->hv * (ng + 1));
-    x->hminv = malloc(sizeof *x->hminv * (ng + 1));
-    x->hp = malloc(sizeof *x->hp * (ng + 1));
-    x->hway = malloc(sizeof *x->hway * (ng + 1));
-    x->hused = malloc(ng + 1);
-    x->assign = malloc(sizeof *x->assign * (size_t)x->nboxes);
-    x->passign = malloc(sizeof *x->passign * (size_t)x->nboxes);
+    x->gdist = tab_alloc(x, sizeof *x->gdist * ng * un, false);
+    x->hu = tab_alloc(x, sizeof *x->hu * ((size_t)x->nboxes + 1), false);
+    x->hv = tab_alloc(x, sizeof *x->hv * (ng + 1), false);
+    x->hminv = tab_alloc(x, sizeof *x->hminv * (ng + 1), false);
+    x->hp = tab_alloc(x, sizeof *x->hp * (ng + 1), false);
+    x->hway = tab_alloc(x, sizeof *x->hway * (ng + 1), false);
+    x->hused = tab_alloc(x, ng + 1, false);
+    x->assign = tab_alloc(x, sizeof *x->assign * (size_t)x->nboxes, false);
+    x->passign = tab_alloc(x, sizeof *x->passign * (size_t)x->nboxes, false);
     if (!x->gdist || !x->hu || !x->hv || !x->hminv || !x->hp || !x->hway ||
         !x->hused || !x->assign || !x->passign)
         return false;
@@ -439,23 +451,23 @@ static int ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     size_t un = (size_t)n, nbx = (size_t)x->nboxes + 1;
     x->w = n <= 0xff ? 1 : n <= 0xffff ? 2 : 4;
     x->key_size = (size_t)x->w * nbx;
-    x->nb = malloc(sizeof *x->nb * un * 4);
-    x->goal = calloc(un, 1);
-    x->dead = calloc(un, 1);
-    x->near = malloc(sizeof *x->near * un);
-    x->goals = malloc(sizeof *x->goals * ((size_t)x->ngoals + 1));
-    x->occ = calloc(un, 1);
-    x->mark = calloc(un, 1);
-    x->seen = calloc(un, sizeof *x->seen);
-    x->dist = malloc(sizeof *x->dist * un);
-    x->how = malloc(un);
-    x->queue = malloc(sizeof *x->queue * un);
-    x->boxes = malloc(sizeof *x->boxes * nbx);
-    x->child = malloc(sizeof *x->child * nbx);
-    x->start_boxes = malloc(sizeof *x->start_boxes * nbx);
-    x->key = malloc(x->key_size);
-    x->pushes = malloc(sizeof *x->pushes * 4 * nbx);
-    x->walk = malloc(un);
+    x->nb = tab_alloc(x, sizeof *x->nb * un * 4, false);
+    x->goal = tab_alloc(x, un * 1, true);
+    x->dead = tab_alloc(x, un * 1, true);
+    x->near = tab_alloc(x, sizeof *x->near * un, false);
+    x->goals = tab_alloc(x, sizeof *x->goals * ((size_t)x->ngoals + 1), false);
+    x->occ = tab_alloc(x, un * 1, true);
+    x->mark = tab_alloc(x, un * 1, true);
+    x->seen = tab_alloc(x, un * sizeof *x->seen, true);
+    x->dist = tab_alloc(x, sizeof *x->dist * un, false);
+    x->how = tab_alloc(x, un, false);
+    x->queue = tab_alloc(x, sizeof *x->queue * un, false);
+    x->boxes = tab_alloc(x, sizeof *x->boxes * nbx, false);
+    x->child = tab_alloc(x, sizeof *x->child * nbx, false);
+    x->start_boxes = tab_alloc(x, sizeof *x->start_boxes * nbx, false);
+    x->key = tab_alloc(x, x->key_size, false);
+    x->pushes = tab_alloc(x, sizeof *x->pushes * 4 * nbx, false);
+    x->walk = tab_alloc(x, un, false);
     bool ok = x->nb && x->goal && x->dead && x->near && x->goals && x->occ &&
               x->mark && x->seen && x->dist && x->how && x->queue && x->boxes &&
               x->child && x->start_boxes && x->key && x->pushes && x->walk;
@@ -783,10 +795,15 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     res->status = GS_SOLVED;
     return GS_OK;
 }
-/* Solves one level for its objective (see the file comment). */
 
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
+{
+    return gs_sokoban_solve_stats(inst, lim, res, NULL, err);
+}
+
+int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
+                           gs_sokoban_stats *st, gs_error *err)
 {
     const gs_sokoban *g = inst;
     res->pushes = -1;
@@ -796,10 +813,21 @@ int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
         ctx_free(&x);
         return rc;
     }
+    /* The tables already hold part of the memory budget: the store gets
+     * the rest, and nothing when the tables alone exceed it. */
+    gs_limits slim = lim ? *lim : (gs_limits){0};
+    if (slim.max_bytes && x.bytes >= slim.max_bytes) {
+        ctx_free(&x);
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_STATES;
+        return GS_OK;
+    }
+    if (slim.max_bytes)
+        slim.max_bytes -= x.bytes;
     gs_search_config cfg = {
         .key_size = x.key_size,
         .queue = GS_QUEUE_PRIORITY,
-        .limits = lim,
+        .limits = &slim,
     };
     gs_search *s = NULL;
     rc = gs_search_new(&cfg, &s);
@@ -820,6 +848,11 @@ int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
         rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
         if (rc)
             gs_error_set(err, rc, "sokoban: out of memory in the search");
+    }
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x.bytes;
     }
     gs_search_free(s);
     ctx_free(&x);
