@@ -56,4 +56,100 @@ typedef struct gs_sokoban_stats {
 int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                            gs_sokoban_stats *st, gs_error *err);
 
+#define SOK_INF 0xFFFFFFFFu
+#define SOK_GDIST_INF 0xFFFFu
+/* Per-goal distance tables above this many entries fall back to the sum of
+ * nearest-goal distances (memory stays bounded on huge levels). */
+#define SOK_GDIST_MAX_ENTRIES (8u << 20)
+/* Matching is O(boxes^2 * goals) per state; beyond this, use the sum. */
+#define SOK_MATCH_MAX_BOXES 64
+/* Calls allowed per freeze test; past it the box counts as not frozen. */
+#define SOK_FREEZE_BUDGET 256
+/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
+#define SOK_PUSH_SHIFT 32
+
+/* Everything one solve needs: the player's region renumbered 0..n-1 with
+ * its neighbour table, distance tables, and scratch buffers. */
+typedef struct sok_ctx {
+    const gs_sokoban *g;
+    int n;      /* cells in the player's region */
+    int nboxes; /* boxes inside the region (the others never move) */
+    int w;      /* bytes per cell number in a key: 1, 2 or 4 */
+    size_t key_size;
+    int32_t *nb;    /* n*4 neighbours, -1 = wall */
+    uint8_t *goal;  /* n: 1 on a goal */
+    uint8_t *dead;  /* n: 1 when no goal can be reached by pushes */
+    uint32_t *near; /* n: relaxed pushes to the nearest goal */
+    int ngoals;     /* goals inside the region */
+    int32_t *goals;
+    uint16_t *gdist; /* ngoals*n relaxed pushes per goal, or NULL */
+    int start_player;
+    bool start_dead; /* a box that can never move sits off goal */
+    /* Scratch. */
+    uint8_t *occ;  /* n: 1 where a box stands */
+    uint8_t *mark; /* n: freeze test in progress */
+    uint32_t *seen, gen;
+    uint32_t *dist;
+    uint8_t *how; /* direction that reached a cell in the last flood */
+    int32_t *queue;
+    int32_t *boxes, *child, *start_boxes;
+    unsigned char *key;
+    int64_t *hu, *hv, *hminv;
+    int *hp, *hway;
+    uint8_t *hused;
+    uint64_t bytes;   /* held by the tables above, counted against lim */
+    int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
+    uint8_t *inb;     /* nboxes: box slot borders the corral being tested */
+    int32_t *assign;  /* nboxes: goal of each box in the last matching */
+    int32_t *passign; /* the expanded state's matching, kept for children */
+    struct sok_push {
+        int32_t box;   /* slot in boxes[] */
+        uint8_t dir;   /* push direction */
+        uint32_t walk; /* steps to the cell behind the box */
+    } * pushes;        /* 4*nboxes candidate pushes of one expansion */
+    char *walk;        /* n: one walk's letters while rebuilding */
+} sok_ctx;
+
+/* ctx.c */
+/* Allocates one of the solve's tables (zeroed when asked) and counts it
+ * in x->bytes against the solve's memory budget; the one place a
+ * process-wide budget would hook in. NULL when out of memory. */
+void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero);
+/* Renumbers the player's region, finds the boxes and builds the tables
+ * (within lim's deadline where they are costly). GS_OK or GS_ENOMEM;
+ * gs_sokoban_ctx_free() afterwards either way. */
+int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
+                        gs_error *err);
+void gs_sokoban_ctx_free(sok_ctx *x);
+/* Key = [player][boxes in ascending order] into x->key; boxes sorted. */
+void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes);
+/* Reads a key's boxes into boxes[]; returns its player cell. */
+int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
+                          int32_t *boxes);
+/* Sets x->occ to v under each box. */
+void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v);
+/* Floods the free cells (no wall, no box) from `from`, filling dist/how
+ * for cells with seen == gen. Returns the smallest cell number reached. */
+int gs_sokoban_flood(sok_ctx *x, int from);
+/* Relaxed pull BFS from the goals (all when goal < 0, else that one). */
+void gs_sokoban_pull_bfs(sok_ctx *x, int goal, uint32_t *out);
+
+/* bound.c */
+/* Builds the per-goal distance tables; false only when out of memory. */
+bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim);
+/* Lower bound on pushes left for boxes (SOK_INF: no matching exists);
+ * leaves the matching in x->assign when the tables exist. */
+uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes);
+/* The bound after box slot i of a state with bound hp (its matching in
+ * x->passign) moved from b to `to`; x->child holds the new boxes. */
+uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to);
+
+/* deadlock.c */
+/* Whether the box just pushed onto `to` froze itself or a neighbour off
+ * goal (x->occ holds the new position). */
+bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
+/* PI-corral pruning of x->pushes[0..k) after a flood from the player
+ * (x->occ, x->boxes set); returns how many pushes are kept. */
+int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
 #endif
