@@ -16,6 +16,7 @@
     X(holedox)                                                                 \
     X(sokoban)                                                                 \
     X(sokoban_text)                                                            \
+    X(sokoban_rules)                                                           \
     X(regress)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);

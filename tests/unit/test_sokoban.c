@@ -577,9 +577,10 @@ static uint32_t rnd(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
-/* A random room of R x C floor (5..6 each) with scattered walls, 1-2
- * boxes, as many goals, sometimes a short (ragged) row. */
-static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
+/* A random room of R x C floor (5..6 each) with scattered walls, kmin to
+ * kmax boxes, as many goals, sometimes a short (ragged) row. */
+static int random_level(uint64_t *seed, int kmin, int kmax, char buf[8][9],
+                        const char *rows[8])
 {
     int R = 5 + (int)(rnd(seed) % 2), C = 5 + (int)(rnd(seed) % 2);
     int H = R + 2, W = C + 2;
@@ -594,7 +595,7 @@ static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
         buf[r][W] = '\0';
         rows[r] = buf[r];
     }
-    int k = 1 + (int)(rnd(seed) % 2);
+    int k = kmin + (int)(rnd(seed) % (uint32_t)(kmax - kmin + 1));
     ck_assert_int_ge(nfree, 2 * k + 1);
     /* Shuffle, then: player, k boxes, k goals (which may sit under a box
      * or the player). */
@@ -618,14 +619,18 @@ static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
     return H;
 }
 
-START_TEST(test_property_random)
+/* Solves `iters` random levels of kmin..kmax boxes with every objective
+ * and checks each against the brute force: same outcome, optimal lengths
+ * for the exact objectives, valid replays. Counts into the out-params. */
+static void property_run(uint64_t seed, int iters, int kmin, int kmax,
+                         int *solvable_out, int *impossible_out,
+                         int *differ_out)
 {
-    uint64_t seed = 20240601;
     int solvable = 0, impossible = 0, differ = 0;
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
-        int n = random_level(&seed, buf, rows);
+        int n = random_level(&seed, kmin, kmax, buf, rows);
         long long best = bf_solve(rows, n, false);
         long long lex = bf_solve(rows, n, true);
         gs_result res[3];
@@ -655,10 +660,31 @@ START_TEST(test_property_random)
         for (int m = 0; m < 3; m++)
             gs_result_free(&res[m]);
     }
+    *solvable_out = solvable;
+    *impossible_out = impossible;
+    *differ_out = differ;
+}
+
+START_TEST(test_property_random)
+{
+    int solvable, impossible, differ;
+    property_run(20240601, 300, 1, 2, &solvable, &impossible, &differ);
     /* The generator must exercise both outcomes. */
     ck_assert_int_gt(solvable, 50);
     ck_assert_int_gt(impossible, 10);
     ck_assert_int_gt(differ, 0);
+}
+END_TEST
+
+/* Three boxes: room for corrals, frozen pairs and matchings that the
+ * nearest goals do not settle, so every pruning rule meets the brute
+ * force (PI-corral pruning in `any` must keep solvable levels solvable). */
+START_TEST(test_property_three_boxes)
+{
+    int solvable, impossible, differ;
+    property_run(77, 300, 3, 3, &solvable, &impossible, &differ);
+    ck_assert_msg(solvable > 15 && impossible > 15, "%d solvable, %d not",
+                  solvable, impossible);
 }
 END_TEST
 
@@ -680,6 +706,7 @@ Suite *gs_test_sokoban_suite(void)
     TCase *prop = tcase_create("property");
     tcase_set_timeout(prop, 300);
     tcase_add_test(prop, test_property_random);
+    tcase_add_test(prop, test_property_three_boxes);
     suite_add_tcase(s, prop);
     return s;
 }

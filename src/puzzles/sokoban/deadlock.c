@@ -100,8 +100,11 @@ static bool corral_fill(sok_ctx *x, int start, int id)
 }
 
 /* Whether the corral `id` (its boxes in x->inb) is a PI-corral: every push
- * of one of its boxes into a live free cell goes into the corral (I), and
- * the player can make each of them now (P). Counts those pushes in *n. */
+ * of one of its boxes that the player could make without entering the
+ * corral goes into the corral (I), and each of them can be made now (P).
+ * Pushes from inside the corral need a push into it first; a push whose
+ * player cell is a box or another unreachable area might open up later,
+ * so it disqualifies the corral. Counts the pushes in *n. */
 static bool corral_is_pi(sok_ctx *x, int id, int *n)
 {
     *n = 0;
@@ -113,10 +116,12 @@ static bool corral_is_pi(sok_ctx *x, int id, int *n)
             int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
             if (from < 0 || to < 0 || x->occ[to] || x->dead[to])
                 continue; /* never a useful push while `to` is as it is */
-            if (x->corral[to] != id)
-                return false; /* a push out of or along the corral */
+            if (!x->occ[from] && x->corral[from] == id)
+                continue; /* from inside: the corral is entered first */
             if (x->occ[from] || x->seen[from] != x->gen)
-                return false; /* a push into it the player cannot make yet */
+                return false; /* not possible now, maybe later (P) */
+            if (x->corral[to] != id)
+                return false; /* a push out of or along the corral (I) */
             (*n)++;
         }
     }

@@ -94,10 +94,7 @@ static uint64_t push_cost(sok_objective obj, uint32_t walk)
     }
 }
 
-/* Lists the pushes the player at `player` can walk to (x->occ holds the
- * boxes): the cell behind the box reachable, the cell ahead free and live.
- * Returns how many. */
-static int list_pushes(sok_ctx *x, int player)
+int gs_sokoban_list_pushes(sok_ctx *x, int player)
 {
     gs_sokoban_flood(x, player);
     int k = 0;
@@ -124,7 +121,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 {
     sok_objective obj = x->g->objective;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int k = list_pushes(x, player), rc = GS_OK;
+    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
     if (obj == SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_lower_bound(x, x->boxes) : 0;

@@ -144,6 +144,12 @@ uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes);
  * x->passign) moved from b to `to`; x->child holds the new boxes. */
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to);
 
+/* search.c */
+/* Lists in x->pushes the pushes the player at `player` can walk to (x->occ
+ * and x->boxes hold the boxes; floods from the player): the cell behind
+ * the box reachable, the cell ahead free and live. Returns how many. */
+int gs_sokoban_list_pushes(sok_ctx *x, int player);
+
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off
  * goal (x->occ holds the new position). */
