@@ -22,8 +22,7 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim)
         ng * un > SOK_GDIST_MAX_ENTRIES)
         return true;
     x->gdist = gs_sokoban_tab_alloc(x, sizeof *x->gdist * ng * un, false);
-    x->hu =
-        gs_sokoban_tab_alloc(x, sizeof *x->hu * ((size_t)x->nboxes + 1), false);
+    x->hu = gs_sokoban_tab_alloc(x, sizeof *x->hu * (ng + 1), false);
     x->hv = gs_sokoban_tab_alloc(x, sizeof *x->hv * (ng + 1), false);
     x->hminv = gs_sokoban_tab_alloc(x, sizeof *x->hminv * (ng + 1), false);
     x->hp = gs_sokoban_tab_alloc(x, sizeof *x->hp * (ng + 1), false);
@@ -36,6 +35,15 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim)
     if (!x->gdist || !x->hu || !x->hv || !x->hminv || !x->hp || !x->hway ||
         !x->hused || !x->assign || !x->passign)
         return false;
+    if (x->ngoals <= SOK_SQUARE_MAX_GOALS) {
+        x->su = gs_sokoban_tab_alloc(x, sizeof *x->su * (ng + 1), false);
+        x->sv = gs_sokoban_tab_alloc(x, sizeof *x->sv * (ng + 1), false);
+        x->sp = gs_sokoban_tab_alloc(x, sizeof *x->sp * (ng + 1), false);
+        x->rowcell = gs_sokoban_tab_alloc(
+            x, sizeof *x->rowcell * (size_t)x->nboxes, false);
+        if (!x->su || !x->sv || !x->sp || !x->rowcell)
+            return false;
+    }
     for (int gi = 0; gi < x->ngoals; gi++) {
         if (gs_limits_expired(lim)) {
             free(x->gdist);
@@ -165,6 +173,121 @@ uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes)
     return sum >= SOK_INF ? SOK_INF - 1 : (uint32_t)sum;
 }
 
+/* ---------------------------------------------- incremental matching */
+
+/* The square problem: rows 1..ngoals are the boxes (cells[r-1]) and then
+ * dummy rows that cost 0 anywhere, so that every goal ends up matched and
+ * a row can be taken out and put back (the duals of a perfect matching
+ * stay optimal for the others). Costs of unreachable goals: SOK_UNREACH. */
+#define SOK_UNREACH ((int64_t)1 << 30)
+
+static int64_t sq_cost(const sok_ctx *x, const int32_t *cells, int r, int j)
+{
+    if (r > x->nboxes)
+        return 0;
+    uint16_t d = x->gdist[(size_t)cells[r - 1] * (size_t)x->ngoals + j - 1];
+    return d == SOK_GDIST_INF ? SOK_UNREACH : d;
+}
+
+/* Adds row i to the partial matching p (goal -> row, 0 = free) with
+ * feasible duals u, v whose matched pairs are tight: one shortest
+ * augmenting path (Hungarian method). Row i's old dual may be anything;
+ * the first step makes it feasible. */
+static void sq_add_row(sok_ctx *x, const int32_t *cells, int i, int64_t *u,
+                       int64_t *v, int *p)
+{
+    const int64_t big = (int64_t)1 << 50;
+    int n = x->ngoals, j0 = 0;
+    int64_t *minv = x->hminv;
+    int *way = x->hway;
+    p[0] = i;
+    for (int j = 0; j <= n; j++) {
+        minv[j] = big;
+        x->hused[j] = 0;
+    }
+    do {
+        x->hused[j0] = 1;
+        int i0 = p[j0], j1 = 0;
+        int64_t delta = big;
+        for (int j = 1; j <= n; j++) {
+            if (x->hused[j])
+                continue;
+            int64_t cur = sq_cost(x, cells, i0, j) - u[i0] - v[j];
+            if (cur < minv[j]) {
+                minv[j] = cur;
+                way[j] = j0;
+            }
+            if (minv[j] < delta) {
+                delta = minv[j];
+                j1 = j;
+            }
+        }
+        for (int j = 0; j <= n; j++) {
+            if (x->hused[j]) {
+                u[p[j]] += delta;
+                v[j] -= delta;
+            } else {
+                minv[j] -= delta;
+            }
+        }
+        j0 = j1;
+    } while (p[j0] != 0);
+    do {
+        int j1 = way[j0];
+        p[j0] = p[j1];
+        j0 = j1;
+    } while (j0);
+}
+
+/* The cost of the perfect matching p over the box rows, SOK_INF when it
+ * uses an unreachable goal; fills x->assign. */
+static uint32_t sq_total(sok_ctx *x, const int32_t *cells, const int *p)
+{
+    int64_t sum = 0;
+    for (int j = 1; j <= x->ngoals; j++) {
+        if (p[j] < 1 || p[j] > x->nboxes)
+            continue;
+        sum += sq_cost(x, cells, p[j], j);
+        x->assign[p[j] - 1] = j - 1;
+    }
+    return sum >= SOK_UNREACH ? SOK_INF : (uint32_t)sum;
+}
+
+uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes)
+{
+    if (!x->gdist)
+        return gs_sokoban_lower_bound(x, boxes);
+    uint32_t h;
+    if (!x->su) {
+        h = match_cost(x, boxes);
+    } else {
+        size_t n1 = (size_t)x->ngoals + 1;
+        memset(x->su, 0, sizeof *x->su * n1);
+        memset(x->sv, 0, sizeof *x->sv * n1);
+        memset(x->sp, 0, sizeof *x->sp * n1);
+        for (int r = 1; r <= x->ngoals; r++)
+            sq_add_row(x, boxes, r, x->su, x->sv, x->sp);
+        h = sq_total(x, boxes, x->sp);
+    }
+    memcpy(x->passign, x->assign, sizeof *x->assign * (size_t)x->nboxes);
+    return h;
+}
+
+/* The child's matching from the parent's: box row i taken out, its goal
+ * freed, the row put back with the box on `to`. O(goals^2). */
+static uint32_t sq_child(sok_ctx *x, int i, int to)
+{
+    size_t n1 = (size_t)x->ngoals + 1;
+    memcpy(x->hu, x->su, sizeof *x->hu * n1);
+    memcpy(x->hv, x->sv, sizeof *x->hv * n1);
+    memcpy(x->hp, x->sp, sizeof *x->hp * n1);
+    memcpy(x->rowcell, x->boxes, sizeof *x->rowcell * (size_t)x->nboxes);
+    x->rowcell[i] = to;
+    x->hp[x->passign[i] + 1] = 0;
+    sq_add_row(x, x->rowcell, i + 1, x->hu, x->hv, x->hp);
+    return sq_total(x, x->rowcell, x->hp);
+}
+
 /* The bound after box slot i of the expanded state (bound hp, matching in
  * x->passign) moved from b to `to`; x->child holds the new boxes. One push
  * changes the matching cost by at least -1 (the old matching, re-costed,
@@ -180,7 +303,10 @@ uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to)
     }
     size_t ng = (size_t)x->ngoals, gi = (size_t)x->passign[i];
     uint16_t dto = x->gdist[(size_t)to * ng + gi];
-    if (dto != SOK_GDIST_INF && dto + 1 == x->gdist[(size_t)b * ng + gi])
+    if (hp != SOK_INF && dto != SOK_GDIST_INF &&
+        dto + 1 == x->gdist[(size_t)b * ng + gi])
         return hp - 1;
+    if (x->su && hp != SOK_INF)
+        return sq_child(x, i, to);
     return match_cost(x, x->child);
 }

@@ -47,6 +47,10 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     free(x->hp);
     free(x->hway);
     free(x->hused);
+    free(x->su);
+    free(x->sv);
+    free(x->sp);
+    free(x->rowcell);
     free(x->assign);
     free(x->corral);
     free(x->inb);

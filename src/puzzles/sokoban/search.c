@@ -124,9 +124,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
     if (obj == SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
-    uint32_t hp = k > 0 ? gs_sokoban_lower_bound(x, x->boxes) : 0;
-    if (k > 0 && x->gdist)
-        memcpy(x->passign, x->assign, sizeof *x->assign * (size_t)x->nboxes);
+    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d];

@@ -61,6 +61,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 /* Per-goal distance tables above this many entries fall back to the sum of
  * nearest-goal distances (memory stays bounded on huge levels). */
 #define SOK_GDIST_MAX_ENTRIES (8u << 20)
+/* Goals up to which the matching is kept as a square problem and updated
+ * per child in O(goals^2) rather than solved afresh. */
+#define SOK_SQUARE_MAX_GOALS 96
 /* Matching is O(boxes^2 * goals) per state; beyond this, use the sum. */
 #define SOK_MATCH_MAX_BOXES 64
 /* Calls allowed per freeze test; past it the box counts as not frozen. */
@@ -97,6 +100,11 @@ typedef struct sok_ctx {
     int64_t *hu, *hv, *hminv;
     int *hp, *hway;
     uint8_t *hused;
+    /* The expanded state's square matching (see bound.c): duals, goal ->
+     * row; NULL when there are too many goals to square the problem. */
+    int64_t *su, *sv;
+    int *sp;
+    int32_t *rowcell; /* nboxes: a child's box cells, row order */
     uint64_t bytes;   /* held by the tables above, counted against lim */
     int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
     uint8_t *inb;     /* nboxes: box slot borders the corral being tested */
@@ -140,8 +148,12 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim);
 /* Lower bound on pushes left for boxes (SOK_INF: no matching exists);
  * leaves the matching in x->assign when the tables exist. */
 uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes);
-/* The bound after box slot i of a state with bound hp (its matching in
- * x->passign) moved from b to `to`; x->child holds the new boxes. */
+/* The bound of the state being expanded (x->boxes), keeping its matching
+ * (x->passign and the duals) for gs_sokoban_child_bound. */
+uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes);
+/* The bound after box slot i of x->boxes (bound hp from
+ * gs_sokoban_parent_bound) moved from b to `to`; x->child holds the new
+ * boxes. Equals gs_sokoban_lower_bound(x, x->child). */
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to);
 
 /* search.c */
