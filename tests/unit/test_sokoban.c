@@ -567,6 +567,23 @@ START_TEST(test_limits)
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
     gs_result_free(&res);
+
+    /* A memory budget below what the solver's own tables take: `limit`
+     * before any search; a budget the store outgrows: `limit` too. */
+    gs_limits tiny = {.max_bytes = 256};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &tiny, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    gs_result_free(&res);
+    gs_limits small = {.max_bytes = 64 * 1024};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &small, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    gs_result_free(&res);
+    /* With room enough the same level is solved. */
+    gs_limits ample = {.max_bytes = 64u << 20};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &ample, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    gs_result_free(&res);
 }
 END_TEST
 
