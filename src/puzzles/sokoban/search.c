@@ -76,6 +76,8 @@ static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     case SOK_PUSHES:
         return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
+    case SOK_ANY_ASTAR:
+        return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     default: /* greedy: the bound first, fewer pushes on ties */
         return (uint64_t)h << 32 | (cost < 0xffffffffu ? cost : 0xffffffffu);
     }
@@ -119,10 +121,10 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
  * search core's error. */
 static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 {
-    sok_objective obj = x->g->objective;
+    sok_objective obj = x->obj;
     gs_sokoban_occ_set(x, x->boxes, 1);
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
-    if (obj == SOK_ANY && k > 1)
+    if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
@@ -138,7 +140,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */
-            int p = obj == SOK_ANY ? gs_sokoban_flood(x, b) : b;
+            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, b) : b;
             uint64_t cost = g + push_cost(obj, x->pushes[j].walk);
             gs_sokoban_key_pack(x, p, x->child);
             rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
@@ -155,12 +157,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
  * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM. */
 static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
 {
-    sok_objective obj = x->g->objective;
+    sok_objective obj = x->obj;
     uint32_t h =
         x->start_dead ? SOK_INF : gs_sokoban_lower_bound(x, x->start_boxes);
     if (h != SOK_INF) {
         int p = x->start_player;
-        if (obj == SOK_ANY) {
+        if (obj >= SOK_ANY) {
             gs_sokoban_occ_set(x, x->start_boxes, 1);
             p = gs_sokoban_flood(x, p);
             gs_sokoban_occ_set(x, x->start_boxes, 0);
@@ -270,6 +272,42 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     return GS_OK;
 }
 
+/* One search over x with limits lim: fills res (and st). Returns GS_OK
+ * or an error. */
+static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                     gs_sokoban_stats *st, gs_error *err)
+{
+    gs_search_config cfg = {
+        .key_size = x->key_size,
+        .queue = GS_QUEUE_PRIORITY,
+        .limits = lim,
+    };
+    gs_search *s = NULL;
+    int rc = gs_search_new(&cfg, &s);
+    if (rc)
+        return gs_error_set(err, rc, "sokoban: cannot start the search");
+    uint64_t goal = 0;
+    rc = search(x, s, &goal);
+    if (rc == 1) {
+        rc = rebuild(x, s, goal, res, err);
+        /* Both exact objectives expand a goal first at its optimal cost;
+         * `any` answers are only known optimal when empty. */
+        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
+        res->expanded = gs_search_expanded(s);
+    } else {
+        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
+        if (rc)
+            gs_error_set(err, rc, "sokoban: out of memory in the search");
+    }
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x->bytes;
+    }
+    gs_search_free(s);
+    return rc;
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -298,37 +336,27 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     }
     if (slim.max_bytes)
         slim.max_bytes -= x.bytes;
-    gs_search_config cfg = {
-        .key_size = x.key_size,
-        .queue = GS_QUEUE_PRIORITY,
-        .limits = &slim,
-    };
-    gs_search *s = NULL;
-    rc = gs_search_new(&cfg, &s);
-    if (rc) {
-        gs_sokoban_ctx_free(&x);
-        return gs_error_set(err, rc, "sokoban: cannot start the search");
-    }
-    uint64_t goal = 0;
-    rc = search(&x, s, &goal);
-    if (rc == 1) {
-        rc = rebuild(&x, s, goal, res, err);
-        /* Both exact objectives expand a goal first at its optimal cost;
-         * greedy answers are only known optimal when empty. */
-        res->optimal =
-            rc == GS_OK && (g->objective != SOK_ANY || res->steps == 0);
-        res->expanded = gs_search_expanded(s);
+    if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
+        /* `any`: greedy first; when it has not found a solution in 3/5 of
+         * the time, A* on pushes gets the rest (greedy gets lost on some
+         * levels with short solutions that A* finds at once). */
+        int64_t now = gs_now_ns();
+        gs_limits first = slim;
+        if (slim.deadline_ns > now)
+            first.deadline_ns = now + (slim.deadline_ns - now) / 5 * 3;
+        rc = run_phase(&x, &first, res, st, err);
+        if (rc == GS_OK && res->status == GS_LIMIT &&
+            res->limit == GS_LIMIT_TIME && !gs_limits_expired(&slim)) {
+            uint64_t expanded = res->expanded;
+            gs_result_clear(res);
+            res->pushes = -1;
+            x.obj = SOK_ANY_ASTAR;
+            rc = run_phase(&x, &slim, res, st, err);
+            res->expanded += expanded;
+        }
     } else {
-        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
-        if (rc)
-            gs_error_set(err, rc, "sokoban: out of memory in the search");
+        rc = run_phase(&x, &slim, res, st, err);
     }
-    if (st) {
-        st->states = gs_search_count(s);
-        st->store_bytes = gs_search_bytes(s);
-        st->table_bytes = x.bytes;
-    }
-    gs_search_free(s);
     gs_sokoban_ctx_free(&x);
     return rc;
 }

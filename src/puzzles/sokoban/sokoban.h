@@ -13,7 +13,14 @@
 /* Cell flags of a parsed instance. */
 enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
 
-typedef enum { SOK_MOVES = 0, SOK_PUSHES = 1, SOK_ANY = 2 } sok_objective;
+/* The objectives a request names, and SOK_ANY_ASTAR: the second phase of
+ * `any`, A* on pushes alone with the player's region in the state. */
+typedef enum {
+    SOK_MOVES = 0,
+    SOK_PUSHES = 1,
+    SOK_ANY = 2,
+    SOK_ANY_ASTAR = 3
+} sok_objective;
 
 /* Judge text notations: the contest's `N M` header with `X` player, `*`
  * box, `@` goal; or XSB collections as published. */
@@ -75,9 +82,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * its neighbour table, distance tables, and scratch buffers. */
 typedef struct sok_ctx {
     const gs_sokoban *g;
-    int n;      /* cells in the player's region */
-    int nboxes; /* boxes inside the region (the others never move) */
-    int w;      /* bytes per cell number in a key: 1, 2 or 4 */
+    sok_objective obj; /* what this search phase optimises */
+    int n;             /* cells in the player's region */
+    int nboxes;        /* boxes inside the region (the others never move) */
+    int w;             /* bytes per cell number in a key: 1, 2 or 4 */
     size_t key_size;
     int32_t *nb;    /* n*4 neighbours, -1 = wall */
     uint8_t *goal;  /* n: 1 on a goal */
