@@ -181,6 +181,7 @@ uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes)
  * stay optimal for the others). Costs of unreachable goals: SOK_UNREACH. */
 #define SOK_UNREACH ((int64_t)1 << 30)
 
+/* The cost of row r (a box, or a dummy row past nboxes) to goal j. */
 static int64_t sq_cost(const sok_ctx *x, const int32_t *cells, int r, int j)
 {
     if (r > x->nboxes)
@@ -253,6 +254,7 @@ static uint32_t sq_total(sok_ctx *x, const int32_t *cells, const int *p)
     return sum >= SOK_UNREACH ? SOK_INF : (uint32_t)sum;
 }
 
+/* See sokoban.h: the full square solve, duals kept in su/sv/sp. */
 uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes)
 {
     if (!x->gdist)

@@ -59,6 +59,7 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     free(x->walk);
 }
 
+/* Writes v into slot `slot` of key k, w bytes little-endian. */
 static void key_put(unsigned char *k, int w, int slot, uint32_t v)
 {
     unsigned char *p = k + (size_t)slot * (size_t)w;
@@ -66,6 +67,7 @@ static void key_put(unsigned char *k, int w, int slot, uint32_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Reads slot `slot` of key k (w bytes little-endian). */
 static uint32_t key_get(const unsigned char *k, int w, int slot)
 {
     const unsigned char *p = k + (size_t)slot * (size_t)w;

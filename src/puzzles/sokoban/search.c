@@ -59,6 +59,7 @@ static void move_box(sok_ctx *x, int i, int to)
     }
 }
 
+/* Whether every box stands on a goal. */
 static bool all_on_goals(const sok_ctx *x, const int32_t *boxes)
 {
     for (int i = 0; i < x->nboxes; i++)
@@ -189,6 +190,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
     }
 }
 
+/* bsearch/qsort order of cell numbers. */
 static int cmp_cell(const void *a, const void *b)
 {
     int32_t u = *(const int32_t *)a, v = *(const int32_t *)b;
