@@ -16,8 +16,9 @@
  *   - pushes: the same graph with cost (pushes, moves) packed
  *     lexicographically into one integer; exact for both components because
  *     the player's exact cell is part of the state.
- *   - any: greedy best-first on the heuristic with the player normalized to
- *     the smallest cell of its region (fewer states; answers not minimal).
+ *   - any: the player normalized to the smallest cell of its region (fewer
+ *     states; answers not minimal). With a deadline, A* on pushes for 1/10
+ *     of it, then greedy best-first on the heuristic; without, greedy.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pulled back from a goal), matchings with no finite cost, and
@@ -339,20 +340,22 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     if (slim.max_bytes)
         slim.max_bytes -= x.bytes;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
-        /* `any`: greedy first; when it has not found a solution in 3/5 of
-         * the time, A* on pushes gets the rest (greedy gets lost on some
-         * levels with short solutions that A* finds at once). */
+        /* `any`: A* on pushes first, for 1/10 of the time (greedy gets
+         * lost on some levels whose short solutions A* finds at once),
+         * then greedy for the rest. Either phase exhausting the space
+         * proves the level impossible. */
         int64_t now = gs_now_ns();
         gs_limits first = slim;
         if (slim.deadline_ns > now)
-            first.deadline_ns = now + (slim.deadline_ns - now) / 5 * 3;
+            first.deadline_ns = now + (slim.deadline_ns - now) / 10;
+        x.obj = SOK_ANY_ASTAR;
         rc = run_phase(&x, &first, res, st, err);
         if (rc == GS_OK && res->status == GS_LIMIT &&
             res->limit == GS_LIMIT_TIME && !gs_limits_expired(&slim)) {
             uint64_t expanded = res->expanded;
             gs_result_clear(res);
             res->pushes = -1;
-            x.obj = SOK_ANY_ASTAR;
+            x.obj = SOK_ANY;
             rc = run_phase(&x, &slim, res, st, err);
             res->expanded += expanded;
         }
