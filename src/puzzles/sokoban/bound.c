@@ -260,9 +260,13 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes)
     if (!x->gdist)
         return gs_sokoban_lower_bound(x, boxes);
     uint32_t h;
+    x->sq_ok = false;
     if (!x->su) {
         h = match_cost(x, boxes);
-    } else {
+    } else if (!nearest_distinct(x, boxes, &h)) {
+        /* Distinct nearest goals need no duals: the children take the
+         * cheap paths of match_cost too. */
+        x->sq_ok = true;
         size_t n1 = (size_t)x->ngoals + 1;
         memset(x->su, 0, sizeof *x->su * n1);
         memset(x->sv, 0, sizeof *x->sv * n1);
@@ -308,7 +312,7 @@ uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to)
     if (hp != SOK_INF && dto != SOK_GDIST_INF &&
         dto + 1 == x->gdist[(size_t)b * ng + gi])
         return hp - 1;
-    if (x->su && hp != SOK_INF)
+    if (x->sq_ok && hp != SOK_INF)
         return sq_child(x, i, to);
     return match_cost(x, x->child);
 }

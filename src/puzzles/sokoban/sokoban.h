@@ -112,6 +112,7 @@ typedef struct sok_ctx {
      * row; NULL when there are too many goals to square the problem. */
     int64_t *su, *sv;
     int *sp;
+    bool sq_ok;       /* su/sv/sp hold the expanded state's matching */
     int32_t *rowcell; /* nboxes: a child's box cells, row order */
     uint64_t bytes;   /* held by the tables above, counted against lim */
     int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
