@@ -3,7 +3,9 @@
 #   make run     install missing Debian packages (as root), build, serve
 #   make test    the same dependency step, then unit and integration tests
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make test TSAN=1       the same under ThreadSanitizer
 #   make bench   benchmarks (speed and memory figures)
+#   make test-web  browser tests of the playground (chromium + node)
 #   make bench-sokoban   the sokoban targets of issue 8, each figure beside
 #                its target (long: full collections; SOK_XSOKOBAN_MS sets
 #                the XSokoban limit per level, default 60000)
@@ -13,6 +15,17 @@ ifeq ($(SANITIZE),1)
 override BUILD := $(BUILD)-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
+endif
+# ThreadSanitizer: libmicrohttpd and libcurl are not instrumented, so the
+# few reports inside them are suppressed (tests/tsan.supp says why); any
+# report in our code fails the run (halt_on_error).
+ifeq ($(TSAN),1)
+override BUILD := $(BUILD)-tsan
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+export TSAN_OPTIONS := suppressions=$(CURDIR)/tests/tsan.supp \
+                       halt_on_error=1 second_deadlock_stack=1
+# The solvers run 5-15 times slower instrumented.
+export CK_TIMEOUT_MULTIPLIER := 5
 endif
 
 CC ?= cc
@@ -33,15 +46,30 @@ CFLAGS += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread \
 LDFLAGS += -pthread $(SAN_FLAGS)
 LDLIBS += -lm
 
+# The version comes from the VERSION file and the commit from git when the
+# tree is a checkout (override either: make GS_COMMIT=abc123). Only
+# src/core/version.c sees them; a stamp file that changes only when they
+# do makes a new commit recompile that one file.
+ifeq ($(origin GS_VERSION),undefined)
+GS_VERSION := $(or $(strip $(shell cat VERSION 2>/dev/null)),unknown)
+endif
+ifeq ($(origin GS_COMMIT),undefined)
+GS_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+  { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
+endif
+VERSION_STAMP := $(BUILD)/gen/version.stamp
+VERSION_FLAGS := -DGS_VERSION='"$(GS_VERSION)"' -DGS_COMMIT='"$(GS_COMMIT)"'
+
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o \
+            $(BUILD)/gen/web.o
 UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
 INTEG_OBJ := $(INTEG_SRC:%.c=$(BUILD)/obj/%.o)
-BENCH_SRC := $(shell find bench -name '*.c' 2>/dev/null | sort)
+BENCH_SRC := $(shell find bench -maxdepth 1 -name '*.c' 2>/dev/null | sort)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 
 BIN := $(BUILD)/gridsolve
@@ -50,8 +78,8 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        bench-sokoban \
-        container-test format clean
+        bench-compare bench-http bench-inputs container-test validate-k8s \
+        format clean test-web web-screenshot bench-sokoban
 
 all: build
 
@@ -78,6 +106,12 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
 	@$(MAKE) --no-print-directory check-unit check-integration
+	@$(MAKE) --no-print-directory test-web
+
+# Check's per-test timeouts only catch hangs; a loaded machine (or a
+# sanitizer build) must not turn them into failures, so they are stretched.
+CK_TIMEOUT_MULTIPLIER ?= 4
+export CK_TIMEOUT_MULTIPLIER
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -85,10 +119,48 @@ check-unit: $(UNIT)
 check-integration: $(INTEG) $(BIN)
 	GRIDSOLVE_BIN=$(BIN) $(INTEG)
 
+# The inputs bench-compare uses (fixed seeds), for the per-state figures.
+BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox
+bench-inputs: $(BUILD)/bench-gen
+	@mkdir -p $(BUILD)/bench-compare
+	@for w in $(BENCH_INPUTS); do f=$(BUILD)/bench-compare/$$w.txt; \
+	  [ -s $$f ] || $(BUILD)/bench-gen $$w 1 > $$f || exit 1; done
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
-	$(BENCH)
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH) bench-inputs
+	GS_BENCH_INPUTS=$(BUILD)/bench-compare $(BENCH)
 	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
+
+# gridsolve against plain contest solutions of the same problems
+# (bench/baseline/, C and C++ built with the system's cc and g++).
+BASE_BIN := $(patsubst bench/baseline/%.cpp,$(BUILD)/baseline-%,\
+              $(wildcard bench/baseline/*.cpp))
+CXX ?= g++
+bench-compare: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-gen $(BUILD)/bench-runner $(BASE_BIN)
+	BUILD=$(BUILD) bash bench/compare.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/bench-gen $(BUILD)/bench-runner: $(BUILD)/bench-%: bench/baseline/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -o $@ $<
+
+$(BUILD)/baseline-%: bench/baseline/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -o $@ $<
+
+# gridsolve's HTTP path against a bare libmicrohttpd server (bench/http/),
+# loaded by Debian's wrk, installed here when missing (as root).
+bench-http: deps
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wrk; \
+	  else echo "make bench-http: needs wrk; run 'sudo apt-get install wrk'" >&2; exit 1; fi; }
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-bare
+	BUILD=$(BUILD) bash bench/http.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/bench-bare: bench/http/bare.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -Wno-unused-parameter $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
 SOK_XSOKOBAN_MS ?= 60000
 SOK_BENCH = GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh -q -l all
@@ -108,6 +180,34 @@ bench-sokoban: deps
 
 container-test:
 	bash docker/container-test.sh
+
+# Browser tests of the playground (tests/web): node's test runner drives
+# Debian's chromium through playwright-core against a `gridsolve serve`
+# that the tests start on a free port and stop. Skipped, saying so, when
+# chromium or node is missing; `npm ci` runs first when needed.
+CHROMIUM ?= /usr/bin/chromium
+WEB_TEST_ENV = GRIDSOLVE_BIN=$(BIN) CHROMIUM=$(CHROMIUM)
+test-web: $(BIN)
+	@if [ ! -x "$(CHROMIUM)" ] || ! command -v node >/dev/null 2>&1; then \
+	  echo "make test-web: SKIPPED: needs $(CHROMIUM) and node" \
+	    "(apt-get install chromium nodejs npm)"; \
+	else \
+	  if [ ! -d tests/web/node_modules/playwright-core ]; then \
+	    (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
+	  fi; \
+	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test tests/web/; \
+	fi
+
+# Remakes docs/playground.png, the README's picture, with the browser tests.
+web-screenshot:
+	@$(MAKE) --no-print-directory test-web \
+	  WEB_TEST_EXTRA=PLAYGROUND_SCREENSHOT=docs/playground.png
+
+# Renders docker/k8s with kubectl kustomize and schema-checks every object
+# (docker/k8s/validate.sh; installs kubectl and Node.js from Debian as root
+# when missing, the validator's npm packages from its package-lock.json).
+validate-k8s:
+	bash docker/k8s/validate.sh
 
 $(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
@@ -136,6 +236,14 @@ $(BUILD)/gen/openapi.o: $(OPENAPI)
 	} > $(BUILD)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
 
+# The web playground (GET /): web/index.html with its style and script
+# inlined, as a C array plus the Content-Security-Policy that allows them.
+WEB_SRC := web/index.html web/style.css web/app.js web/embed.sh
+$(BUILD)/gen/web.o: $(WEB_SRC)
+	@mkdir -p $(dir $@)
+	sh web/embed.sh $(BUILD)/gen/web.c
+	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/web.c
+
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -143,6 +251,18 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The version stamp is rewritten only when the version or commit changed,
+# so version.o (the one object that sees them) rebuilds only then.
+.PHONY: FORCE
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GS_VERSION) $(GS_COMMIT)' | cmp -s - $@ || \
+	  echo '$(GS_VERSION) $(GS_COMMIT)' > $@
+
+$(BUILD)/obj/src/core/version.o: src/core/version.c $(VERSION_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(VERSION_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 format:
 	clang-format -i $$(find src include tests bench -name '*.[ch]')

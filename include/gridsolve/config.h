@@ -4,6 +4,7 @@
 #ifndef GRIDSOLVE_CONFIG_H
 #define GRIDSOLVE_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 
 typedef struct gs_server_config {
     char bind[GS_CONFIG_STR_MAX];        /* address or host name */
-    char cors_origin[GS_CONFIG_STR_MAX]; /* Access-Control-Allow-Origin */
+    char cors_origin[GS_CONFIG_STR_MAX]; /* "*" or origins, comma-separated */
+    char cors_hdrs[GS_CONFIG_STR_MAX];   /* headers a preflight allows */
+    char log_format[GS_CONFIG_STR_MAX];  /* "text" or "json" */
     uint64_t port;                       /* 0 = pick a free port */
     uint64_t workers;                    /* solver threads */
     uint64_t queue;                      /* solves allowed to wait */
@@ -22,8 +25,13 @@ typedef struct gs_server_config {
     uint64_t max_states;                 /* default state cap */
     uint64_t max_states_limit;           /* ceiling for a requested one */
     uint64_t max_solve_memory;           /* bytes of one solve's states */
-    uint64_t max_cells;                  /* largest grid, rows * cols */
-    uint64_t grace_ms;                   /* drain period after SIGTERM */
+    uint64_t max_memory;             /* process-wide budget (mem.h); 0 = none */
+    uint64_t max_cells;              /* largest grid, rows * cols */
+    uint64_t grace_ms;               /* drain period after SIGTERM */
+    uint64_t header_timeout_ms;      /* request head within; 0 none */
+    uint64_t min_body_rate;          /* body bytes/s; 0 none */
+    uint64_t max_connections;        /* 0: from RLIMIT_NOFILE */
+    uint64_t max_connections_per_ip; /* 0: no limit */
 } gs_server_config;
 
 enum gs_config_result {
@@ -37,10 +45,21 @@ void gs_config_default(gs_server_config *c);
 
 /* Applies GRIDSOLVE_* variables read through getenv_fn (getenv when NULL),
  * then the flags argv[1..argc-1] (argv[0] is "serve"), then cross-checks.
- * On error returns GS_CONFIG_ERROR with a one-line message in msg. */
+ * On error returns GS_CONFIG_ERROR with a one-line message in msg. On
+ * success msg is empty, or holds a notice to log (a value was clamped:
+ * --max-solve-memory above --max-memory). */
 int gs_config_parse(gs_server_config *c, int argc, char **argv,
                     const char *(*getenv_fn)(const char *), char *msg,
                     size_t msglen);
+
+/* The default of --max-memory, in percent of gs_mem_system_limit(): the
+ * rest is left for what the budget does not count (thread stacks, the
+ * HTTP library's buffers, allocator slack). */
+#define GS_CONFIG_MEMORY_PERCENT 75
+
+/* Parses a byte count: digits with an optional K/M/G suffix (binary; "4M",
+ * "4MB" and "4MiB" alike). False on anything else, overflow included. */
+bool gs_config_parse_bytes(const char *s, uint64_t *out);
 
 /* Prints the usage text with every flag, variable and default. */
 void gs_config_usage(FILE *f);
@@ -56,5 +75,10 @@ unsigned gs_config_cpu_max_quota(const char *text);
 /* The same from cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us texts
  * (quota -1 = unlimited -> 0). */
 unsigned gs_config_cfs_quota(const char *quota, const char *period);
+
+/* True when `origin` (a request's Origin header, may be NULL) may read
+ * responses under `allowed` ("*", or comma-separated origins compared
+ * ASCII case-insensitively; blanks around commas ignored). */
+bool gs_config_origin_allowed(const char *allowed, const char *origin);
 
 #endif

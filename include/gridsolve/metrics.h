@@ -2,13 +2,15 @@
  *
  * Requests by route, puzzle and status code; solves by puzzle and result;
  * a solve-latency histogram and states expanded per puzzle. Gauges (queue
- * depth, busy workers, readiness) are sampled by the caller at scrape time.
- * All calls are thread-safe.
+ * depth, busy workers, readiness) are sampled by the caller at scrape time;
+ * gridsolve_build_info carries the version and commit. All calls are
+ * thread-safe.
  */
 #ifndef GRIDSOLVE_METRICS_H
 #define GRIDSOLVE_METRICS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "gridsolve/buf.h"
 #include "gridsolve/service.h"
@@ -21,6 +23,8 @@ enum gs_route {
     GS_ROUTE_READYZ,
     GS_ROUTE_METRICS,
     GS_ROUTE_OPENAPI,
+    GS_ROUTE_VERSION,
+    GS_ROUTE_INDEX, /* the web playground at / */
     GS_ROUTE_OTHER, /* unknown paths */
     GS_ROUTE_COUNT
 };
@@ -34,6 +38,9 @@ typedef struct gs_metrics gs_metrics;
 typedef struct gs_metrics_gauges {
     unsigned queued, capacity, busy, workers;
     bool ready;
+    unsigned fast_pending; /* fast lane (pool.h): attempts waiting or running */
+    uint64_t requeued;     /* fast attempts moved to the workers so far */
+    unsigned connections, max_connections;
 } gs_metrics_gauges;
 
 /* GS_OK or GS_ENOMEM. */
@@ -49,6 +56,18 @@ void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
  * else only its duration under the "error" result. */
 void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
                       const gs_solve_info *info, double seconds);
+
+/* Counts a solve whose client hung up (queued or running) under the
+ * "abandoned" result. */
+void gs_metrics_abandoned(gs_metrics *m, int puzzle);
+
+/* Counts a connection the server closed for its header deadline, or
+ * (slow_body) for sending its body under the minimum rate. */
+void gs_metrics_conn_killed(gs_metrics *m, bool slow_body);
+
+/* Counts the open connections reaching --max-connections (reached), or
+ * a connection refused at the per-address limit. */
+void gs_metrics_conn_limit(gs_metrics *m, bool reached);
 
 /* Appends the exposition text to out; GS_OK or GS_ENOMEM. */
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out);

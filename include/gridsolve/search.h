@@ -11,6 +11,17 @@
  *     state holding the move that reached it, and the predecessor is
  *     recomputed through dense_parent(); memory is then proportional to the
  *     board, not to a hash table.
+ *   - Lattice states (a dense BFS the core runs itself): states are
+ *     (layer, cell) over a padded board and every move is a fixed cell
+ *     offset plus a layer change (bloxorz: 3 orientations, 4 rolls). The
+ *     puzzle marks the legal states in one bitset (4 bits per cell, one
+ *     per layer, so that a cell's states share a cache line); the core
+ *     clears a bit when it visits the state, stores the 2-bit move that
+ *     reached it (one byte per cell, beside the bitset's layout), and
+ *     keeps a compact FIFO of 32-bit ids: 12 bits per cell plus the
+ *     frontier, and no callback per successor. The state
+ *     cap counts bytes in this mode (GS_LATTICE_STATE_BYTES per state
+ *     allowed), since a state costs a fraction of a byte, not a record.
  *
  * The open list is FIFO (BFS: states pop in discovery order) or a binary
  * min-heap on a 64-bit priority (A*, best-first). Limits (deadline, state
@@ -30,21 +41,40 @@
 
 #define GS_NO_PARENT UINT64_MAX
 
+/* Live counters of a running solve, written by the solving thread about
+ * once a millisecond and read by another (the server's progress events).
+ * Relaxed atomics: each value is exact when written, the set is a
+ * snapshot only approximately. */
+typedef struct gs_progress {
+    atomic_uint_fast64_t expanded; /* states popped */
+    atomic_uint_fast64_t stored;   /* states in the store */
+    atomic_uint_fast64_t bound;    /* priority of the last popped state (A*:
+                                      the f bound) or BFS depth; 0 unknown */
+    atomic_uint_fast64_t bytes;    /* bytes of the core's state store (set
+                                      by the core only; gs_search_finish
+                                      publishes the final counters) */
+} gs_progress;
+
 /* Limits of one solve. All optional (0 / NULL = none). */
 typedef struct gs_limits {
     uint64_t max_states;      /* states stored before giving up */
-    uint64_t max_bytes;       /* memory of the state store (a full store
-                                 is reported like the state cap) */
+    uint64_t max_bytes;       /* memory of the state store and the solver's
+                                 tables (past it: limit "memory") */
     int64_t deadline_ns;      /* CLOCK_MONOTONIC, from gs_now_ns() */
     const atomic_int *cancel; /* set by the server when it must stop */
+    gs_progress *progress;    /* updated while searching; may be NULL */
 } gs_limits;
 
 enum gs_status { GS_SOLVED = 0, GS_IMPOSSIBLE = 1, GS_LIMIT = 2 };
 enum gs_limit_kind {
     GS_LIMIT_NONE = 0,
     GS_LIMIT_TIME = 1,
-    GS_LIMIT_STATES = 2
+    GS_LIMIT_STATES = 2,
+    GS_LIMIT_MEMORY = 3 /* the solve's or the process's memory budget */
 };
+
+/* "time", "states" or "memory", as in responses and logs. */
+const char *gs_limit_name(enum gs_limit_kind k);
 
 /* What a solver reports. gs_result_clear() before use, gs_result_free() after.
  */
@@ -72,6 +102,31 @@ int64_t gs_deadline_after_ms(double ms);
 
 enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
 
+#define GS_LATTICE_MAX 4 /* layers and moves of a lattice */
+/* Lattice mode: the state cap allows this many bytes of store per state
+ * of limits.max_states (about a small hashed record). */
+#define GS_LATTICE_STATE_BYTES 16
+
+/* A lattice: states (layer k, cell c) numbered 4 * c + k
+ * (gs_lattice_id); move m from layer k leads to (to[k][m], c +
+ * offset[k][m]). For each move, to[.][m] must be a permutation of the
+ * layers (so the parent of a state is known from its move), and the puzzle
+ * pads its board so that a move from a legal state never leaves
+ * 0..cells-1. cells < 2^30. */
+typedef struct gs_lattice {
+    unsigned layers; /* 1..GS_LATTICE_MAX */
+    unsigned moves;  /* 1..GS_LATTICE_MAX */
+    uint32_t cells;  /* cells per layer */
+    int64_t offset[GS_LATTICE_MAX][GS_LATTICE_MAX];
+    unsigned char to[GS_LATTICE_MAX][GS_LATTICE_MAX];
+    char name[GS_LATTICE_MAX]; /* move letters, for paths */
+} gs_lattice;
+
+static inline uint64_t gs_lattice_id(uint64_t cell, unsigned layer)
+{
+    return cell * GS_LATTICE_MAX + layer;
+}
+
 typedef struct gs_search_config {
     size_t key_size;      /* hashed mode: bytes per packed state */
     uint64_t dense_count; /* > 0 selects dense mode */
@@ -79,13 +134,17 @@ typedef struct gs_search_config {
      * `id`. Required in dense mode. */
     uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);
     void *ctx;
-    enum gs_queue_kind queue; /* priority mode: hashed states only */
-    const gs_limits *limits;  /* may be NULL */
+    enum gs_queue_kind queue;  /* priority mode: hashed states only */
+    const gs_limits *limits;   /* may be NULL */
+    const gs_lattice *lattice; /* non-NULL selects lattice mode (FIFO) */
 } gs_search_config;
 
 typedef struct gs_search gs_search;
 
-/* Allocates a search. Returns GS_OK or GS_ENOMEM/GS_EINTERNAL. */
+/* Allocates a search. Returns GS_OK or GS_ENOMEM/GS_EINTERNAL. When the
+ * memory budget (lim->max_bytes or the process budget, mem.h) refuses the
+ * initial store, the search is still made, and its first add or pop
+ * returns GS_ELIMIT with the limit GS_LIMIT_MEMORY. */
 int gs_search_new(const gs_search_config *cfg, gs_search **out);
 void gs_search_free(gs_search *s);
 
@@ -112,6 +171,18 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
 
+/* Lattice mode: the bitset of legal states, bit gs_lattice_id(c, k) for
+ * state (k, c) (all zero at first: 16 cells per word), for the puzzle to
+ * fill before gs_search_lattice_run. NULL in other modes or when the store
+ * was refused (the run then reports the limit). */
+uint64_t *gs_search_lattice_bits(gs_search *s);
+
+/* Lattice mode: BFS from `start` (a legal state) until `goal` is reached
+ * (*found), the legal states run out (0), or a limit stops it (GS_ELIMIT;
+ * also GS_ENOMEM). Limits are checked every few thousand expansions. */
+int gs_search_lattice_run(gs_search *s, uint64_t start, uint64_t goal,
+                          bool *found);
+
 /* The packed key of a hashed state. Records never move, so the pointer
  * stays valid until gs_search_free(). NULL in dense mode. */
 const void *gs_search_key(const gs_search *s, uint64_t id);
@@ -122,7 +193,8 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move);
 
 uint64_t gs_search_count(const gs_search *s);    /* states stored */
 uint64_t gs_search_expanded(const gs_search *s); /* states popped */
-/* Bytes the state store holds (records, index, queue or heap). */
+/* Bytes the state store holds (records, index, queue or heap), all of
+ * them reserved from the process-wide budget (mem.h). */
 uint64_t gs_search_bytes(const gs_search *s);
 /* Why the search stopped when a call returned GS_ELIMIT. */
 enum gs_limit_kind gs_search_limit(const gs_search *s);
@@ -142,5 +214,10 @@ int gs_search_finish(gs_search *s, int rc, bool found, uint64_t goal_id,
 /* True once the deadline passed or cancel is set (for solvers with their
  * own inner loops, e.g. a reachability flood inside one expansion). */
 bool gs_limits_expired(const gs_limits *lim);
+
+/* Publishes a solver's own counters to lim->progress (no-op without one);
+ * for solvers that search outside the core or want to report a depth. */
+void gs_progress_report(const gs_limits *lim, uint64_t expanded,
+                        uint64_t stored, uint64_t bound);
 
 #endif

@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 
 enum opt_kind { OPT_STR, OPT_UINT, OPT_BYTES };
@@ -57,12 +59,33 @@ static const opt opts[] = {
     {"max-solve-memory", "GRIDSOLVE_MAX_SOLVE_MEMORY", OPT_BYTES,
      OFF(max_solve_memory), MIB, UINT64_C(1) << 50, "BYTES",
      "memory one solve's states may hold (K/M/G); beyond: limit"},
+    {"max-memory", "GRIDSOLVE_MAX_MEMORY", OPT_BYTES, OFF(max_memory), 0,
+     UINT64_C(1) << 50, "BYTES",
+     "memory budget of the whole process (K/M/G; 0 = none)"},
     {"max-cells", "GRIDSOLVE_MAX_CELLS", OPT_UINT, OFF(max_cells), 1,
      UINT64_C(1) << 32, "N", "largest grid (rows x cols); beyond: 422"},
     {"grace-ms", "GRIDSOLVE_GRACE_MS", OPT_UINT, OFF(grace_ms), 0, 3600000,
      "MS", "drain: time in-flight solves get before cancel"},
     {"cors-origin", "GRIDSOLVE_CORS_ORIGIN", OPT_STR, OFF(cors_origin), 0, 0,
-     "ORIGIN", "Access-Control-Allow-Origin value"},
+     "ORIGINS", "* or comma-separated origins allowed by CORS"},
+    {"cors-headers", "GRIDSOLVE_CORS_HEADERS", OPT_STR, OFF(cors_hdrs), 0, 0,
+     "NAMES", "request headers a CORS preflight allows"},
+    {"log-format", "GRIDSOLVE_LOG_FORMAT", OPT_STR, OFF(log_format), 0, 0,
+     "FORMAT", "request log lines: text or json (one object a line)"},
+    {"header-timeout-ms", "GRIDSOLVE_HEADER_TIMEOUT_MS", OPT_UINT,
+     OFF(header_timeout_ms), 0, 3600000, "MS",
+     "close connections without a complete request head by then; 0: never"},
+    {"min-body-rate", "GRIDSOLVE_MIN_BODY_RATE", OPT_BYTES, OFF(min_body_rate),
+     0, 1024 * MIB, "BYTES",
+     "close uploads slower than this per second (after the header "
+     "timeout); 0: never"},
+    {"max-connections", "GRIDSOLVE_MAX_CONNECTIONS", OPT_UINT,
+     OFF(max_connections), 0, 1000000, "N",
+     "open connections at once; 0: RLIMIT_NOFILE (raised to its hard "
+     "limit) minus a reserve"},
+    {"max-connections-per-ip", "GRIDSOLVE_MAX_CONNECTIONS_PER_IP", OPT_UINT,
+     OFF(max_connections_per_ip), 0, 1000000, "N",
+     "open connections per client address; 0: no limit"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -75,6 +98,10 @@ void gs_config_default(gs_server_config *c)
     memset(c, 0, sizeof *c);
     snprintf(c->bind, sizeof c->bind, "127.0.0.1");
     snprintf(c->cors_origin, sizeof c->cors_origin, "*");
+    snprintf(c->cors_hdrs, sizeof c->cors_hdrs, "%s",
+             "Content-Type, X-Request-Id, traceparent, tracestate, "
+             "Authorization");
+    snprintf(c->log_format, sizeof c->log_format, "text");
     c->port = 8080;
     c->workers = gs_config_cpu_count();
     c->queue = 64;
@@ -87,7 +114,10 @@ void gs_config_default(gs_server_config *c)
         so.max_states_limit ? so.max_states_limit : c->max_states;
     c->max_solve_memory = so.max_solve_bytes ? so.max_solve_bytes : 2048 * MIB;
     c->max_cells = so.caps.max_cells ? so.caps.max_cells : 1000000;
+    c->max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
     c->grace_ms = 5000;
+    c->header_timeout_ms = 10000;
+    c->min_body_rate = 1024;
 }
 
 /* Parses a decimal number with an optional binary K/M/G suffix (bytes
@@ -130,6 +160,11 @@ static bool parse_number(const char *s, bool suffix, uint64_t *out)
     return true;
 }
 
+bool gs_config_parse_bytes(const char *s, uint64_t *out)
+{
+    return parse_number(s, true, out);
+}
+
 /* A header value we will send verbatim: printable ASCII, no CR/LF. */
 static bool header_safe(const char *s)
 {
@@ -139,6 +174,117 @@ static bool header_safe(const char *s)
         if (*s < 0x20 || *s > 0x7e)
             return false;
     return true;
+}
+
+/* The next comma-separated item of *list, blanks trimmed: sets *item and
+ * *len, advances *list. False at the end. */
+static bool next_item(const char **list, const char **item, size_t *len)
+{
+    const char *p = *list;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p)
+        return false;
+    const char *end = strchr(p, ',');
+    if (!end)
+        end = p + strlen(p);
+    *list = *end ? end + 1 : end;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    *item = p;
+    *len = (size_t)(end - p);
+    return true;
+}
+
+bool gs_config_origin_allowed(const char *allowed, const char *origin)
+{
+    const char *item;
+    size_t len;
+
+    if (strcmp(allowed, "*") == 0)
+        return true;
+    if (!origin || !*origin)
+        return false;
+    while (next_item(&allowed, &item, &len))
+        if (len == strlen(origin) && strncasecmp(item, origin, len) == 0)
+            return true;
+    return false;
+}
+
+/* An origin as browsers send it: scheme "://" host [":" port], nothing
+ * after (no path, no trailing slash). */
+static bool origin_syntax(const char *s, size_t len)
+{
+    size_t i = 0;
+    if (i >= len || !isalpha((unsigned char)s[i]))
+        return false;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+                       s[i] == '-' || s[i] == '.'))
+        i++;
+    if (len - i < 4 || strncmp(s + i, "://", 3) != 0)
+        return false;
+    i += 3;
+    size_t host = i;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '-' ||
+                       s[i] == '.' || s[i] == '[' || s[i] == ']' ||
+                       (s[i] == ':' && memchr(s + host, '[', i - host))))
+        i++;
+    if (i == host)
+        return false;
+    if (i < len && s[i] == ':') {
+        size_t port = ++i;
+        while (i < len && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == port)
+            return false;
+    }
+    return i == len;
+}
+
+/* A header name: an RFC 9110 token. */
+static bool token_syntax(const char *s, size_t len)
+{
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("!#$%&'*+-.^_`|~", s[i]))
+            return false;
+    return true;
+}
+
+/* Checks the options whose values have a syntax of their own; a bad one
+ * is refused at start rather than misbehaving on every request. */
+static int check_str(const opt *o, const char *value, const char *who,
+                     char *msg, size_t msglen)
+{
+    const char *list = value, *item;
+    size_t len;
+
+    if (o->offset == OFF(log_format)) {
+        if (strcmp(value, "text") == 0 || strcmp(value, "json") == 0)
+            return GS_CONFIG_OK;
+        snprintf(msg, msglen, "%s: '%s' is not text or json", who, value);
+        return GS_CONFIG_ERROR;
+    }
+    if (o->offset == OFF(cors_origin) && strcmp(value, "*") != 0) {
+        while (next_item(&list, &item, &len))
+            if (!origin_syntax(item, len)) {
+                snprintf(msg, msglen,
+                         "%s: '%.*s' is not an origin (scheme://host[:port])"
+                         "; use * alone for any origin",
+                         who, (int)len, item);
+                return GS_CONFIG_ERROR;
+            }
+    }
+    if (o->offset == OFF(cors_hdrs)) {
+        while (next_item(&list, &item, &len))
+            if (!token_syntax(item, len)) {
+                snprintf(msg, msglen, "%s: '%.*s' is not a header name", who,
+                         (int)len, item);
+                return GS_CONFIG_ERROR;
+            }
+    }
+    return GS_CONFIG_OK;
 }
 
 /* Stores `value` for option o; `who` names its source in messages. */
@@ -159,6 +305,8 @@ static int set_opt(gs_server_config *c, const opt *o, const char *value,
                      who, value);
             return GS_CONFIG_ERROR;
         }
+        if (check_str(o, value, who, msg, msglen))
+            return GS_CONFIG_ERROR;
         memcpy(field, value, strlen(value) + 1);
         given[o - opts] = true;
         return GS_CONFIG_OK;
@@ -276,6 +424,16 @@ static int cross_check(gs_server_config *c, const bool *given, char *msg,
                  c->max_states, c->max_states_limit);
         return GS_CONFIG_ERROR;
     }
+    /* One solve can never hold more than the whole process may: clamped
+     * rather than refused, since the default of --max-solve-memory is a
+     * constant and the process budget follows the machine. */
+    if (c->max_memory && c->max_solve_memory > c->max_memory) {
+        snprintf(msg, msglen,
+                 "--max-solve-memory %" PRIu64 " exceeds --max-memory %" PRIu64
+                 "; clamped to it",
+                 c->max_solve_memory, c->max_memory);
+        c->max_solve_memory = c->max_memory;
+    }
     return GS_CONFIG_OK;
 }
 
@@ -316,6 +474,13 @@ static void default_text(const gs_server_config *d, const opt *o, char *buf,
         return;
     }
     memcpy(&v, field, sizeof v);
+    if (o->offset == OFF(max_memory)) {
+        snprintf(buf, len,
+                 "%" PRIu64 " = %d%% of %" PRIu64 ", the cgroup "
+                 "limit or physical memory",
+                 v, GS_CONFIG_MEMORY_PERCENT, gs_mem_system_limit());
+        return;
+    }
     snprintf(buf, len, "%" PRIu64, v);
 }
 

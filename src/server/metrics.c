@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/version.h"
 
 #define CODE_MIN 100
 #define CODE_SPAN 500 /* status codes 100..599 */
@@ -19,9 +21,16 @@ static const double bucket_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025,
                                    2.5,   5,      10,    30,   60};
 #define NBUCKETS (sizeof bucket_le / sizeof bucket_le[0])
 
-enum { RES_SOLVED, RES_IMPOSSIBLE, RES_LIMIT, RES_ERROR, RES_COUNT };
-static const char *const result_label[RES_COUNT] = {"solved", "impossible",
-                                                    "limit", "error"};
+enum {
+    RES_SOLVED,
+    RES_IMPOSSIBLE,
+    RES_LIMIT,
+    RES_ERROR,
+    RES_ABANDONED, /* the client hung up; never answered */
+    RES_COUNT
+};
+static const char *const result_label[RES_COUNT] = {
+    "solved", "impossible", "limit", "error", "abandoned"};
 
 typedef struct puzzle_stats {
     uint64_t results[RES_COUNT];
@@ -37,15 +46,44 @@ struct gs_metrics {
     /* [route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
     uint64_t *requests;
     puzzle_stats *puzzles;
+    uint64_t header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
 };
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
-    "/solve/{puzzle}", "/puzzles",      "/healthz", "/readyz",
-    "/metrics",        "/openapi.yaml", "other"};
+    "/solve/{puzzle}", "/puzzles", "/healthz", "/readyz", "/metrics",
+    "/openapi.yaml",   "/version", "/",        "other"};
 
 const char *gs_route_label(enum gs_route r)
 {
     return (unsigned)r < GS_ROUTE_COUNT ? route_labels[r] : "other";
+}
+
+/* Appends s as a label value: backslash, quote and newline escaped, as
+ * the text format requires. */
+static void label_value(gs_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            gs_buf_printf(out, "\\%c", *s);
+        else if (*s == '\n')
+            gs_buf_puts(out, "\\n");
+        else
+            gs_buf_append(out, s, 1);
+    }
+}
+
+/* The conventional build-info gauge: constant 1, the build in labels, so
+ * dashboards can tell which version each replica runs. */
+static void render_build_info(gs_buf *out)
+{
+    gs_buf_puts(out, "# HELP gridsolve_build_info The running build: "
+                     "version and git commit.\n"
+                     "# TYPE gridsolve_build_info gauge\n"
+                     "gridsolve_build_info{version=\"");
+    label_value(out, gs_version());
+    gs_buf_puts(out, "\",commit=\"");
+    label_value(out, gs_commit());
+    gs_buf_puts(out, "\"} 1\n");
 }
 
 int gs_metrics_new(gs_metrics **out)
@@ -134,6 +172,61 @@ void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
     pthread_mutex_unlock(&m->lock);
 }
 
+void gs_metrics_abandoned(gs_metrics *m, int puzzle)
+{
+    if (puzzle < 0 || puzzle >= (int)m->npuzzles)
+        return;
+    pthread_mutex_lock(&m->lock);
+    m->puzzles[puzzle].results[RES_ABANDONED]++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void gs_metrics_conn_killed(gs_metrics *m, bool slow_body)
+{
+    pthread_mutex_lock(&m->lock);
+    if (slow_body)
+        m->slow_bodies++;
+    else
+        m->header_timeouts++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void gs_metrics_conn_limit(gs_metrics *m, bool reached)
+{
+    pthread_mutex_lock(&m->lock);
+    if (reached)
+        m->conn_limit_hits++;
+    else
+        m->conn_rejected++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* The connection counters (under the lock). */
+static void render_connections(gs_metrics *m, gs_buf *out)
+{
+    gs_buf_printf(out,
+                  "# HELP gridsolve_connections_closed_total Connections "
+                  "the server closed, by reason.\n"
+                  "# TYPE gridsolve_connections_closed_total counter\n"
+                  "gridsolve_connections_closed_total{reason=\"header_"
+                  "timeout\"} %llu\n"
+                  "gridsolve_connections_closed_total{reason=\"slow_body\"}"
+                  " %llu\n"
+                  "# HELP gridsolve_connections_rejected_total Connections "
+                  "refused at --max-connections-per-ip.\n"
+                  "# TYPE gridsolve_connections_rejected_total counter\n"
+                  "gridsolve_connections_rejected_total %llu\n"
+                  "# HELP gridsolve_connection_limit_reached_total Times the "
+                  "open connections reached --max-connections (new ones "
+                  "then wait in the listen backlog).\n"
+                  "# TYPE gridsolve_connection_limit_reached_total counter\n"
+                  "gridsolve_connection_limit_reached_total %llu\n",
+                  (unsigned long long)m->header_timeouts,
+                  (unsigned long long)m->slow_bodies,
+                  (unsigned long long)m->conn_rejected,
+                  (unsigned long long)m->conn_limit_hits);
+}
+
 static void render_requests(gs_metrics *m, gs_buf *out)
 {
     gs_buf_puts(out, "# HELP gridsolve_http_requests_total HTTP requests "
@@ -159,7 +252,8 @@ static void render_requests(gs_metrics *m, gs_buf *out)
 static void render_solves(gs_metrics *m, gs_buf *out)
 {
     gs_buf_puts(out, "# HELP gridsolve_solves_total Solves run by a worker, "
-                     "by puzzle and result.\n"
+                     "by puzzle and result (abandoned: the client hung "
+                     "up first).\n"
                      "# TYPE gridsolve_solves_total counter\n");
     for (size_t p = 0; p < m->npuzzles; p++)
         for (int r = 0; r < RES_COUNT; r++)
@@ -211,11 +305,36 @@ static void gauge(gs_buf *out, const char *name, const char *help, unsigned v)
                   name, name, v);
 }
 
+/* The process memory budget (mem.h): read from its counters, so nothing
+ * needs to be sampled by the caller. */
+static void render_memory(gs_buf *out)
+{
+    gs_buf_printf(out,
+                  "# HELP gridsolve_memory_bytes Process memory budget: "
+                  "bytes reserved now, the budget (0 = none), the most "
+                  "reserved at once.\n"
+                  "# TYPE gridsolve_memory_bytes gauge\n"
+                  "gridsolve_memory_bytes{kind=\"used\"} %llu\n"
+                  "gridsolve_memory_bytes{kind=\"budget\"} %llu\n"
+                  "gridsolve_memory_bytes{kind=\"peak\"} %llu\n",
+                  (unsigned long long)gs_mem_used(),
+                  (unsigned long long)gs_mem_budget(),
+                  (unsigned long long)gs_mem_peak());
+    gs_buf_printf(out,
+                  "# HELP gridsolve_memory_refusals_total Reservations the "
+                  "memory budget refused.\n"
+                  "# TYPE gridsolve_memory_refusals_total counter\n"
+                  "gridsolve_memory_refusals_total %llu\n",
+                  (unsigned long long)gs_mem_refused());
+}
+
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
 {
+    render_build_info(out);
     pthread_mutex_lock(&m->lock);
     render_requests(m, out);
     render_solves(m, out);
+    render_connections(m, out);
     pthread_mutex_unlock(&m->lock);
     gauge(out, "gridsolve_queue_depth", "Solves waiting for a worker.",
           g->queued);
@@ -225,5 +344,21 @@ int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
     gauge(out, "gridsolve_workers", "Worker threads.", g->workers);
     gauge(out, "gridsolve_ready", "1 when ready to take solves.",
           g->ready ? 1 : 0);
+    gauge(out, "gridsolve_connections", "Open client connections.",
+          g->connections);
+    gauge(out, "gridsolve_connections_max",
+          "Connections allowed at once (--max-connections).",
+          g->max_connections);
+    gauge(out, "gridsolve_fast_lane_pending",
+          "Solves on the fast lane (first attempts), waiting or running.",
+          g->fast_pending);
+    gs_buf_printf(out,
+                  "# HELP gridsolve_fast_lane_requeued_total First attempts "
+                  "that ran out of the fast lane's budget and went to the "
+                  "workers.\n"
+                  "# TYPE gridsolve_fast_lane_requeued_total counter\n"
+                  "gridsolve_fast_lane_requeued_total %llu\n",
+                  (unsigned long long)g->requeued);
+    render_memory(out);
     return gs_buf_status(out);
 }

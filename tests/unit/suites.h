@@ -8,6 +8,7 @@
 #define GS_UNIT_SUITES(X)                                                      \
     X(core)                                                                    \
     X(search)                                                                  \
+    X(mem)                                                                     \
     X(service)                                                                 \
     X(server)                                                                  \
     X(bloxorz)                                                                 \
@@ -17,7 +18,9 @@
     X(sokoban)                                                                 \
     X(sokoban_text)                                                            \
     X(sokoban_rules)                                                           \
-    X(regress)
+    X(regress)                                                                 \
+    X(strict)                                                                  \
+    X(api)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);
 GS_UNIT_SUITES(GS_DECLARE_SUITE)

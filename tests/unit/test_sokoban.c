@@ -580,7 +580,7 @@ START_TEST(test_limits)
     gs_limits tiny = {.max_bytes = 256};
     solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &tiny, &res);
     ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
     gs_result_free(&res);
     gs_limits small = {.max_bytes = 64 * 1024};
     solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &small, &res);

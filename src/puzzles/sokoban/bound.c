@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/mem.h"
 #include "sokoban.h"
 
 /* Sets up the per-goal distance tables and the matching scratch when the
@@ -46,7 +47,7 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim)
     }
     for (int gi = 0; gi < x->ngoals; gi++) {
         if (gs_limits_expired(lim)) {
-            free(x->gdist);
+            gs_mem_free(x->gdist);
             x->gdist = NULL;
             return true;
         }

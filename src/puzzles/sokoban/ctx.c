@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/mem.h"
 #include "sokoban.h"
 
 /* Directions: U D L R, so that d^1 is the opposite direction. */
@@ -17,7 +18,7 @@ static const int DC[4] = {0, 0, -1, 1};
  * budget; the one place a process-wide budget would hook in. */
 void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero)
 {
-    void *p = zero ? calloc(n ? n : 1, 1) : malloc(n ? n : 1);
+    void *p = zero ? gs_mem_calloc(n ? n : 1, 1) : gs_mem_malloc(n ? n : 1);
     if (p)
         x->bytes += n;
     return p;
@@ -25,38 +26,38 @@ void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero)
 
 void gs_sokoban_ctx_free(sok_ctx *x)
 {
-    free(x->nb);
-    free(x->goal);
-    free(x->dead);
-    free(x->near);
-    free(x->goals);
-    free(x->gdist);
-    free(x->occ);
-    free(x->mark);
-    free(x->seen);
-    free(x->dist);
-    free(x->how);
-    free(x->queue);
-    free(x->boxes);
-    free(x->child);
-    free(x->start_boxes);
-    free(x->key);
-    free(x->hu);
-    free(x->hv);
-    free(x->hminv);
-    free(x->hp);
-    free(x->hway);
-    free(x->hused);
-    free(x->su);
-    free(x->sv);
-    free(x->sp);
-    free(x->rowcell);
-    free(x->assign);
-    free(x->corral);
-    free(x->inb);
-    free(x->passign);
-    free(x->pushes);
-    free(x->walk);
+    gs_mem_free(x->nb);
+    gs_mem_free(x->goal);
+    gs_mem_free(x->dead);
+    gs_mem_free(x->near);
+    gs_mem_free(x->goals);
+    gs_mem_free(x->gdist);
+    gs_mem_free(x->occ);
+    gs_mem_free(x->mark);
+    gs_mem_free(x->seen);
+    gs_mem_free(x->dist);
+    gs_mem_free(x->how);
+    gs_mem_free(x->queue);
+    gs_mem_free(x->boxes);
+    gs_mem_free(x->child);
+    gs_mem_free(x->start_boxes);
+    gs_mem_free(x->key);
+    gs_mem_free(x->hu);
+    gs_mem_free(x->hv);
+    gs_mem_free(x->hminv);
+    gs_mem_free(x->hp);
+    gs_mem_free(x->hway);
+    gs_mem_free(x->hused);
+    gs_mem_free(x->su);
+    gs_mem_free(x->sv);
+    gs_mem_free(x->sp);
+    gs_mem_free(x->rowcell);
+    gs_mem_free(x->assign);
+    gs_mem_free(x->corral);
+    gs_mem_free(x->inb);
+    gs_mem_free(x->passign);
+    gs_mem_free(x->pushes);
+    gs_mem_free(x->walk);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */

@@ -475,6 +475,15 @@ const gs_puzzle gs_puzzle_sokoban = {
     .example = "{\"grid\": [\"#######\", \"#@ $ .#\", \"#######\"], "
                "\"optimize\": \"moves\"}",
     .reports_pushes = true,
+    .fields = (const char *const[]){"grid", "optimize", "notation", NULL},
+    .text_format =
+        "XSB levels as published (rows of # $ . @ * + and floor, levels "
+        "apart by blank, ';' or 'Title:' lines), one answer line each: the "
+        "LURD moves or 'impossible'; or the contest's 'N M' then N rows in "
+        "seed notation (X player, * box, @ goal, # wall), printing the "
+        "steps or '-1'; ?format=xsb|contest (--format) instead of "
+        "detecting",
+    .text_options = (const char *const[]){"format", NULL},
     .parse_json = sokoban_parse_json,
     .parse_text = sokoban_parse_text,
     .format_text = sokoban_format_text,

@@ -325,8 +325,12 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     sok_ctx x;
     int rc = gs_sokoban_ctx_init(&x, g, lim, err);
     if (rc) {
+        /* The tables refused by the memory budget (or the system): a
+         * limit, not an error. */
         gs_sokoban_ctx_free(&x);
-        return rc;
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        return GS_OK;
     }
     /* The tables already hold part of the memory budget: the store gets
      * the rest, and nothing when the tables alone exceed it. */
@@ -334,7 +338,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     if (slim.max_bytes && x.bytes >= slim.max_bytes) {
         gs_sokoban_ctx_free(&x);
         res->status = GS_LIMIT;
-        res->limit = GS_LIMIT_STATES;
+        res->limit = GS_LIMIT_MEMORY;
         return GS_OK;
     }
     if (slim.max_bytes)

@@ -128,9 +128,9 @@ typedef struct sok_ctx {
 } sok_ctx;
 
 /* ctx.c */
-/* Allocates one of the solve's tables (zeroed when asked) and counts it
- * in x->bytes against the solve's memory budget; the one place a
- * process-wide budget would hook in. NULL when out of memory. */
+/* Allocates one of the solve's tables (zeroed when asked) from the process
+ * memory budget (gs_mem) and counts it in x->bytes against the solve's
+ * own budget; free with gs_mem_free. NULL when either refuses. */
 void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero);
 /* Renumbers the player's region, finds the boxes and builds the tables
  * (within lim's deadline where they are costly). GS_OK or GS_ENOMEM;

@@ -1,0 +1,58 @@
+/* mem.h - the process-wide memory budget.
+ *
+ * Every large allocation a request causes (a solve's state store, a
+ * solver's own tables, JSON trees, buffered request bodies) reserves its
+ * bytes here first. A reservation that would pass the budget fails, and the
+ * caller answers `limit` ("limit": "memory") or 503 instead of letting the
+ * kernel's OOM killer end the whole process, which serves other requests.
+ *
+ * The budget is one atomic counter: reservations are lock-free and cheap
+ * enough to take per chunk (tens of KB), not per small object.
+ */
+#ifndef GRIDSOLVE_MEM_H
+#define GRIDSOLVE_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Sets the budget in bytes; 0 means unlimited (the default). */
+void gs_mem_set_budget(uint64_t bytes);
+uint64_t gs_mem_budget(void);
+/* Bytes reserved now, and the most ever reserved at once. */
+uint64_t gs_mem_used(void);
+uint64_t gs_mem_peak(void);
+/* Reservations refused so far (for metrics). */
+uint64_t gs_mem_refused(void);
+/* Reservations refused so far on the calling thread. Read before and after
+ * a call, it tells a failure caused by the budget from any other (a syntax
+ * error, a real malloc failure) without racing with other threads. */
+uint64_t gs_mem_refused_here(void);
+
+/* Reserves n bytes. False, with nothing reserved, when that would pass the
+ * budget. */
+bool gs_mem_reserve(uint64_t n);
+/* Returns n bytes reserved earlier. */
+void gs_mem_release(uint64_t n);
+
+/* malloc/calloc/realloc/free that reserve what they hold: the block carries
+ * its size in a small header. NULL when the budget or the system refuses.
+ * gs_mem_realloc(p, 0) frees p and returns NULL. */
+void *gs_mem_malloc(size_t n);
+void *gs_mem_calloc(size_t count, size_t size);
+void *gs_mem_realloc(void *p, size_t n);
+void gs_mem_free(void *p);
+
+/* The memory this process may use: the cgroup limit (v2 memory.max or v1
+ * memory.limit_in_bytes) when one is set, else physical memory. */
+uint64_t gs_mem_system_limit(void);
+/* The default budget: `percent` of gs_mem_system_limit(). */
+uint64_t gs_mem_default_budget(unsigned percent);
+
+/* Makes cJSON allocate through the budget (process-wide; call once at
+ * start-up, before any thread parses JSON). A parse that runs out of
+ * budget fails like one that runs out of memory; gs_mem_refused() read
+ * before and after tells it from a syntax error. */
+void gs_mem_install_cjson_hooks(void);
+
+#endif

@@ -1,0 +1,190 @@
+/* mem.c - the process-wide memory budget (see mem.h).
+ *
+ * One atomic counter of reserved bytes against one atomic budget. The
+ * accounting wrappers put the block size in a 16-byte header (16 keeps
+ * the user pointer aligned for any type malloc would serve).
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "gridsolve/mem.h"
+
+#define HDR 16
+
+static atomic_uint_fast64_t budget;
+static atomic_uint_fast64_t used;
+static atomic_uint_fast64_t peak;
+static atomic_uint_fast64_t refused;
+static _Thread_local uint64_t refused_here;
+
+void gs_mem_set_budget(uint64_t bytes)
+{
+    atomic_store(&budget, bytes);
+}
+
+uint64_t gs_mem_budget(void)
+{
+    return atomic_load(&budget);
+}
+
+uint64_t gs_mem_used(void)
+{
+    return atomic_load(&used);
+}
+
+uint64_t gs_mem_peak(void)
+{
+    return atomic_load(&peak);
+}
+
+uint64_t gs_mem_refused(void)
+{
+    return atomic_load(&refused);
+}
+
+uint64_t gs_mem_refused_here(void)
+{
+    return refused_here;
+}
+
+/* Peak is advisory (metrics, benchmarks): a lost race only understates it
+ * by one reservation, so a relaxed CAS loop that gives up is fine. */
+static void note_peak(uint64_t now)
+{
+    uint64_t p = atomic_load_explicit(&peak, memory_order_relaxed);
+    while (now > p &&
+           !atomic_compare_exchange_weak_explicit(
+               &peak, &p, now, memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+bool gs_mem_reserve(uint64_t n)
+{
+    uint64_t max = atomic_load_explicit(&budget, memory_order_relaxed);
+    uint64_t cur = atomic_load_explicit(&used, memory_order_relaxed);
+
+    do {
+        if (max && (n > max || cur > max - n)) {
+            atomic_fetch_add_explicit(&refused, 1, memory_order_relaxed);
+            refused_here++;
+            return false;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(
+        &used, &cur, cur + n, memory_order_relaxed, memory_order_relaxed));
+    note_peak(cur + n);
+    return true;
+}
+
+void gs_mem_release(uint64_t n)
+{
+    atomic_fetch_sub_explicit(&used, n, memory_order_relaxed);
+}
+
+void *gs_mem_malloc(size_t n)
+{
+    if (n > SIZE_MAX - HDR || !gs_mem_reserve(n + HDR))
+        return NULL;
+    unsigned char *p = malloc(n + HDR);
+    if (!p) {
+        gs_mem_release(n + HDR);
+        return NULL;
+    }
+    memcpy(p, &n, sizeof n);
+    return p + HDR;
+}
+
+void *gs_mem_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = gs_mem_malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+static size_t block_size(void *p)
+{
+    size_t n;
+    memcpy(&n, (unsigned char *)p - HDR, sizeof n);
+    return n;
+}
+
+void gs_mem_free(void *p)
+{
+    if (!p)
+        return;
+    gs_mem_release(block_size(p) + HDR);
+    free((unsigned char *)p - HDR);
+}
+
+void *gs_mem_realloc(void *p, size_t n)
+{
+    if (!p)
+        return gs_mem_malloc(n);
+    if (n == 0) {
+        gs_mem_free(p);
+        return NULL;
+    }
+    size_t old = block_size(p);
+    if (n > SIZE_MAX - HDR)
+        return NULL;
+    if (n > old && !gs_mem_reserve(n - old))
+        return NULL;
+    unsigned char *q = realloc((unsigned char *)p - HDR, n + HDR);
+    if (!q) {
+        if (n > old)
+            gs_mem_release(n - old);
+        return NULL;
+    }
+    if (n < old)
+        gs_mem_release(old - n);
+    memcpy(q, &n, sizeof n);
+    return q + HDR;
+}
+
+/* Reads one unsigned number from a file; 0 when absent or "max". */
+static uint64_t read_u64_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long v = 0;
+
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+uint64_t gs_mem_system_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t phys =
+        pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    uint64_t cg = read_u64_file("/sys/fs/cgroup/memory.max");
+
+    if (!cg)
+        cg = read_u64_file("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    /* cgroup v1 reports "no limit" as a huge page-rounded number. */
+    if (cg && (!phys || cg < phys))
+        return cg;
+    return phys;
+}
+
+uint64_t gs_mem_default_budget(unsigned percent)
+{
+    return gs_mem_system_limit() / 100 * percent;
+}
+
+void gs_mem_install_cjson_hooks(void)
+{
+    cJSON_Hooks hooks = {.malloc_fn = gs_mem_malloc, .free_fn = gs_mem_free};
+    cJSON_InitHooks(&hooks);
+}

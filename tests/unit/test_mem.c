@@ -1,0 +1,161 @@
+/* test_mem.c - unit tests for the process-wide memory budget and the
+ * search core's use of it (limit "memory", progress counters). Each test
+ * leaves the budget unlimited again, so the suite also runs unforked
+ * (CK_FORK=no, as under valgrind). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/mem.h"
+#include "gridsolve/search.h"
+#include "suites.h"
+
+START_TEST(reserve_respects_budget)
+{
+    uint64_t base = gs_mem_used();
+    uint64_t refused = gs_mem_refused();
+
+    gs_mem_set_budget(base + 1000);
+    ck_assert(gs_mem_reserve(600));
+    ck_assert(!gs_mem_reserve(600));
+    ck_assert_uint_eq(gs_mem_refused(), refused + 1);
+    ck_assert(gs_mem_reserve(400));
+    ck_assert_uint_eq(gs_mem_used(), base + 1000);
+    gs_mem_release(1000);
+    ck_assert_uint_eq(gs_mem_used(), base);
+    ck_assert_uint_ge(gs_mem_peak(), base + 1000);
+    gs_mem_set_budget(0);
+    ck_assert(gs_mem_reserve(UINT64_MAX / 4)); /* unlimited: only counted */
+    gs_mem_release(UINT64_MAX / 4);
+}
+END_TEST
+
+START_TEST(accounting_allocator)
+{
+    uint64_t base = gs_mem_used();
+    char *p = gs_mem_malloc(100);
+
+    ck_assert_ptr_nonnull(p);
+    memset(p, 'x', 100);
+    ck_assert_uint_gt(gs_mem_used(), base + 100 - 1);
+    p = gs_mem_realloc(p, 5000);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p[99], 'x');
+    ck_assert_uint_ge(gs_mem_used(), base + 5000);
+    p = gs_mem_realloc(p, 10);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_lt(gs_mem_used(), base + 100);
+    gs_mem_free(p);
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    int *z = gs_mem_calloc(16, sizeof *z);
+    ck_assert_ptr_nonnull(z);
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(z[i], 0);
+    gs_mem_free(z);
+    ck_assert_ptr_null(gs_mem_calloc(SIZE_MAX / 2, 4)); /* overflow */
+
+    gs_mem_set_budget(base + 64);
+    ck_assert_ptr_null(gs_mem_malloc(1000));
+    gs_mem_set_budget(0);
+    ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
+START_TEST(system_limit_is_sane)
+{
+    ck_assert_uint_gt(gs_mem_system_limit(), 16u << 20);
+    ck_assert_uint_le(gs_mem_default_budget(50), gs_mem_system_limit() / 2);
+}
+END_TEST
+
+static uint64_t no_parent(void *ctx, uint64_t id, unsigned char move)
+{
+    return GS_NO_PARENT;
+}
+
+/* The process budget stops a search with limit "memory", whichever mode,
+ * and every byte comes back when the search is freed. */
+START_TEST(search_draws_from_process_budget)
+{
+    uint64_t base = gs_mem_used();
+    gs_search *s;
+    int rc = 1;
+    uint64_t k;
+
+    gs_mem_set_budget(base + (2u << 20));
+    gs_search_config cfg = {.key_size = 8};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    for (k = 0; k < 1000000 && rc == 1; k++)
+        rc = gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
+    ck_assert_uint_le(gs_mem_used(), base + (2u << 20));
+    gs_search_free(s);
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    /* A dense store larger than the whole budget: the search is made, its
+     * first add reports the limit. */
+    gs_search_config dcfg = {.dense_count = 4u << 20,
+                             .dense_parent = no_parent};
+    ck_assert_int_eq(gs_search_new(&dcfg, &s), GS_OK);
+    k = 0;
+    ck_assert_int_eq(gs_search_add(s, &k, GS_NO_PARENT, 0, NULL), GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
+    uint64_t id;
+    ck_assert_int_eq(gs_search_pop(s, &id), GS_ELIMIT);
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_search_finish(s, GS_ELIMIT, false, 0, NULL, true, &res),
+                     GS_OK);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_str_eq(gs_limit_name(res.limit), "memory");
+    gs_search_free(s);
+    gs_mem_set_budget(0);
+    ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
+/* Progress counters follow a running search without a deadline. */
+START_TEST(search_reports_progress)
+{
+    gs_progress prog = {0};
+    gs_limits lim = {.progress = &prog};
+    gs_search_config cfg = {
+        .key_size = 8, .queue = GS_QUEUE_PRIORITY, .limits = &lim};
+    gs_search *s;
+    uint64_t id;
+
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    for (uint64_t k = 0; k < 20000; k++)
+        ck_assert_int_eq(
+            gs_search_add_prio(s, &k, GS_NO_PARENT, 0, k, k / 100, NULL), 1);
+    for (int i = 0; i < 10000; i++)
+        ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    uint64_t e = atomic_load(&prog.expanded);
+    ck_assert_uint_gt(e, 0);
+    ck_assert_uint_le(e, 10000);
+    ck_assert_uint_eq(atomic_load(&prog.stored), 20000);
+    ck_assert_uint_le(atomic_load(&prog.bound), 100);
+    gs_search_free(s);
+
+    gs_progress_report(&lim, 7, 8, 9);
+    ck_assert_uint_eq(atomic_load(&prog.expanded), 7);
+    ck_assert_uint_eq(atomic_load(&prog.stored), 8);
+    ck_assert_uint_eq(atomic_load(&prog.bound), 9);
+    gs_progress_report(NULL, 1, 1, 1); /* no limits: nothing to do */
+}
+END_TEST
+
+Suite *gs_test_mem_suite(void)
+{
+    Suite *s = suite_create("mem");
+    TCase *tc = tcase_create("mem");
+    tcase_add_test(tc, reserve_respects_budget);
+    tcase_add_test(tc, accounting_allocator);
+    tcase_add_test(tc, system_limit_is_sane);
+    tcase_add_test(tc, search_draws_from_process_budget);
+    tcase_add_test(tc, search_reports_progress);
+    suite_add_tcase(s, tc);
+    return s;
+}
