@@ -826,7 +826,7 @@ function selectPuzzle(name, withExample) {
   $('puzzle').value = name;
   const info = state.puzzles.find((p) => p.name === name);
   $('description').textContent = info ? info.description : '';
-  $('xsb-note').textContent = name === 'sokoban' ? ', or an XSB level' : '';
+  $('xsb-note').textContent = name === 'sokoban' ? ', or XSB (one level or a collection)' : '';
   state.model = adapter().blank();
   renderPalette();
   renderOptions();
