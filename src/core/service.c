@@ -207,7 +207,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
         return gs_error_set(err, GS_ENOMEM, "out of memory writing response");
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    free(text);
+    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
     return gs_buf_status(out);
 }
 
@@ -373,7 +373,7 @@ int gs_service_puzzles_json(gs_buf *out)
         return GS_ENOMEM;
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    free(text);
+    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
     return gs_buf_status(out);
 }
 
@@ -454,5 +454,5 @@ void gs_service_problem_json(const gs_error *err, int http_status,
     }
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    free(text);
+    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
 }

@@ -1,0 +1,177 @@
+/* seeds.c - writes the fuzzers' seed corpora and dictionaries.
+ *
+ *   fuzz_seeds DIR   writes DIR/<puzzle>-<mode>/seed-N and DIR/<puzzle>.dict
+ *                    for every puzzle of the registry, and prints one
+ *                    "<puzzle> <mode>" line per corpus written
+ *
+ * The seeds are each puzzle's `example` body (plus variants with limits),
+ * and the judge samples of tests/samples.h, whole and case by case, so
+ * nothing large is committed: the corpora are generated at build time.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "../tests/samples.h"
+#include "gridsolve/puzzle.h"
+
+/* Judge text samples by puzzle name. */
+static const struct {
+    const char *puzzle;
+    const char *text;
+} text_samples[] = {
+    {"bloxorz", GS_SAMPLE_BLOXORZ_IN},
+    {"curling", GS_SAMPLE_CURLING_IN},
+    {"wallpushers", GS_SAMPLE_WALLPUSHERS_IN},
+    {"holedox", GS_SAMPLE_HOLEDOX_IN},
+    {"holedox", GS_SAMPLE_HOLEDOX_TRICKY_IN},
+    {"sokoban", GS_SAMPLE_SOKOBAN_SEED_IN},
+};
+
+/* Extra JSON bodies by puzzle name (the examples come from the registry). */
+static const struct {
+    const char *puzzle;
+    const char *json;
+} json_samples[] = {
+    {"bloxorz", GS_SAMPLE_BLOXORZ_JSON},
+    {"sokoban", "{\"grid\":[\"#####\",\"#@$.#\",\"#####\"],"
+                "\"optimize\":\"pushes\"}"},
+    {"sokoban", "{\"grid\":[\" #######\",\" #     #\",\" # .$. #\","
+                "\"## $@$ #\",\"#  .$. #\",\"#      #\",\"########\"],"
+                "\"optimize\":\"any\"}"},
+};
+
+static int mkdir_p(const char *path)
+{
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return 0;
+    perror(path);
+    return -1;
+}
+
+/* Writes len bytes to dir/seed-<n>. */
+static int write_seed(const char *dir, int n, const char *data, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/seed-%d", dir, n);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The example body, and the same with a "limits" object added. */
+static int json_seeds(const gs_puzzle *p, const char *dir)
+{
+    int n = 0, rc = 0;
+    if (p->example) {
+        rc |= write_seed(dir, n++, p->example, strlen(p->example));
+        cJSON *doc = cJSON_Parse(p->example);
+        cJSON *lim = doc ? cJSON_AddObjectToObject(doc, "limits") : NULL;
+        if (lim && cJSON_AddNumberToObject(lim, "timeout_ms", 3) &&
+            cJSON_AddNumberToObject(lim, "max_states", 50)) {
+            char *s = cJSON_PrintUnformatted(doc);
+            if (s)
+                rc |= write_seed(dir, n++, s, strlen(s));
+            cJSON_free(s);
+        }
+        cJSON_Delete(doc);
+    }
+    for (size_t i = 0; i < sizeof json_samples / sizeof *json_samples; i++)
+        if (strcmp(json_samples[i].puzzle, p->name) == 0)
+            rc |= write_seed(dir, n++, json_samples[i].json,
+                             strlen(json_samples[i].json));
+    return rc ? -1 : n;
+}
+
+/* Each judge sample whole, and its first case alone (the text up to the
+ * second case is hard to find generically, so: the first half of the
+ * lines, which libFuzzer's mutations extend). */
+static int text_seeds(const gs_puzzle *p, const char *dir)
+{
+    int n = 0, rc = 0;
+    for (size_t i = 0; i < sizeof text_samples / sizeof *text_samples; i++) {
+        const char *t = text_samples[i].text;
+        if (strcmp(text_samples[i].puzzle, p->name) != 0)
+            continue;
+        rc |= write_seed(dir, n++, t, strlen(t));
+        rc |= write_seed(dir, n++, t, strlen(t) / 2);
+    }
+    return rc ? -1 : n;
+}
+
+/* Adds "key" tokens of a JSON object text (example or options) to f. */
+static void dict_keys(FILE *f, const char *json)
+{
+    cJSON *doc = json ? cJSON_Parse(json) : NULL;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, doc)
+    {
+        if (it->string)
+            fprintf(f, "\"\\\"%s\\\"\"\n", it->string);
+    }
+    cJSON_Delete(doc);
+}
+
+static int write_dict(const gs_puzzle *p, const char *root)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.dict", root, p->name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    static const char *const common[] = {"\"\\\"limits\\\"\"",
+                                         "\"\\\"timeout_ms\\\"\"",
+                                         "\"\\\"max_states\\\"\"",
+                                         "\"null\"",
+                                         "\"true\"",
+                                         "\"false\"",
+                                         "\"-1\"",
+                                         "\"1e300\"",
+                                         "\"4096\"",
+                                         "\"0 0\\x0a\"",
+                                         "\"\\\\u0000\""};
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+        fprintf(f, "%s\n", common[i]);
+    dict_keys(f, p->example);
+    dict_keys(f, p->options);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DIR\n", argv[0]);
+        return 2;
+    }
+    if (mkdir_p(argv[1]))
+        return 1;
+    for (size_t i = 0; i < gs_puzzle_count; i++) {
+        const gs_puzzle *p = gs_puzzles[i];
+        static const char *const modes[] = {"json", "text"};
+        if (write_dict(p, argv[1]))
+            return 1;
+        for (int m = 0; m < 2; m++) {
+            char dir[512];
+            snprintf(dir, sizeof dir, "%s/%s-%s", argv[1], p->name, modes[m]);
+            if (mkdir_p(dir))
+                return 1;
+            int n = m ? text_seeds(p, dir) : json_seeds(p, dir);
+            if (n < 0)
+                return 1;
+            /* A puzzle without samples still gets an (empty) seed. */
+            if (n == 0 && write_seed(dir, 0, "", 0))
+                return 1;
+            printf("%s %s\n", p->name, modes[m]);
+        }
+    }
+    return 0;
+}
