@@ -187,3 +187,17 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	  $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- stress (tests/stress/, README "Stress"): not part of `make test`.
+# Starts build/gridsolve itself on 127.0.0.1 and prints one figure per
+# line; STRESS_ARGS passes options (e.g. --soak-secs 30 --only abc).
+STRESS_SRC := $(wildcard tests/stress/*.c)
+STRESS := $(BUILD)/stress
+STRESS_ARGS ?=
+
+$(STRESS): $(STRESS_SRC:%.c=$(BUILD)/obj/%.o)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+stress: deps
+	@$(MAKE) --no-print-directory $(BIN) $(STRESS)
+	$(STRESS) --bin $(BIN) $(STRESS_ARGS)
