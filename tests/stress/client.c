@@ -33,8 +33,9 @@ void st_sleep_ms(double ms)
 {
     if (ms <= 0)
         return;
-    struct timespec ts = {(time_t)(ms / 1e3),
-                          (long)((ms - (double)(time_t)(ms / 1e3) * 1e3) * 1e6)};
+    struct timespec ts = {
+        (time_t)(ms / 1e3),
+        (long)((ms - (double)(time_t)(ms / 1e3) * 1e3) * 1e6)};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 }
@@ -320,16 +321,16 @@ size_t st_format_req(char *buf, size_t cap, const char *method,
 /* One exchange on a fresh connection; *full as in read_resp. */
 static int request(const char *src, int port, const char *method,
                    const char *path, const char *ctype, const char *body,
-                   size_t body_len, double timeout_ms, st_resp *r,
-                   double *ms, char **full)
+                   size_t body_len, double timeout_ms, st_resp *r, double *ms,
+                   char **full)
 {
     double t0 = st_now_ms(), deadline = t0 + timeout_ms;
     char head[1024];
     int fd = st_connect(src, port, timeout_ms);
     if (fd < 0)
         return fd;
-    size_t hl = st_format_req(head, sizeof head, method, path, ctype,
-                              body_len, false);
+    size_t hl =
+        st_format_req(head, sizeof head, method, path, ctype, body_len, false);
     int rc = st_send_all(fd, head, hl, deadline);
     if (!rc && body_len)
         rc = st_send_all(fd, body, body_len, deadline);
@@ -341,12 +342,12 @@ static int request(const char *src, int port, const char *method,
     return rc;
 }
 
-int st_request(const char *src, int port, const char *method,
-               const char *path, const char *ctype, const char *body,
-               size_t body_len, double timeout_ms, st_resp *r, double *ms)
+int st_request(const char *src, int port, const char *method, const char *path,
+               const char *ctype, const char *body, size_t body_len,
+               double timeout_ms, st_resp *r, double *ms)
 {
-    return request(src, port, method, path, ctype, body, body_len,
-                   timeout_ms, r, ms, NULL);
+    return request(src, port, method, path, ctype, body, body_len, timeout_ms,
+                   r, ms, NULL);
 }
 
 /* ---- child servers */
@@ -435,8 +436,8 @@ int st_server_start(st_server *s, const char *bin, const char *const *args)
     memset(s, 0, sizeof *s);
     snprintf(s->log_path, sizeof s->log_path, "/tmp/gs-stress-%d-%d.log",
              (int)getpid(), seq++);
-    int log_fd = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      0644);
+    int log_fd =
+        open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int out[2];
     if (log_fd < 0 || pipe2(out, O_CLOEXEC) != 0) {
         perror("stress: server log or pipe");

@@ -60,9 +60,9 @@ size_t st_format_req(char *buf, size_t cap, const char *method,
 
 /* One request on a fresh connection (Connection: close). Returns ST_OK
  * with r filled, or an error; *ms gets the latency when not NULL. */
-int st_request(const char *src, int port, const char *method,
-               const char *path, const char *ctype, const char *body,
-               size_t body_len, double timeout_ms, st_resp *r, double *ms);
+int st_request(const char *src, int port, const char *method, const char *path,
+               const char *ctype, const char *body, size_t body_len,
+               double timeout_ms, st_resp *r, double *ms);
 
 /* A `gridsolve serve` child. */
 typedef struct st_server {

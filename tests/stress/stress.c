@@ -42,6 +42,7 @@ typedef struct st_cfg {
     const char *only;
     double soak_s, mixed_s, slow_s, heavy_s;
     int flood, slow_conns, uploads, heavy, threads;
+    int heavy_walls;        /* % of inner wall sides set in the heavy maze */
     const char *max_memory; /* for --max-memory when the server has it */
     const char *server_args[32];
     int nserver_args;
@@ -58,6 +59,7 @@ static st_cfg cfg = {
     .slow_conns = 2000,
     .uploads = 250,
     .heavy = 4,
+    .heavy_walls = 65,
     .threads = 8,
     .max_memory = "1G",
 };
@@ -80,7 +82,9 @@ static void fig(const char *name, double value, const char *unit,
     if (verdict == 0)
         failures++;
     printf("%-36s %12s  %-6s %-16s %s\n", name, v, unit, target ? target : "-",
-           verdict < 0 ? "" : verdict ? "ok" : "FAIL");
+           verdict < 0 ? ""
+           : verdict   ? "ok"
+                       : "FAIL");
     fflush(stdout);
 }
 
@@ -107,7 +111,8 @@ static void note(const char *fmt, const char *arg)
 #define TEXT "text/plain"
 
 /* A trivial solve (2 moves). */
-static const char trivial_body[] = "{\"grid\":[\"######\",\"#XEEO#\",\"######\"]}";
+static const char trivial_body[] =
+    "{\"grid\":[\"######\",\"#XEEO#\",\"######\"]}";
 
 typedef struct st_body {
     const char *path, *ctype, *body;
@@ -191,7 +196,7 @@ static void make_long_body(void)
  * search's memory grows fast. */
 static char heavy_body[32768];
 
-static void make_heavy_body(double secs)
+static void make_heavy_body(double secs, int wall_pct)
 {
     enum { N = 64, WEST = 1, NORTH = 2, EAST = 4, SOUTH = 8 };
     static int cell[N][N];
@@ -207,11 +212,11 @@ static void make_heavy_body(double secs)
                 cell[r][c] |= WEST;
             if (c == N - 1 && r != 0)
                 cell[r][c] |= EAST; /* the exit: east of (0, 63) */
-            if (c + 1 < N && rand_r(&seed) % 100 < 35) {
+            if (c + 1 < N && (int)(rand_r(&seed) % 100) < wall_pct) {
                 cell[r][c] |= EAST;
                 cell[r][c + 1] |= WEST;
             }
-            if (r + 1 < N && rand_r(&seed) % 100 < 35) {
+            if (r + 1 < N && (int)(rand_r(&seed) % 100) < wall_pct) {
                 cell[r][c] |= SOUTH;
                 cell[r + 1][c] |= NORTH;
             }
@@ -222,8 +227,8 @@ static void make_heavy_body(double secs)
         n += (size_t)snprintf(heavy_body + n, sizeof heavy_body - n, "%s[",
                               r ? "," : "");
         for (int c = 0; c < N; c++)
-            n += (size_t)snprintf(heavy_body + n, sizeof heavy_body - n,
-                                  "%s%d", c ? "," : "", cell[r][c]);
+            n += (size_t)snprintf(heavy_body + n, sizeof heavy_body - n, "%s%d",
+                                  c ? "," : "", cell[r][c]);
         n += (size_t)snprintf(heavy_body + n, sizeof heavy_body - n, "]");
     }
     snprintf(heavy_body + n, sizeof heavy_body - n,
@@ -254,8 +259,8 @@ static int send_post(const char *src, int port, const char *path,
     if (fd < 0)
         return fd;
     size_t blen = strlen(body);
-    size_t hl = st_format_req(head, sizeof head, "POST", path, ctype, blen,
-                              keep);
+    size_t hl =
+        st_format_req(head, sizeof head, "POST", path, ctype, blen, keep);
     double dl = st_now_ms() + 5000;
     if (st_send_all(fd, head, hl, dl) || st_send_all(fd, body, blen, dl)) {
         close(fd);
@@ -270,9 +275,8 @@ static double trivial_ms(const char *src, int port, double timeout_ms,
 {
     st_resp r;
     double ms;
-    int rc = st_request(src, port, "POST", "/solve/bloxorz", JSON,
-                        trivial_body, strlen(trivial_body), timeout_ms, &r,
-                        &ms);
+    int rc = st_request(src, port, "POST", "/solve/bloxorz", JSON, trivial_body,
+                        strlen(trivial_body), timeout_ms, &r, &ms);
     *status = rc ? rc : r.status;
     return rc ? NAN : ms;
 }
@@ -297,8 +301,8 @@ static void scenario_a(void)
 
     /* As many 60 s solves in flight as there are workers. */
     for (int i = 0; i < workers; i++)
-        held[i] = send_post(NULL, s.port, "/solve/sokoban", JSON, long_body,
-                            false);
+        held[i] =
+            send_post(NULL, s.port, "/solve/sokoban", JSON, long_body, false);
     st_sleep_ms(500);
     double ms = trivial_ms(NULL, s.port, 10000, &status);
     fig_max("slow_solves_trivial_latency_ms", ms, "ms", 100);
@@ -306,8 +310,8 @@ static void scenario_a(void)
 
     /* The flood: many long solves whose clients hang up after 50 ms. */
     for (int i = 0; i < cfg.flood; i++)
-        held[workers + i] = send_post(NULL, s.port, "/solve/sokoban", JSON,
-                                      long_body, false);
+        held[workers + i] =
+            send_post(NULL, s.port, "/solve/sokoban", JSON, long_body, false);
     st_sleep_ms(50);
     double t_drop = st_now_ms();
     for (int i = 0; i < cfg.flood + workers; i++)
@@ -320,7 +324,7 @@ static void scenario_a(void)
     fig("flood_dropped_requests", cfg.flood + workers, "req", NULL, -1);
     fig("flood_workers_busy_after_100ms", busy, "", "0", busy == 0);
     fig("flood_queue_depth_after_100ms", queued, "", "0", queued == 0);
-    ms = trivial_ms(NULL, s.port, 70000, &status);
+    ms = trivial_ms(NULL, s.port, 10000, &status);
     fig_max("flood_trivial_latency_ms", ms, "ms", 1000);
     fig("flood_trivial_status", status, "", "200", status == 200);
     st_sleep_ms(300);
@@ -410,8 +414,7 @@ static void scenario_b(unsigned long nofile)
     fig_max("slowloris_other_addr_healthz_ms", rc ? NAN : hz_ms, "ms", 1000);
     double ms = trivial_ms("127.0.0.2", s.port, 10000, &status);
     fig_max("slowloris_other_addr_solve_ms", ms, "ms", 1000);
-    fig("slowloris_other_addr_solve_status", status, "", "200",
-        status == 200);
+    fig("slowloris_other_addr_solve_status", status, "", "200", status == 200);
     ms = trivial_ms(NULL, s.port, 10000, &status);
     fig("slowloris_same_addr_solve_ms", ms, "ms", NULL, -1);
     (void)t_other;
@@ -461,12 +464,12 @@ typedef struct load {
     atomic_bool stop;
     atomic_bool stop_on_refused; /* d: the server went away */
     atomic_long status[600];
-    atomic_long unexpected;  /* status other than the body's own */
-    atomic_long io_reset;    /* connection reset while waiting */
-    atomic_long io_eof;      /* closed mid-response or on a fresh conn */
-    atomic_long io_timeout;  /* no answer in 30 s */
-    atomic_long io_connect;  /* connect failed */
-    atomic_long stale;       /* reused keep-alive conn closed cleanly */
+    atomic_long unexpected;    /* status other than the body's own */
+    atomic_long io_reset;      /* connection reset while waiting */
+    atomic_long io_eof;        /* closed mid-response or on a fresh conn */
+    atomic_long io_timeout;    /* no answer in 30 s */
+    atomic_long io_connect;    /* connect failed */
+    atomic_long stale;         /* reused keep-alive conn closed cleanly */
     atomic_long limit_answers; /* 200 "status":"limit" */
     atomic_long sent;
     pthread_mutex_t lock;
@@ -669,8 +672,8 @@ static void scenario_c(void)
     fig("mixed_latency_p50_ms", percentile(l, 50), "ms", NULL, -1);
     fig("mixed_latency_p99_ms", percentile(l, 99), "ms", NULL, -1);
     status_figures("mixed", l);
-    fig("mixed_unexpected_status", (double)atomic_load(&l->unexpected),
-        "resp", "0", atomic_load(&l->unexpected) == 0);
+    fig("mixed_unexpected_status", (double)atomic_load(&l->unexpected), "resp",
+        "0", atomic_load(&l->unexpected) == 0);
     long io = atomic_load(&l->io_reset) + atomic_load(&l->io_eof) +
               atomic_load(&l->io_timeout) + atomic_load(&l->io_connect);
     fig("mixed_io_errors", (double)io, "", "0", io == 0);
@@ -700,8 +703,8 @@ static int open_idle(int port, int *fds, int n)
         size_t hl =
             st_format_req(head, sizeof head, "GET", "/healthz", NULL, 0, true);
         double dl = st_now_ms() + 5000;
-        if (st_send_all(fds[i], head, hl, dl) ||
-            st_read_resp(fds[i], &r, dl) || r.close) {
+        if (st_send_all(fds[i], head, hl, dl) || st_read_resp(fds[i], &r, dl) ||
+            r.close) {
             close(fds[i]);
             fds[i] = -1;
             continue;
@@ -767,11 +770,11 @@ static void scenario_d(void)
         return;
     }
     for (int i = 0; i < nlong; i++)
-        lfd[i] = send_post(NULL, s.port, "/solve/sokoban", JSON, long_body,
-                           false);
+        lfd[i] =
+            send_post(NULL, s.port, "/solve/sokoban", JSON, long_body, false);
     sigterm_ctx x = {.s = &s, .workers = workers};
-    run_load(l, s.port, cfg.threads / 2 ? cfg.threads / 2 : 1, 0,
-             sigterm_mid, &x);
+    run_load(l, s.port, cfg.threads / 2 ? cfg.threads / 2 : 1, 0, sigterm_mid,
+             &x);
 
     long_out lo = {0};
     for (int i = 0; i < nlong; i++) {
@@ -828,6 +831,7 @@ static void scenario_d(void)
 typedef struct heavy_ctx {
     int port;
     int status;
+    char answer[160]; /* the start of the answer, for the log */
     bool limit_memory, limit_other;
 } heavy_ctx;
 
@@ -839,6 +843,9 @@ static void *heavy_thread(void *arg)
                         heavy_body, strlen(heavy_body),
                         cfg.heavy_s * 1000 + 60000, &r, NULL);
     h->status = rc ? rc : r.status;
+    if (!rc)
+        snprintf(h->answer, sizeof h->answer, "%.*s",
+                 (int)strcspn(r.body, "\n"), r.body);
     if (!rc && r.status == 200) {
         h->limit_memory = strstr(r.body, "\"limit\":\"memory\"") != NULL;
         h->limit_other = strstr(r.body, "\"status\":\"limit\"") != NULL;
@@ -863,8 +870,8 @@ static int start_uploads(int port, int *fds, int n)
         double dl = st_now_ms() + 2000;
         int rc = st_send_all(fds[i], head, hl, dl);
         for (size_t sent = 0; !rc && sent < BODY - 1;) {
-            size_t k = BODY - 1 - sent < sizeof chunk ? BODY - 1 - sent
-                                                      : sizeof chunk;
+            size_t k =
+                BODY - 1 - sent < sizeof chunk ? BODY - 1 - sent : sizeof chunk;
             rc = st_send_all(fds[i], chunk, k, dl);
             sent += k;
         }
@@ -927,18 +934,20 @@ static void scenario_e(void)
         mem += h[i].limit_memory;
         lim += h[i].limit_other;
     }
+    for (int i = 0; i < started; i++)
+        printf("# heavy answer %d: %d %s\n", i, h[i].status, h[i].answer);
     fig("heavy_solves", n, "req", NULL, -1);
     fig("heavy_uploads_unfinished", uploads, "conn", NULL, -1);
     fig("heavy_rss_start_mb", (double)rss0 / 1024, "MB", NULL, -1);
-    fig("heavy_peak_rss_mb", (double)(hwm ? hwm : peak_rss) / 1024, "MB",
-        NULL, -1);
+    fig("heavy_peak_rss_mb", (double)(hwm ? hwm : peak_rss) / 1024, "MB", NULL,
+        -1);
     if (has_budget) {
         uint64_t budget = strtoull(cfg.max_memory, NULL, 10);
         char u = cfg.max_memory[strlen(cfg.max_memory) - 1];
         budget <<= u == 'G' ? 30 : u == 'M' ? 20 : u == 'K' ? 10 : 0;
         fig_max("heavy_peak_rss_vs_max_memory_mb",
-                (double)(hwm ? hwm : peak_rss) / 1024,
-                "MB", (double)(budget >> 20));
+                (double)(hwm ? hwm : peak_rss) / 1024, "MB",
+                (double)(budget >> 20));
     } else {
         fig("heavy_max_memory_flag", 0, "", "present", 0);
     }
@@ -984,8 +993,7 @@ static void scenario_f(void)
         return fig("f_server_started", 0, "", "1", 0);
     }
     soak_ctx x = {.pid = s.pid, .secs = cfg.soak_s};
-    run_load(l, s.port, cfg.threads / 2 ? cfg.threads / 2 : 1, 0, soak_mid,
-             &x);
+    run_load(l, s.port, cfg.threads / 2 ? cfg.threads / 2 : 1, 0, soak_mid, &x);
     long n = total_answers(l);
     long errors = atomic_load(&l->io_reset) + atomic_load(&l->io_eof) +
                   atomic_load(&l->io_timeout) + atomic_load(&l->io_connect) +
@@ -997,8 +1005,8 @@ static void scenario_f(void)
     fig("soak_errors", (double)errors, "", "0", errors == 0);
     fig("soak_rss_start_mb", (double)x.rss_start / 1024, "MB", NULL, -1);
     fig("soak_rss_end_mb", (double)x.rss_end / 1024, "MB", NULL, -1);
-    fig("soak_rss_growth_mb",
-        ((double)x.rss_end - (double)x.rss_start) / 1024, "MB", NULL, -1);
+    fig("soak_rss_growth_mb", ((double)x.rss_end - (double)x.rss_start) / 1024,
+        "MB", NULL, -1);
     load_free(l);
     st_server_stop(&s, 20000, NULL);
 }
@@ -1027,8 +1035,9 @@ static int parse_args(int argc, char **argv)
             break;
         }
         if (!v) {
-            fprintf(stderr, "stress: %s needs a value (see the header of "
-                            "tests/stress/stress.c)\n",
+            fprintf(stderr,
+                    "stress: %s needs a value (see the header of "
+                    "tests/stress/stress.c)\n",
                     a);
             return -1;
         }
@@ -1053,6 +1062,8 @@ static int parse_args(int argc, char **argv)
             cfg.uploads = atoi(v);
         else if (strcmp(a, "--heavy") == 0)
             cfg.heavy = atoi(v);
+        else if (strcmp(a, "--heavy-walls") == 0)
+            cfg.heavy_walls = atoi(v);
         else if (strcmp(a, "--threads") == 0)
             cfg.threads = atoi(v);
         else if (strcmp(a, "--max-memory") == 0)
@@ -1087,15 +1098,15 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGALRM, on_alarm);
     atexit(st_server_kill_all);
-    double budget = 120 + cfg.soak_s + cfg.mixed_s + cfg.slow_s +
-                    cfg.heavy_s * 2 + 200;
+    double budget =
+        120 + cfg.soak_s + cfg.mixed_s + cfg.slow_s + cfg.heavy_s * 2 + 200;
     alarm((unsigned)budget);
     unsigned long nofile = st_limits_init();
     make_long_body();
-    make_heavy_body(cfg.heavy_s);
+    make_heavy_body(cfg.heavy_s, cfg.heavy_walls);
 
-    printf("%-36s %12s  %-6s %-16s %s\n", "# figure", "value", "unit",
-           "target", "verdict");
+    printf("%-36s %12s  %-6s %-16s %s\n", "# figure", "value", "unit", "target",
+           "verdict");
     const char *o = cfg.only;
     if (strchr(o, 'a'))
         scenario_a();
