@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 #include "gridsolve/text.h"
 #include "suites.h"
@@ -322,6 +323,40 @@ START_TEST(problem_json_is_valid_utf8)
 }
 END_TEST
 
+/* make fuzz: with cJSON allocating through the memory budget (as the
+ * server sets it up), the text cJSON printed (responses, GET /puzzles,
+ * problem documents) was released with free(), not cJSON_free(): a bad
+ * free on every request. Each path now runs under the hooks and gives the
+ * budget back. */
+START_TEST(cjson_hooks_printed_text_freed_by_cjson)
+{
+    uint64_t before = gs_mem_used();
+    gs_mem_install_cjson_hooks();
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    int rc = run_json(&gs_puzzle_bloxorz,
+                      "{\"grid\": [\"######\", \"#XEEO#\", \"######\"]}", 10000,
+                      60000, &out, NULL, &err);
+    ck_assert_msg(rc == GS_OK, "%s", err.detail);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"steps\":2"));
+    gs_buf_free(&out);
+
+    rc = run_json(&gs_puzzle_bloxorz, "{\"grid\": 5}", 10000, 60000, &out, NULL,
+                  &err);
+    ck_assert_int_eq(rc, GS_EBADREQ);
+    gs_service_problem_json(&err, 400, "/solve/bloxorz", &out);
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"status\":400"));
+    gs_buf_free(&out);
+
+    ck_assert_int_eq(gs_service_puzzles_json(&out), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"name\":\"holedox\""));
+    gs_buf_free(&out);
+    cJSON_InitHooks(NULL);
+    ck_assert_uint_eq(gs_mem_used(), before);
+}
+END_TEST
+
 Suite *gs_test_regress_suite(void)
 {
     Suite *s = suite_create("regress");
@@ -339,6 +374,7 @@ Suite *gs_test_regress_suite(void)
     tcase_add_test(tc, wallpushers_huge_cap_accepts_mazes);
     tcase_add_test(tc, text_error_names_odd_bytes);
     tcase_add_test(tc, problem_json_is_valid_utf8);
+    tcase_add_test(tc, cjson_hooks_printed_text_freed_by_cjson);
     suite_add_tcase(s, tc);
     return s;
 }
