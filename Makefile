@@ -146,7 +146,7 @@ FUZZ_CFLAGS := -O1 -g -std=c11 -Wall -Wextra -Wno-unused-parameter -pthread \
                $(FUZZ_SAN)
 FUZZ_CORE_OBJ := $(CORE_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_LIB := $(FUZZ_BUILD)/libgridsolve.a
-FUZZ_HARNESSES := fuzz_parse fuzz_service
+FUZZ_HARNESSES := fuzz_parse fuzz_service fuzz_http
 FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_seeds
 
 .PHONY: fuzz fuzz-deps fuzz-build stress
@@ -176,6 +176,11 @@ $(FUZZ_LIB): $(FUZZ_CORE_OBJ)
 	ar rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+# The HTTP harness runs the whole front end, which serves the embedded
+# openapi.yaml (plain data: the normal build's object will do).
+$(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/fuzz/fuzz_http.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB) $(BUILD)/gen/openapi.o
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 $(FUZZ_BUILD)/fuzz_seeds: $(FUZZ_BUILD)/obj/fuzz/seeds.o $(FUZZ_LIB)

@@ -2,7 +2,9 @@
  *
  *   fuzz_seeds DIR   writes DIR/<puzzle>-<mode>/seed-N and DIR/<puzzle>.dict
  *                    for every puzzle of the registry, and prints one
- *                    "<puzzle> <mode>" line per corpus written
+ *                    "<puzzle> <mode>" line per corpus written; also
+ *                    DIR/http/ and DIR/http.dict: raw HTTP requests for
+ *                    fuzz_http (every route, every puzzle, both modes)
  *
  * The seeds are each puzzle's `example` body (plus variants with limits),
  * and the judge samples of tests/samples.h, whole and case by case, so
@@ -146,13 +148,103 @@ static int write_dict(const gs_puzzle *p, const char *root)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Writes one raw HTTP request with a body to dir/seed-<n>. */
+static int write_request(const char *dir, int n, const char *method,
+                         const char *path, const char *ctype, const char *body)
+{
+    char head[512];
+    size_t blen = body ? strlen(body) : 0;
+    int hl = snprintf(head, sizeof head,
+                      "%s %s HTTP/1.1\r\nHost: fuzz\r\n%s%s%s"
+                      "Content-Length: %zu\r\n\r\n",
+                      method, path, ctype ? "Content-Type: " : "",
+                      ctype ? ctype : "", ctype ? "\r\n" : "", blen);
+    char *req = malloc((size_t)hl + blen);
+    if (!req)
+        return -1;
+    memcpy(req, head, (size_t)hl);
+    if (blen)
+        memcpy(req + hl, body, blen);
+    int rc = write_seed(dir, n, req, (size_t)hl + blen);
+    free(req);
+    return rc;
+}
+
+/* Raw requests for fuzz_http: the service routes, a preflight, a chunked
+ * body, and for every puzzle its example (JSON) and judge sample (text). */
+static int http_seeds(const char *root)
+{
+    static const char *const fixed[] = {
+        "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc-1\r\n\r\n",
+        "GET /puzzles HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /metrics HTTP/1.0\r\n\r\n",
+        "HEAD /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n",
+        "OPTIONS /solve/bloxorz HTTP/1.1\r\nHost: x\r\nOrigin: "
+        "https://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n",
+        "POST /solve/curling?timeout_ms=3&max_states=50 HTTP/1.1\r\nHost: "
+        "x\r\nContent-Type: text/plain\r\nTransfer-Encoding: "
+        "chunked\r\n\r\n9\r\n2 1\n3 2\n0 \r\n2\r\n0\n\r\n0\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /puzzles "
+        "HTTP/1.1\r\nHost: x\r\n\r\n",
+    };
+    char dir[512];
+    int n = 0, rc = 0;
+    snprintf(dir, sizeof dir, "%s/http", root);
+    if (mkdir_p(dir))
+        return -1;
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        rc |= write_seed(dir, n++, fixed[i], strlen(fixed[i]));
+    for (size_t i = 0; i < gs_puzzle_count; i++) {
+        const gs_puzzle *p = gs_puzzles[i];
+        char path[128];
+        snprintf(path, sizeof path, "/solve/%s", p->name);
+        if (p->example)
+            rc |= write_request(dir, n++, "POST", path, "application/json",
+                                p->example);
+        for (size_t k = 0; k < sizeof text_samples / sizeof *text_samples; k++)
+            if (strcmp(text_samples[k].puzzle, p->name) == 0) {
+                snprintf(path, sizeof path, "/solve/%s?timeout_ms=3", p->name);
+                rc |= write_request(dir, n++, "POST", path, "text/plain",
+                                    text_samples[k].text);
+                break;
+            }
+    }
+    snprintf(dir, sizeof dir, "%s/http.dict", root);
+    FILE *f = fopen(dir, "w");
+    if (!f)
+        return -1;
+    static const char *const tokens[] = {"POST ",
+                                         "GET ",
+                                         "OPTIONS ",
+                                         " HTTP/1.1\\x0d\\x0a",
+                                         "\\x0d\\x0a",
+                                         "Content-Length: ",
+                                         "Content-Type: application/json",
+                                         "Content-Type: text/plain",
+                                         "Transfer-Encoding: chunked",
+                                         "Connection: keep-alive",
+                                         "Expect: 100-continue",
+                                         "X-Request-Id: ",
+                                         "Origin: ",
+                                         "?timeout_ms=",
+                                         "&max_states=",
+                                         "/solve/",
+                                         "/metrics"};
+    for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
+        fprintf(f, "\"%s\"\n", tokens[i]);
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;
     }
-    if (mkdir_p(argv[1]))
+    if (mkdir_p(argv[1]) || http_seeds(argv[1]))
         return 1;
     for (size_t i = 0; i < gs_puzzle_count; i++) {
         const gs_puzzle *p = gs_puzzles[i];
