@@ -5,10 +5,16 @@
 # libraries, the stripped binary and the OpenAPI document, running as an
 # unprivileged user.
 #
-#   docker build -t gridsolve .
-#   docker run --rm -p 8080:8080 gridsolve
+#   docker build --build-arg VERSION="$(cat VERSION)" \
+#                --build-arg REVISION="$(git rev-parse HEAD)" -t gridsolve:0.2.0 .
+#   docker run --rm -p 8081:8080 gridsolve:0.2.0
+#
+# VERSION (default: the one below, which must match the VERSION file, or
+# the build fails) and REVISION fill the OCI labels.
 #
 # docker/container-test.sh builds and runs this file unchanged with podman.
+
+ARG VERSION=0.2.0
 
 FROM debian:bookworm AS build
 
@@ -23,6 +29,11 @@ RUN apt-get update \
 
 WORKDIR /src
 COPY . .
+# The image's version label must be the source's version. (The build
+# arguments are declared late: a new REVISION must not void the apt layers.)
+ARG VERSION
+RUN test "$(cat VERSION)" = "$VERSION" \
+ || { echo "VERSION file says $(cat VERSION) but --build-arg VERSION=$VERSION" >&2; exit 1; }
 # A failing unit test fails the image build. Check forks one process per
 # test, which works in an unprivileged build container.
 RUN make -j"$(nproc)" build \
@@ -46,6 +57,19 @@ COPY --from=build /out/gridsolve /usr/local/bin/gridsolve
 # The binary embeds the same document for GET /openapi.yaml; this copy is
 # for people and tools inspecting the image.
 COPY api/openapi.yaml /usr/share/gridsolve/openapi.yaml
+COPY LICENSE /usr/share/doc/gridsolve/LICENSE
+
+# OCI labels; VERSION must equal the VERSION file (checked in the build
+# stage), REVISION is the git commit.
+ARG VERSION
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="gridsolve" \
+      org.opencontainers.image.description="HTTP service that solves five grid puzzles exactly (bloxorz, wallpushers, sokoban, curling, holedox)" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$REVISION" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.vendor="the gridsolve authors" \
+      org.opencontainers.image.base.name="docker.io/library/debian:bookworm-slim"
 
 # The server defaults to 127.0.0.1, unreachable from outside a container.
 ENV GRIDSOLVE_BIND=0.0.0.0 \

@@ -32,6 +32,20 @@ CFLAGS += -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread \
 LDFLAGS += -pthread $(SAN_FLAGS)
 LDLIBS += -lm
 
+# The version comes from the VERSION file and the commit from git when the
+# tree is a checkout (override either: make GS_COMMIT=abc123). Only
+# src/core/version.c sees them; a stamp file that changes only when they
+# do makes a new commit recompile that one file.
+ifeq ($(origin GS_VERSION),undefined)
+GS_VERSION := $(or $(strip $(shell cat VERSION 2>/dev/null)),unknown)
+endif
+ifeq ($(origin GS_COMMIT),undefined)
+GS_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+  { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
+endif
+VERSION_STAMP := $(BUILD)/gen/version.stamp
+VERSION_FLAGS := -DGS_VERSION='"$(GS_VERSION)"' -DGS_COMMIT='"$(GS_COMMIT)"'
+
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
@@ -49,7 +63,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test format clean
+        container-test validate-k8s format clean
 
 all: build
 
@@ -91,6 +105,12 @@ bench: deps
 container-test:
 	bash docker/container-test.sh
 
+# Renders docker/k8s with kubectl kustomize and schema-checks every object
+# (docker/k8s/validate.sh; installs kubectl and Node.js from Debian as root
+# when missing, the validator's npm packages from its package-lock.json).
+validate-k8s:
+	bash docker/k8s/validate.sh
+
 $(BIN): $(CORE_OBJ) $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
@@ -125,6 +145,18 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The version stamp is rewritten only when the version or commit changed,
+# so version.o (the one object that sees them) rebuilds only then.
+.PHONY: FORCE
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GS_VERSION) $(GS_COMMIT)' | cmp -s - $@ || \
+	  echo '$(GS_VERSION) $(GS_COMMIT)' > $@
+
+$(BUILD)/obj/src/core/version.o: src/core/version.c $(VERSION_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(VERSION_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 format:
 	clang-format -i $$(find src include tests bench -name '*.[ch]')

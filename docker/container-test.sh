@@ -230,7 +230,11 @@ step "podman build --runtime runc (build stage runs make and the unit tests)"
 build_t0=$SECONDS
 # --format docker keeps HEALTHCHECK (the OCI format has no such field);
 # --pull=never because no registry is reachable: the bases are local.
+VERSION=$(tr -d '[:space:]' <VERSION)
+REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+# --format docker: the OCI format has no HEALTHCHECK and podman drops it.
 if ! podman build --runtime runc --format docker --pull=never \
+    --build-arg VERSION="$VERSION" --build-arg REVISION="$REVISION" \
     -t "$IMAGE" -f Dockerfile . >"$WORK/build.log" 2>&1; then
     tail -40 "$WORK/build.log" >&2
     fail "podman build failed (full log above, last 40 lines)"
@@ -250,6 +254,9 @@ ep=$(podman image inspect --format '{{json .Config.Entrypoint}}' "$IMAGE")
 [ "$ep" = '["/usr/local/bin/gridsolve","serve"]' ] ||
     fail "entrypoint is $ep, expected the exec form of gridsolve serve"
 ok "exec-form entrypoint $ep"
+lv=$(podman image inspect --format '{{index .Labels "org.opencontainers.image.version"}}' "$IMAGE")
+[ "$lv" = "$VERSION" ] || fail "label org.opencontainers.image.version is '$lv', VERSION is '$VERSION'"
+ok "OCI label org.opencontainers.image.version=$lv"
 hc=$(podman image inspect --format '{{json .Config.Healthcheck}}' "$IMAGE")
 case "$hc" in *health*) ok "HEALTHCHECK present: $hc" ;; *) fail "no HEALTHCHECK: $hc" ;; esac
 # --no-healthcheck: one-shot runs need no health timer (systemd-less host).

@@ -4,6 +4,7 @@
 #ifndef GRIDSOLVE_CONFIG_H
 #define GRIDSOLVE_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 
 typedef struct gs_server_config {
     char bind[GS_CONFIG_STR_MAX];        /* address or host name */
-    char cors_origin[GS_CONFIG_STR_MAX]; /* Access-Control-Allow-Origin */
+    char cors_origin[GS_CONFIG_STR_MAX]; /* "*" or origins, comma-separated */
+    char cors_hdrs[GS_CONFIG_STR_MAX];   /* headers a preflight allows */
+    char log_format[GS_CONFIG_STR_MAX];  /* "text" or "json" */
     uint64_t port;                       /* 0 = pick a free port */
     uint64_t workers;                    /* solver threads */
     uint64_t queue;                      /* solves allowed to wait */
@@ -56,5 +59,10 @@ unsigned gs_config_cpu_max_quota(const char *text);
 /* The same from cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us texts
  * (quota -1 = unlimited -> 0). */
 unsigned gs_config_cfs_quota(const char *quota, const char *period);
+
+/* True when `origin` (a request's Origin header, may be NULL) may read
+ * responses under `allowed` ("*", or comma-separated origins compared
+ * ASCII case-insensitively; blanks around commas ignored). */
+bool gs_config_origin_allowed(const char *allowed, const char *origin);
 
 #endif

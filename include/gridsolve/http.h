@@ -10,6 +10,7 @@
 
 #include "gridsolve/config.h"
 #include "gridsolve/error.h"
+#include "gridsolve/etag.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/pool.h"
 #include "gridsolve/service.h"
@@ -34,6 +35,8 @@ typedef struct gs_http {
     size_t puzzles_len;
     char id_prefix[9]; /* random per process: ids stay unique */
     atomic_ullong id_seq;
+    /* Validator of GET /openapi.yaml, made once at start. */
+    char openapi_etag[GS_ETAG_MAX];
 } gs_http;
 
 /* Builds the pool, metrics and cached documents for cfg (which must

@@ -8,6 +8,7 @@
 #define GRIDSOLVE_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -41,5 +42,30 @@ int gs_json_grid(const cJSON *obj, const char *name, const char ***rows,
  * e.g. "snake[3]". Type errors are 400. */
 int gs_json_cell(const cJSON *item, const char *what, long *row, long *col,
                  gs_error *err);
+
+/* Optimal string alignment distance between a and b (insertions,
+ * deletions, substitutions and swaps of neighbours each cost 1), ASCII
+ * case ignored. Names longer than 64 bytes count as far from anything. */
+size_t gs_edit_distance(const char *a, const char *b);
+
+/* The name in the NULL-terminated lists `known` and `more` (either may be
+ * NULL) closest to `name`, when close enough to be a likely typo (at most
+ * a third of the known name's length, at least 1); else NULL. */
+const char *gs_closest_name(const char *name, const char *const *known,
+                            const char *const *more);
+
+/* Fills err with a 400 for the unknown `name` of kind `what` ("field",
+ * "query parameter"): `unknown field "<prefix><name>"; did you mean
+ * "<prefix><best>"?`, or the known names when none is close. Returns
+ * GS_EBADREQ. */
+int gs_unknown_name(gs_error *err, const char *what, const char *prefix,
+                    const char *name, const char *const *known,
+                    const char *const *more);
+
+/* GS_OK when every member of obj is in `known` or `more`; else the 400 of
+ * gs_unknown_name for the first one that is not. */
+int gs_json_only_fields(const cJSON *obj, const char *prefix,
+                        const char *const *known, const char *const *more,
+                        gs_error *err);
 
 #endif

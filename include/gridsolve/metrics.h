@@ -2,8 +2,9 @@
  *
  * Requests by route, puzzle and status code; solves by puzzle and result;
  * a solve-latency histogram and states expanded per puzzle. Gauges (queue
- * depth, busy workers, readiness) are sampled by the caller at scrape time.
- * All calls are thread-safe.
+ * depth, busy workers, readiness) are sampled by the caller at scrape time;
+ * gridsolve_build_info carries the version and commit. All calls are
+ * thread-safe.
  */
 #ifndef GRIDSOLVE_METRICS_H
 #define GRIDSOLVE_METRICS_H
@@ -21,6 +22,7 @@ enum gs_route {
     GS_ROUTE_READYZ,
     GS_ROUTE_METRICS,
     GS_ROUTE_OPENAPI,
+    GS_ROUTE_VERSION,
     GS_ROUTE_OTHER, /* unknown paths */
     GS_ROUTE_COUNT
 };

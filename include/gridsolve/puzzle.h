@@ -30,6 +30,18 @@ typedef struct gs_puzzle {
     const char *example; /* JSON text of an example request body */
     bool reports_pushes; /* response carries "pushes" */
 
+    /* The top-level fields a JSON body may hold, NULL-terminated ("limits"
+     * is accepted for every puzzle by the service). Any other field is a
+     * 400 that names it. NULL: not checked. */
+    const char *const *fields;
+
+    /* One line on the judge text input, for `gridsolve solve --help`. */
+    const char *text_format;
+
+    /* Judge text mode's query parameters beyond the common timeout_ms and
+     * max_states, NULL-terminated; NULL: none. */
+    const char *const *text_options;
+
     /* Builds an instance from a JSON body. 400 (GS_EBADREQ) for missing or
      * mistyped fields, 422 (GS_EINVALID) for an invalid puzzle. */
     int (*parse_json)(const cJSON *body, const gs_caps *caps, void **inst,

@@ -8,6 +8,7 @@
 #define GRIDSOLVE_SERVICE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,7 +33,7 @@ void gs_solve_opts_default(gs_solve_opts *o);
 
 /* What a solve produced, for logs and metrics. */
 typedef struct gs_solve_info {
-    enum gs_status status; /* of the last case in text mode */
+    enum gs_status status; /* text mode: limit if any case hit one */
     uint64_t expanded;     /* summed over cases */
     double elapsed_ms;
 } gs_solve_info;
@@ -51,6 +52,18 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
                     const gs_solve_opts *opts, double query_timeout_ms,
                     long long query_max_states, gs_buf *out,
                     gs_solve_info *info, gs_error *err);
+
+/* Fields every JSON body may hold, and query parameters every judge text
+ * request may carry, besides the puzzle's own (NULL-terminated). */
+extern const char *const gs_service_common_fields[];
+extern const char *const gs_service_common_query[];
+
+/* Checks one query parameter name of a request to p: GS_OK when judge
+ * text mode (text) accepts it, else a 400 naming it with the closest
+ * known name. JSON mode takes no query parameters (its options are in the
+ * body). */
+int gs_service_check_query(const gs_puzzle *p, bool text, const char *name,
+                           gs_error *err);
 
 /* The JSON document for GET /puzzles. */
 int gs_service_puzzles_json(gs_buf *out);

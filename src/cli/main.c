@@ -1,6 +1,11 @@
 /* main.c - the gridsolve command line: `serve` runs the HTTP service,
  * `solve` runs one puzzle's solver on judge text or one JSON body, so the
- * solvers are usable without a server. */
+ * solvers are usable without a server; `health` probes a running server.
+ *
+ * Exit status (the same for every command, see usage()): 0 done (every
+ * case solved or proven impossible), 1 error, 2 usage, 3 a case hit a
+ * limit (its answer is still printed).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +13,78 @@
 
 #include "gridsolve/server.h"
 #include "gridsolve/service.h"
+#include "gridsolve/version.h"
 #include "probe.h"
 
+#define EXIT_ERROR 1
 #define EXIT_USAGE 2
+#define EXIT_LIMIT 3
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gridsolve serve [--help] [options]\n"
-            "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
-            " [--max-states N]\n"
-            "       gridsolve health [--host H] [--port N] [--path /healthz]\n"
-            "\n"
-            "solve reads judge text (or with --json one JSON request body)"
-            " from FILE or\nstandard input and prints the judge output (or"
-            " the JSON response).\npuzzles:");
+    fprintf(f, "usage: gridsolve serve [options]          the HTTP service "
+               "(serve --help)\n"
+               "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
+               " [--max-states N]\n"
+               "       gridsolve health [--host H] [--port N] [--path P]\n"
+               "       gridsolve --version | --help\n"
+               "\n"
+               "solve reads judge text (or with --json one JSON request body)"
+               " from FILE or\nstandard input and prints the judge output (or"
+               " the JSON response); solve --help\nlists the formats. health"
+               " exits 0 when GET P answers 200.\n"
+               "puzzles:");
     for (size_t i = 0; i < gs_puzzle_count; i++)
         fprintf(f, " %s", gs_puzzles[i]->name);
-    fprintf(f, "\n");
+    fprintf(f, "\n\nexit status: 0 done (solved or proven impossible),"
+               " 1 error (bad input,\nunreadable file, server unhealthy),"
+               " 2 usage error, 3 a case hit a limit\n(its answer,"
+               " 'limit', is still printed).\n");
+}
+
+/* `solve --help`: the options, then each puzzle's two input formats. */
+static void solve_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
+            " [--max-states N]\n\n"
+            "Reads FILE (or standard input, also for FILE '-') and prints the"
+            " answer.\n"
+            "  --json            one JSON request body in, the JSON response"
+            " out;\n"
+            "                    without it: the classic judge text, any"
+            " number of cases\n"
+            "  --timeout-ms MS   deadline of the whole input (0: none;"
+            " default 10000)\n"
+            "  --max-states N    state cap of each solve (default 20000000)\n"
+            "  -h, --help        this help\n\n"
+            "Formats, per puzzle (JSON: the body's fields; every body may add"
+            "\n\"limits\": {\"timeout_ms\": N, \"max_states\": N}):\n");
+    for (size_t i = 0; i < gs_puzzle_count; i++) {
+        const gs_puzzle *p = gs_puzzles[i];
+        fprintf(f, "\n  %s: %s\n    JSON fields:", p->name, p->summary);
+        for (const char *const *n = p->fields; n && *n; n++)
+            fprintf(f, "%s %s", n == p->fields ? "" : ",", *n);
+        fprintf(f, "\n    e.g. %s\n    judge text: %s\n", p->example,
+                p->text_format ? p->text_format : "see the docs");
+    }
+    fprintf(f, "\nexit status: 0 solved or proven impossible, 1 error (bad"
+               " input, unreadable\nfile), 2 usage error, 3 a case hit a"
+               " limit (its answer is still printed).\n");
+}
+
+static void print_version(void)
+{
+    const char *commit = gs_commit();
+    if (commit[0])
+        printf("gridsolve %s (commit %s)\n", gs_version(), commit);
+    else
+        printf("gridsolve %s\n", gs_version());
+}
+
+static bool is_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
 /* Reads all of f into a malloc'd buffer. */
@@ -78,8 +137,8 @@ static int cmd_solve(int argc, char **argv)
                 timeout_ms = v;
             else
                 max_states = (long long)v;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+        } else if (is_help(a)) {
+            solve_usage(stdout);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gridsolve: unknown option %s\n", a);
@@ -89,25 +148,30 @@ static int cmd_solve(int argc, char **argv)
         } else if (!path) {
             path = a;
         } else {
-            usage(stderr);
+            fprintf(stderr,
+                    "gridsolve: unexpected argument '%s' (see "
+                    "gridsolve solve --help)\n",
+                    a);
             return EXIT_USAGE;
         }
     }
     if (!name) {
-        usage(stderr);
+        solve_usage(stderr);
         return EXIT_USAGE;
     }
     const gs_puzzle *p = gs_puzzle_find(name, strlen(name));
     if (!p) {
-        fprintf(stderr, "gridsolve: unknown puzzle '%s'\n", name);
-        usage(stderr);
+        fprintf(stderr,
+                "gridsolve: unknown puzzle '%s' (see gridsolve solve "
+                "--help)\n",
+                name);
         return EXIT_USAGE;
     }
 
     FILE *f = stdin;
     if (path && strcmp(path, "-") != 0 && !(f = fopen(path, "rb"))) {
         fprintf(stderr, "gridsolve: %s: %s\n", path, strerror(errno));
-        return 1;
+        return EXIT_ERROR;
     }
     char *data = NULL;
     size_t len = 0;
@@ -116,7 +180,7 @@ static int cmd_solve(int argc, char **argv)
         fclose(f);
     if (rrc) {
         fprintf(stderr, "gridsolve: cannot read %s\n", path ? path : "stdin");
-        return 1;
+        return EXIT_ERROR;
     }
 
     gs_solve_opts opts;
@@ -132,19 +196,23 @@ static int cmd_solve(int argc, char **argv)
 
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
+    gs_solve_info info = {0};
     int rc =
-        json ? gs_service_json(p, data, len, &opts, &out, NULL, &err)
-             : gs_service_text(p, data, len, &opts, -1, -1, &out, NULL, &err);
+        json ? gs_service_json(p, data, len, &opts, &out, &info, &err)
+             : gs_service_text(p, data, len, &opts, -1, -1, &out, &info, &err);
     free(data);
     if (rc) {
         fprintf(stderr, "gridsolve: %s (%d %s)\n", err.detail,
                 gs_error_http_status(rc), gs_error_title(rc));
         gs_buf_free(&out);
-        return 1;
+        return EXIT_ERROR;
     }
     fwrite(out.data ? out.data : "", 1, out.len, stdout);
     gs_buf_free(&out);
-    return fflush(stdout) == 0 ? 0 : 1;
+    if (fflush(stdout) != 0)
+        return EXIT_ERROR;
+    /* Scripts must tell "no answer in time" from "no answer exists". */
+    return info.status == GS_LIMIT ? EXIT_LIMIT : 0;
 }
 
 int main(int argc, char **argv)
@@ -153,17 +221,23 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "serve") == 0)
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "serve") == 0)
         return gs_server_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "solve") == 0)
+    if (strcmp(cmd, "solve") == 0)
         return cmd_solve(argc - 1, argv + 1);
-    if (strcmp(argv[1], "health") == 0)
+    if (strcmp(cmd, "health") == 0)
         return gs_probe_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+    if (argc == 2 && (is_help(cmd) || strcmp(cmd, "help") == 0)) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "gridsolve: unknown command '%s'\n", argv[1]);
+    if (argc == 2 &&
+        (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0)) {
+        print_version();
+        return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
+    }
+    fprintf(stderr, "gridsolve: unknown command '%s'\n", cmd);
     usage(stderr);
     return EXIT_USAGE;
 }

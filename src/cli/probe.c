@@ -1,6 +1,8 @@
 /* probe.c - `gridsolve health`: a tiny HTTP GET against a local server, so
  * that container health checks need no curl in a slim image. */
+#include <errno.h>
 #include <netdb.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,25 +37,77 @@ static int dial(const char *host, const char *port, int timeout_s)
     return fd;
 }
 
+#define PROBE_USAGE                                                            \
+    "usage: gridsolve health [--host H] [--port N] [--path /healthz]\n"        \
+    "\nGETs http://H:N/P (default 127.0.0.1, $GRIDSOLVE_PORT or 8080,\n"       \
+    "/healthz) and prints the status code. Exit status: 0 when it is 200,\n"   \
+    "1 otherwise or when no server answers, 2 usage error.\n"
+
+/* A port is 1..65535 in decimal. */
+static bool port_ok(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return s[0] >= '0' && s[0] <= '9' && !*end && !errno && v >= 1 &&
+           v <= 65535;
+}
+
+/* A path goes verbatim into the request line: "/" then printable ASCII
+ * without blanks, so it cannot split the request. */
+static bool path_ok(const char *s)
+{
+    if (s[0] != '/')
+        return false;
+    for (; *s; s++)
+        if (*s <= 0x20 || *s >= 0x7f)
+            return false;
+    return true;
+}
+
+/* Prints a usage error and returns the usage exit status. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gridsolve health: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see gridsolve health --help)\n");
+    return 2;
+}
+
 int gs_probe_main(int argc, char **argv)
 {
     const char *host = "127.0.0.1", *path = "/healthz";
     const char *port = getenv("GRIDSOLVE_PORT");
     if (!port || !*port)
         port = "8080";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--host") == 0)
-            host = argv[i + 1];
-        else if (strcmp(argv[i], "--port") == 0)
-            port = argv[i + 1];
-        else if (strcmp(argv[i], "--path") == 0)
-            path = argv[i + 1];
-        else {
-            fprintf(stderr, "usage: gridsolve health [--host H] [--port N]"
-                            " [--path /healthz]\n");
-            return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(PROBE_USAGE, stdout);
+            return 0;
         }
+        if (strcmp(a, "--host") != 0 && strcmp(a, "--port") != 0 &&
+            strcmp(a, "--path") != 0)
+            return usage_error(a[0] == '-' ? "unknown option '%s'"
+                                           : "unexpected argument '%s'",
+                               a);
+        if (i + 1 >= argc)
+            return usage_error("%s needs a value", a);
+        const char *v = argv[++i];
+        if (a[2] == 'h')
+            host = v;
+        else if (a[3] == 'o')
+            port = v;
+        else
+            path = v;
     }
+    if (!port_ok(port))
+        return usage_error("port '%s' is not a number in 1..65535", port);
+    if (!path_ok(path))
+        return usage_error("path '%s' must start with / and hold no blanks",
+                           path);
+    if (!*host)
+        return usage_error("%sthe host is empty", "");
     int fd = dial(host, port, 3);
     if (fd < 0) {
         fprintf(stderr, "gridsolve health: cannot connect to %s:%s\n", host,

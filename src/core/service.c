@@ -51,6 +51,37 @@ static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
     return lim;
 }
 
+const char *const gs_service_common_fields[] = {"limits", NULL};
+const char *const gs_service_common_query[] = {"timeout_ms", "max_states",
+                                               NULL};
+static const char *const limits_fields[] = {"timeout_ms", "max_states", NULL};
+
+int gs_service_check_query(const gs_puzzle *p, bool text, const char *name,
+                           gs_error *err)
+{
+    if (!text) {
+        const char *best = gs_closest_name(name, gs_service_common_query, NULL);
+        if (best)
+            return gs_error_set(err, GS_EBADREQ,
+                                "query parameter \"%.64s\" is for judge text "
+                                "mode; in JSON mode send \"limits\": "
+                                "{\"%s\": N} in the body",
+                                name, best);
+        return gs_error_set(err, GS_EBADREQ,
+                            "unknown query parameter \"%.64s\"; JSON mode "
+                            "takes its options in the body",
+                            name);
+    }
+    for (const char *const *q = gs_service_common_query; *q; q++)
+        if (strcmp(name, *q) == 0)
+            return GS_OK;
+    for (const char *const *q = p->text_options; q && *q; q++)
+        if (strcmp(name, *q) == 0)
+            return GS_OK;
+    return gs_unknown_name(err, "query parameter", "", name,
+                           gs_service_common_query, p->text_options);
+}
+
 /* Reads the optional "limits" object of a JSON body. */
 static int read_limits(const cJSON *body, double *timeout_ms,
                        long long *max_states, gs_error *err)
@@ -63,16 +94,9 @@ static int read_limits(const cJSON *body, double *timeout_ms,
     if (!cJSON_IsObject(lim))
         return gs_error_set(err, GS_EBADREQ,
                             "field \"limits\" must be an object");
-    const cJSON *f;
-    cJSON_ArrayForEach(f, lim)
-    {
-        if (strcmp(f->string, "timeout_ms") != 0 &&
-            strcmp(f->string, "max_states") != 0)
-            return gs_error_set(err, GS_EBADREQ,
-                                "unknown field \"limits.%s\"; expected "
-                                "timeout_ms or max_states",
-                                f->string);
-    }
+    int rc = gs_json_only_fields(lim, "limits.", limits_fields, NULL, err);
+    if (rc)
+        return rc;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(lim, "timeout_ms");
     if (t) {
         if (!cJSON_IsNumber(t))
@@ -179,8 +203,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
         ok && cJSON_AddStringToObject(o, "status", gs_status_name(res->status));
     if (res->status == GS_LIMIT)
         ok = ok &&
-             cJSON_AddStringToObject(
-                 o, "limit", gs_limit_name(res->limit));
+             cJSON_AddStringToObject(o, "limit", gs_limit_name(res->limit));
     ok = ok && (solved ? cJSON_AddNumberToObject(o, "steps", (double)res->steps)
                        : cJSON_AddNullToObject(o, "steps"));
     ok = ok && (solved ? cJSON_AddStringToObject(o, "moves", res->moves)
@@ -226,6 +249,11 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     if (rc)
         return rc;
     rc = read_limits(doc, &timeout_ms, &max_states, err);
+    /* Strict input: a misspelt option must not silently fall back to
+     * its default. */
+    if (!rc && p->fields)
+        rc = gs_json_only_fields(doc, "", p->fields, gs_service_common_fields,
+                                 err);
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
     cJSON_Delete(doc);
@@ -321,7 +349,10 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             rc = gs_buf_status(out);
         }
         if (info) {
-            info->status = res.status;
+            /* A limit anywhere marks the whole body: its answer is
+             * incomplete (the CLI exits 3, metrics count a limit). */
+            if (i == 0 || info->status != GS_LIMIT)
+                info->status = res.status;
             info->expanded += res.expanded;
             info->elapsed_ms += res.elapsed_ms;
         }
@@ -346,6 +377,18 @@ static bool add_parsed(cJSON *o, const char *name, const char *text)
     return true;
 }
 
+/* Adds the puzzle's JSON fields, then the common ones, as an array. */
+static bool add_names(cJSON *o, const char *name, const char *const *list)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, name);
+    bool ok = arr != NULL;
+    for (; ok && list && *list; list++)
+        ok = cJSON_AddItemToArray(arr, cJSON_CreateString(*list));
+    for (list = gs_service_common_fields; ok && *list; list++)
+        ok = cJSON_AddItemToArray(arr, cJSON_CreateString(*list));
+    return ok;
+}
+
 int gs_service_puzzles_json(gs_buf *out)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -364,6 +407,7 @@ int gs_service_puzzles_json(gs_buf *out)
         ok = cJSON_AddStringToObject(o, "name", p->name) &&
              cJSON_AddStringToObject(o, "description", p->summary) &&
              cJSON_AddStringToObject(o, "path", path) &&
+             add_names(o, "fields", p->fields) &&
              add_parsed(o, "options", p->options) &&
              add_parsed(o, "example", p->example);
     }

@@ -424,6 +424,9 @@ const gs_puzzle gs_puzzle_bloxorz = {
     .example = "{\"grid\": [\"#######\", \"#..X###\", \"#..##O#\", "
                "\"#....E#\", \"#....E#\", \"#.....#\", \"#######\"]}",
     .reports_pushes = false,
+    .fields = (const char *const[]){"grid", NULL},
+    .text_format = "'N M', then N rows of cells; ends with '0 0'; prints the "
+                   "steps or 'Impossible'",
     .parse_json = blox_parse_json,
     .parse_text = blox_parse_text,
     .format_text = blox_format_text,

@@ -615,6 +615,9 @@ const gs_puzzle gs_puzzle_curling = {
                "[0,0,0,0,0,0], [1,0,0,0,0,1], [0,1,1,1,1,1]], "
                "\"max_throws\": 10}",
     .reports_pushes = false,
+    .fields = (const char *const[]){"board", "max_throws", NULL},
+    .text_format = "'W H', then H rows of W numbers (0 vacant, 1 block, 2 "
+                   "start, 3 goal); ends with '0 0'; prints the throws or '-1'",
     .parse_json = curl_parse_json,
     .parse_text = curl_parse_text,
     .format_text = curl_format_text,

@@ -640,6 +640,11 @@ const gs_puzzle gs_puzzle_holedox = {
         "{\"target\": \"[row, col] the head must reach (default [0, 0])\"}",
     .example = "{\"rows\": 5, \"cols\": 6, \"snake\": [[3,0],[3,1],[2,1],"
                "[2,0]], \"blocks\": [[1,2],[2,2],[2,3]], \"target\": [0,0]}",
+    .fields = (const char *const[]){"rows", "cols", "snake", "blocks", "target",
+                                    NULL},
+    .text_format =
+        "'R C L', L lines 'row col' (1-based, head first), 'K', K stone lines; "
+        "ends with '0 0 0'; prints 'Case i: steps' or 'Case i: -1'",
     .parse_json = holedox_parse_json,
     .parse_text = holedox_parse_text,
     .format_text = holedox_format_text,

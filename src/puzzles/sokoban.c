@@ -1080,6 +1080,10 @@ const gs_puzzle gs_puzzle_sokoban = {
     .example = "{\"grid\": [\"#######\", \"#@ $ .#\", \"#######\"], "
                "\"optimize\": \"moves\"}",
     .reports_pushes = true,
+    .fields = (const char *const[]){"grid", "optimize", "notation", NULL},
+    .text_format =
+        "'N M', then N rows in seed notation (X player, * box, @ goal, # "
+        "wall), repeated to the end; prints the steps or '-1'",
     .parse_json = sokoban_parse_json,
     .parse_text = sokoban_parse_text,
     .format_text = sokoban_format_text,

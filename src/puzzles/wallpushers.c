@@ -488,6 +488,9 @@ const gs_puzzle gs_puzzle_wallpushers = {
     .options = "{}",
     .example = "{\"start\": [2, 1], \"walls\": [[10,2,10,10,2,6],"
                "[3,12,11,14,9,4],[13,15,3,6,15,13],[14,11,12,9,14,11]]}",
+    .fields = (const char *const[]){"start", "walls", NULL},
+    .text_format = "'col row' of the start (1-based), then 4 rows of 6 wall "
+                   "numbers; ends with '0 0'; prints the moves or 'Impossible'",
     .parse_json = wallpushers_parse_json,
     .parse_text = wallpushers_parse_text,
     .format_text = wallpushers_format_text,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "gridsolve/config.h"
@@ -62,7 +63,11 @@ static const opt opts[] = {
     {"grace-ms", "GRIDSOLVE_GRACE_MS", OPT_UINT, OFF(grace_ms), 0, 3600000,
      "MS", "drain: time in-flight solves get before cancel"},
     {"cors-origin", "GRIDSOLVE_CORS_ORIGIN", OPT_STR, OFF(cors_origin), 0, 0,
-     "ORIGIN", "Access-Control-Allow-Origin value"},
+     "ORIGINS", "* or comma-separated origins allowed by CORS"},
+    {"cors-headers", "GRIDSOLVE_CORS_HEADERS", OPT_STR, OFF(cors_hdrs), 0, 0,
+     "NAMES", "request headers a CORS preflight allows"},
+    {"log-format", "GRIDSOLVE_LOG_FORMAT", OPT_STR, OFF(log_format), 0, 0,
+     "FORMAT", "request log lines: text or json (one object a line)"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -75,6 +80,10 @@ void gs_config_default(gs_server_config *c)
     memset(c, 0, sizeof *c);
     snprintf(c->bind, sizeof c->bind, "127.0.0.1");
     snprintf(c->cors_origin, sizeof c->cors_origin, "*");
+    snprintf(c->cors_hdrs, sizeof c->cors_hdrs, "%s",
+             "Content-Type, X-Request-Id, traceparent, tracestate, "
+             "Authorization");
+    snprintf(c->log_format, sizeof c->log_format, "text");
     c->port = 8080;
     c->workers = gs_config_cpu_count();
     c->queue = 64;
@@ -141,6 +150,117 @@ static bool header_safe(const char *s)
     return true;
 }
 
+/* The next comma-separated item of *list, blanks trimmed: sets *item and
+ * *len, advances *list. False at the end. */
+static bool next_item(const char **list, const char **item, size_t *len)
+{
+    const char *p = *list;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p)
+        return false;
+    const char *end = strchr(p, ',');
+    if (!end)
+        end = p + strlen(p);
+    *list = *end ? end + 1 : end;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    *item = p;
+    *len = (size_t)(end - p);
+    return true;
+}
+
+bool gs_config_origin_allowed(const char *allowed, const char *origin)
+{
+    const char *item;
+    size_t len;
+
+    if (strcmp(allowed, "*") == 0)
+        return true;
+    if (!origin || !*origin)
+        return false;
+    while (next_item(&allowed, &item, &len))
+        if (len == strlen(origin) && strncasecmp(item, origin, len) == 0)
+            return true;
+    return false;
+}
+
+/* An origin as browsers send it: scheme "://" host [":" port], nothing
+ * after (no path, no trailing slash). */
+static bool origin_syntax(const char *s, size_t len)
+{
+    size_t i = 0;
+    if (i >= len || !isalpha((unsigned char)s[i]))
+        return false;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+                       s[i] == '-' || s[i] == '.'))
+        i++;
+    if (len - i < 4 || strncmp(s + i, "://", 3) != 0)
+        return false;
+    i += 3;
+    size_t host = i;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '-' ||
+                       s[i] == '.' || s[i] == '[' || s[i] == ']' ||
+                       (s[i] == ':' && memchr(s + host, '[', i - host))))
+        i++;
+    if (i == host)
+        return false;
+    if (i < len && s[i] == ':') {
+        size_t port = ++i;
+        while (i < len && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == port)
+            return false;
+    }
+    return i == len;
+}
+
+/* A header name: an RFC 9110 token. */
+static bool token_syntax(const char *s, size_t len)
+{
+    if (!len)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("!#$%&'*+-.^_`|~", s[i]))
+            return false;
+    return true;
+}
+
+/* Checks the options whose values have a syntax of their own; a bad one
+ * is refused at start rather than misbehaving on every request. */
+static int check_str(const opt *o, const char *value, const char *who,
+                     char *msg, size_t msglen)
+{
+    const char *list = value, *item;
+    size_t len;
+
+    if (o->offset == OFF(log_format)) {
+        if (strcmp(value, "text") == 0 || strcmp(value, "json") == 0)
+            return GS_CONFIG_OK;
+        snprintf(msg, msglen, "%s: '%s' is not text or json", who, value);
+        return GS_CONFIG_ERROR;
+    }
+    if (o->offset == OFF(cors_origin) && strcmp(value, "*") != 0) {
+        while (next_item(&list, &item, &len))
+            if (!origin_syntax(item, len)) {
+                snprintf(msg, msglen,
+                         "%s: '%.*s' is not an origin (scheme://host[:port])"
+                         "; use * alone for any origin",
+                         who, (int)len, item);
+                return GS_CONFIG_ERROR;
+            }
+    }
+    if (o->offset == OFF(cors_hdrs)) {
+        while (next_item(&list, &item, &len))
+            if (!token_syntax(item, len)) {
+                snprintf(msg, msglen, "%s: '%.*s' is not a header name", who,
+                         (int)len, item);
+                return GS_CONFIG_ERROR;
+            }
+    }
+    return GS_CONFIG_OK;
+}
+
 /* Stores `value` for option o; `who` names its source in messages. */
 static int set_opt(gs_server_config *c, const opt *o, const char *value,
                    const char *who, bool *given, char *msg, size_t msglen)
@@ -159,6 +279,8 @@ static int set_opt(gs_server_config *c, const opt *o, const char *value,
                      who, value);
             return GS_CONFIG_ERROR;
         }
+        if (check_str(o, value, who, msg, msglen))
+            return GS_CONFIG_ERROR;
         memcpy(field, value, strlen(value) + 1);
         given[o - opts] = true;
         return GS_CONFIG_OK;

@@ -30,7 +30,9 @@
 
 #include "gridsolve/buf.h"
 #include "gridsolve/http.h"
+#include "gridsolve/log.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/version.h"
 
 #define REQ_ID_MAX 128
 #define PATH_MAX_LOG 256
@@ -54,6 +56,7 @@ typedef struct req {
     char id[REQ_ID_MAX + 1];
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
+    char trace[GS_TRACEPARENT_LEN + 1]; /* valid traceparent, or "" */
     enum gs_route route;
     int puzzle; /* index into gs_puzzles, or -1 */
     bool text;  /* judge mode */
@@ -72,6 +75,8 @@ typedef struct req {
     bool resp_static;
     const char *ctype;
     const char *allow;
+    const char *etag;  /* ETag of the body, or NULL */
+    const char *cache; /* Cache-Control; NULL: no-store */
     bool preflight;
     bool solved; /* info is valid (for the log) */
     gs_solve_info info;
@@ -134,30 +139,49 @@ static bool add_header(struct MHD_Response *resp, const char *name,
     return MHD_add_response_header(resp, name, value) == MHD_YES;
 }
 
+/* The CORS headers: with "*" any origin may read; with a list, the
+ * request's Origin is echoed when it is listed and nothing is granted
+ * otherwise, and Vary: Origin tells caches the answer depends on it. */
+static bool add_cors(req *r, struct MHD_Response *resp)
+{
+    const gs_server_config *cfg = r->h->cfg;
+    bool any = strcmp(cfg->cors_origin, "*") == 0;
+    const char *origin =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+
+    if (!any && !add_header(resp, "Vary", "Origin"))
+        return false;
+    if (!gs_config_origin_allowed(cfg->cors_origin, origin))
+        return true;
+    bool ok =
+        add_header(resp, "Access-Control-Allow-Origin", any ? "*" : origin) &&
+        add_header(resp, "Access-Control-Expose-Headers",
+                   "X-Request-Id, Retry-After");
+    if (ok && r->preflight)
+        ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
+             add_header(resp, "Access-Control-Allow-Headers", cfg->cors_hdrs) &&
+             add_header(resp, "Access-Control-Max-Age", "86400");
+    return ok;
+}
+
 /* The headers every response carries, plus those its kind needs. */
 static bool add_headers(req *r, struct MHD_Response *resp)
 {
-    const gs_server_config *cfg = r->h->cfg;
+    /* Answers are computed per request: nothing may be cached unless a
+     * route says so (the OpenAPI document, with its ETag). */
     bool ok =
-        add_header(resp, "X-Request-Id", r->id) &&
-        add_header(resp, "Access-Control-Allow-Origin", cfg->cors_origin) &&
-        add_header(resp, "Access-Control-Expose-Headers",
-                   "X-Request-Id, Retry-After") &&
-        add_header(resp, "Cache-Control", "no-store");
+        add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
+        add_header(resp, "Cache-Control", r->cache ? r->cache : "no-store");
 
-    if (ok && strcmp(cfg->cors_origin, "*") != 0)
-        ok = add_header(resp, "Vary", "Origin");
+    if (ok && r->etag)
+        ok = add_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
+
     if (ok && r->ctype)
         ok = add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->ctype);
     if (ok && r->allow)
         ok = add_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (ok && r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
-    if (ok && r->preflight)
-        ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
-             add_header(resp, "Access-Control-Allow-Headers",
-                        "Content-Type, X-Request-Id") &&
-             add_header(resp, "Access-Control-Max-Age", "86400");
     return ok;
 }
 
@@ -246,6 +270,11 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
     assign_id(r);
+    /* W3C Trace Context: an invalid traceparent is ignored, not refused. */
+    if (!gs_traceparent_parse(
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"),
+            r->trace))
+        r->trace[0] = '\0';
     return r;
 }
 
@@ -325,11 +354,59 @@ static void answer_metrics(req *r)
                      &b);
 }
 
+/* GET /version: {"name", "version", "commit"}; commit "unknown" when the
+ * build did not know it, so the field is always a string. */
+static void answer_version(req *r)
+{
+    const char *commit = gs_commit();
+    cJSON *o = cJSON_CreateObject();
+    bool ok =
+        o && cJSON_AddStringToObject(o, "name", "gridsolve") &&
+        cJSON_AddStringToObject(o, "version", gs_version()) &&
+        cJSON_AddStringToObject(o, "commit", commit[0] ? commit : "unknown");
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    gs_buf b = GS_BUF_INIT;
+
+    cJSON_Delete(o);
+    if (text) {
+        gs_buf_puts(&b, text);
+        gs_buf_puts(&b, "\n");
+        free(text);
+    }
+    if (!text || gs_buf_status(&b)) {
+        gs_buf_free(&b);
+        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
+                    "out of memory writing the version");
+        return;
+    }
+    set_buf_response(r, MHD_HTTP_OK, "application/json", &b);
+}
+
 static void answer_static(req *r, int status, const char *ctype,
                           const char *body, size_t len)
 {
     set_response(r, status, ctype, (char *)body, len);
     r->resp_static = true;
+}
+
+/* Answers a GET or HEAD of a document built into the binary, tagged with
+ * its strong etag (computed once, at start) and cacheable as
+ * cache_control says: 304 without a body when If-None-Match holds the
+ * tag, else 200 with the body. For /openapi.yaml, and any other static
+ * page (a web playground). */
+static void answer_cached(req *r, const char *ctype, const char *body,
+                          size_t len, const char *etag,
+                          const char *cache_control)
+{
+    const char *inm = MHD_lookup_connection_value(
+        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+
+    r->etag = etag;
+    r->cache = cache_control;
+    if (gs_etag_matches(inm, etag))
+        answer_static(r, MHD_HTTP_NOT_MODIFIED, NULL, NULL, 0);
+    else
+        answer_static(r, MHD_HTTP_OK, ctype, body, len);
 }
 
 /* The GET-only routes. Returns true when url is one of them. */
@@ -341,7 +418,7 @@ static bool route_get(req *r, const char *url, const char *method)
     } routes[] = {
         {"/healthz", GS_ROUTE_HEALTHZ},      {"/readyz", GS_ROUTE_READYZ},
         {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI}, {"/version", GS_ROUTE_VERSION},
     };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
@@ -374,14 +451,20 @@ static bool route_get(req *r, const char *url, const char *method)
     case GS_ROUTE_METRICS:
         answer_metrics(r);
         break;
+    case GS_ROUTE_VERSION:
+        answer_version(r);
+        break;
     default:
         if (gs_openapi_yaml_len == 0) {
             set_problem(r, MHD_HTTP_NOT_FOUND,
                         "api/openapi.yaml was not embedded in this build");
             break;
         }
-        answer_static(r, MHD_HTTP_OK, "application/yaml", gs_openapi_yaml,
-                      gs_openapi_yaml_len);
+        /* Changes only with a new build: clients may keep it for five
+         * minutes, then revalidate cheaply with the ETag. */
+        answer_cached(r, "application/yaml", gs_openapi_yaml,
+                      gs_openapi_yaml_len, r->h->openapi_etag,
+                      "public, max-age=300");
         break;
     }
     return true;
@@ -440,6 +523,37 @@ static bool read_query(req *r)
                           : (long long)v;
     }
     return true;
+}
+
+/* State of the walk over a request's query parameters. */
+typedef struct query_walk {
+    req *r;
+    const gs_puzzle *p;
+    bool bad;
+} query_walk;
+
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    query_walk *w = cls;
+    gs_error err = {0};
+
+    if (gs_service_check_query(w->p, w->r->text, key ? key : "", &err)) {
+        set_problem_err(w->r, MHD_HTTP_BAD_REQUEST, &err);
+        w->bad = true;
+        return MHD_NO; /* stop at the first unknown one */
+    }
+    return MHD_YES;
+}
+
+/* Strict input: every query parameter must be one the mode accepts, so
+ * a misspelt option is a 400, not its default. False with a 400 stored. */
+static bool check_query(req *r, const gs_puzzle *p)
+{
+    query_walk w = {r, p, false};
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_arg, &w);
+    return !w.bad;
 }
 
 /* Appends the registered puzzle names, for a 404's detail. */
@@ -502,7 +616,7 @@ static bool route_solve(req *r, const char *name, const char *method)
                     shown);
         return false;
     }
-    if (r->text && !read_query(r))
+    if (!check_query(r, p) || (r->text && !read_query(r)))
         return false;
     const char *cl = MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -712,23 +826,29 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
     struct timespec now;
     struct tm tm;
-    char when[32], solve[96] = "";
-    double ms = (double)(gs_now_ns() - r->start_ns) / 1e6;
+    char when[40], line[1024];
 
     clock_gettime(CLOCK_REALTIME, &now);
     gmtime_r(&now.tv_sec, &tm);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (r->solved)
-        snprintf(solve, sizeof solve, " result=%s expanded=%llu",
-                 gs_status_name(r->info.status),
-                 (unsigned long long)r->info.expanded);
-    /* One fprintf per line: stdio locks the stream, lines never mix. */
-    char status[8] = "-";
-    if (r->status)
-        snprintf(status, sizeof status, "%d", r->status);
-    fprintf(stderr, "%s.%03ldZ %s %s %s %.3fms id=%s%s%s\n", when,
-            now.tv_nsec / 1000000, r->method, r->path, status, ms, r->id, solve,
-            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " aborted");
+    size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(when + n, sizeof when - n, ".%03ldZ", now.tv_nsec / 1000000);
+    gs_log_entry e = {
+        .time = when,
+        .method = r->method,
+        .path = r->path,
+        .status = r->status,
+        .ms = (double)(gs_now_ns() - r->start_ns) / 1e6,
+        .id = r->id,
+        .result = r->solved ? gs_status_name(r->info.status) : NULL,
+        .expanded = r->info.expanded,
+        .traceparent = r->trace[0] ? r->trace : NULL,
+        .outcome =
+            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted",
+    };
+    gs_log_format(&e, strcmp(r->h->cfg->log_format, "json") == 0, line,
+                  sizeof line);
+    /* One fputs per line: stdio locks the stream, lines never mix. */
+    fputs(line, stderr);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -807,6 +927,7 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
         return gs_error_set(err, rc, "cannot build the puzzle list");
     }
     h->puzzles_json = gs_buf_take(&b, &h->puzzles_len);
+    gs_etag_make(gs_openapi_yaml, gs_openapi_yaml_len, h->openapi_etag);
     return GS_OK;
 }
 

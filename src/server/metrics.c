@@ -10,6 +10,7 @@
 
 #include "gridsolve/metrics.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/version.h"
 
 #define CODE_MIN 100
 #define CODE_SPAN 500 /* status codes 100..599 */
@@ -41,11 +42,39 @@ struct gs_metrics {
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
     "/solve/{puzzle}", "/puzzles",      "/healthz", "/readyz",
-    "/metrics",        "/openapi.yaml", "other"};
+    "/metrics",        "/openapi.yaml", "/version", "other"};
 
 const char *gs_route_label(enum gs_route r)
 {
     return (unsigned)r < GS_ROUTE_COUNT ? route_labels[r] : "other";
+}
+
+/* Appends s as a label value: backslash, quote and newline escaped, as
+ * the text format requires. */
+static void label_value(gs_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            gs_buf_printf(out, "\\%c", *s);
+        else if (*s == '\n')
+            gs_buf_puts(out, "\\n");
+        else
+            gs_buf_append(out, s, 1);
+    }
+}
+
+/* The conventional build-info gauge: constant 1, the build in labels, so
+ * dashboards can tell which version each replica runs. */
+static void render_build_info(gs_buf *out)
+{
+    gs_buf_puts(out, "# HELP gridsolve_build_info The running build: "
+                     "version and git commit.\n"
+                     "# TYPE gridsolve_build_info gauge\n"
+                     "gridsolve_build_info{version=\"");
+    label_value(out, gs_version());
+    gs_buf_puts(out, "\",commit=\"");
+    label_value(out, gs_commit());
+    gs_buf_puts(out, "\"} 1\n");
 }
 
 int gs_metrics_new(gs_metrics **out)
@@ -213,6 +242,7 @@ static void gauge(gs_buf *out, const char *name, const char *help, unsigned v)
 
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
 {
+    render_build_info(out);
     pthread_mutex_lock(&m->lock);
     render_requests(m, out);
     render_solves(m, out);

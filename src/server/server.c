@@ -216,13 +216,15 @@ int gs_server_main(int argc, char **argv)
         gs_http_free(&h);
         return 1;
     }
+    /* Ready before announcing it: a client that reacts to the line must
+     * find /readyz 200. */
+    atomic_store(&h.ready, 1);
     printf("listening on %s\n", addr);
     fflush(stdout);
     fprintf(stderr,
             "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
             ", timeout %" PRIu64 " ms, max body %" PRIu64 " bytes)\n",
             addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body);
-    atomic_store(&h.ready, 1);
 
     while (sigwait(&set, &sig) != 0)
         ;

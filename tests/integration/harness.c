@@ -333,6 +333,18 @@ void gs_srv_dump_log(const gs_srv *s)
             (int)s->pid, n, buf);
 }
 
+long gs_srv_log(const gs_srv *s, char *buf, size_t len)
+{
+    int fd = live_log_fd(s->pid);
+    if (fd < 0 || len == 0)
+        return -1;
+    ssize_t n = pread(fd, buf, len - 1, 0);
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    return (long)n;
+}
+
 /* ---- HTTP ---- */
 
 typedef struct body_acc {

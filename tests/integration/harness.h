@@ -81,6 +81,10 @@ int gs_srv_wait(gs_srv *s, long timeout_ms);
 /* Prints the last bytes of the server's stderr log, for diagnosis. */
 void gs_srv_dump_log(const gs_srv *s);
 
+/* Copies the start of the server's stderr log (at most len - 1 bytes,
+ * NUL-ended) into buf; returns the bytes copied, -1 when there is none. */
+long gs_srv_log(const gs_srv *s, char *buf, size_t len);
+
 /* Performs one request. Always fills resp (free it with gs_resp_free);
  * returns resp->curl_rc. */
 int gs_http(const gs_srv *s, const gs_req *req, gs_resp *resp);

@@ -16,7 +16,9 @@
     X(wallpushers)                                                             \
     X(holedox)                                                                 \
     X(sokoban)                                                                 \
-    X(regress)
+    X(regress)                                                                 \
+    X(strict)                                                                  \
+    X(api)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_test_##name##_suite(void);
 GS_UNIT_SUITES(GS_DECLARE_SUITE)

@@ -188,8 +188,8 @@ START_TEST(json_errors_are_precise)
     ck_assert_int_eq(
         run_json("{\"n\": 1, \"limits\": {\"timeout\": 5}}", &d, &err),
         GS_EBADREQ);
-    ck_assert_str_eq(err.detail, "unknown field \"limits.timeout\"; expected "
-                                 "timeout_ms or max_states");
+    ck_assert_str_eq(err.detail, "unknown field \"limits.timeout\"; did you "
+                                 "mean \"limits.timeout_ms\"?");
     ck_assert_int_eq(run_json("{\"n\": 101}", &d, &err), GS_EINVALID);
     ck_assert_int_eq(run_json("", &d, &err), GS_EBADREQ);
 }
