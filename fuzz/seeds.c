@@ -178,6 +178,7 @@ static int http_seeds(const char *root)
         "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc-1\r\n\r\n",
         "GET /puzzles HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /version HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /metrics HTTP/1.0\r\n\r\n",
         "HEAD /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n",
         "OPTIONS /solve/bloxorz HTTP/1.1\r\nHost: x\r\nOrigin: "
