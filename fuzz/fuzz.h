@@ -20,6 +20,11 @@
 /* Largest grid a fuzz input may declare: big enough for every sample,
  * small enough that allocating and scanning it costs microseconds. */
 #define GS_FUZZ_MAX_CELLS 4096u
+/* fuzz_service: boards up to 1M cells, so that a body declaring a large
+ * one meets the deadline checks of parsing and set-up; and the time past
+ * which a request (deadline 5-10 ms) counts as having ignored it. */
+#define GS_FUZZ_SERVICE_MAX_CELLS (1u << 20)
+#define GS_FUZZ_OVERRUN_MS 3000.0
 /* A tiny solve: a few thousand states or a few milliseconds. */
 #define GS_FUZZ_MAX_STATES 2000u
 #define GS_FUZZ_TIMEOUT_MS 5.0

@@ -6,7 +6,8 @@
  * sanitizers: a success in JSON mode is a JSON object naming the puzzle
  * and a status; a failure is a 400, 422 or out-of-memory error (never
  * GS_EINTERNAL) whose problem document is valid JSON; text output is
- * whole lines; the memory budget is back where it started.
+ * whole lines; the memory budget is back where it started; no request
+ * runs seconds past its millisecond deadline.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     opts.max_states = GS_FUZZ_MAX_STATES;
     opts.max_states_limit = 2 * GS_FUZZ_MAX_STATES;
     opts.max_solve_bytes = 16u << 20;
-    opts.caps.max_cells = GS_FUZZ_MAX_CELLS;
+    /* Larger boards than fuzz_parse allows: a body declaring one must
+     * still stop at the deadline (checked below). */
+    opts.caps.max_cells = GS_FUZZ_SERVICE_MAX_CELLS;
     return 0;
 }
 
@@ -78,12 +81,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gs_error err = {0};
     gs_solve_info info;
     int rc;
+    double t0 = (double)gs_now_ns();
     if (target.text)
         rc = gs_service_text(target.puzzle, (const char *)data, size, &opts, -1,
                              -1, &out, &info, &err);
     else
         rc = gs_service_json(target.puzzle, (const char *)data, size, &opts,
                              &out, &info, &err);
+    /* Deadlines of milliseconds: seconds mean a limit went unchecked. */
+    gs_fuzz_check(((double)gs_now_ns() - t0) / 1e6 < GS_FUZZ_OVERRUN_MS,
+                  "request overran its deadline by seconds");
     if (rc != GS_OK)
         check_error(rc, &err);
     else if (!target.text)
