@@ -230,7 +230,7 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
         return gs_error_set(err, GS_ENOMEM, "out of memory writing response");
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
+    cJSON_free(text); /* cJSON's allocator: the budget's when hooked */
     return gs_buf_status(out);
 }
 
@@ -417,7 +417,7 @@ int gs_service_puzzles_json(gs_buf *out)
         return GS_ENOMEM;
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
+    cJSON_free(text);
     return gs_buf_status(out);
 }
 
@@ -498,5 +498,5 @@ void gs_service_problem_json(const gs_error *err, int http_status,
     }
     gs_buf_puts(out, text);
     gs_buf_puts(out, "\n");
-    cJSON_free(text); /* allocated by cJSON's hooks (mem.h budget) */
+    cJSON_free(text);
 }

@@ -371,7 +371,7 @@ static void answer_version(req *r)
     if (text) {
         gs_buf_puts(&b, text);
         gs_buf_puts(&b, "\n");
-        cJSON_free(text); /* cJSON's hooks may allocate (mem.h) */
+        cJSON_free(text); /* cJSON's allocator: the memory budget's */
     }
     if (!text || gs_buf_status(&b)) {
         gs_buf_free(&b);
