@@ -97,14 +97,6 @@ static void fig_max(const char *name, double value, const char *unit,
     fig(name, value, unit, t, isnan(value) ? 0 : value <= max);
 }
 
-static void note(const char *fmt, const char *arg)
-{
-    printf("# ");
-    printf(fmt, arg);
-    printf("\n");
-    fflush(stdout);
-}
-
 /* ---- request bodies */
 
 #define JSON "application/json"
@@ -377,7 +369,7 @@ static void scenario_b(unsigned long nofile)
     int n = cfg.slow_conns;
     if ((unsigned long)n + 64 > nofile) {
         n = (int)nofile - 64;
-        note("RLIMIT_NOFILE allows only %s slow connections", "fewer");
+        printf("# RLIMIT_NOFILE allows only %d slow connections\n", n);
     }
     slow_conn *c = calloc((size_t)n, sizeof *c);
     if (!c)
@@ -450,9 +442,18 @@ static void scenario_b(unsigned long nofile)
         if (c[i].fd >= 0)
             close(c[i].fd);
     free(c);
-    double lim = st_metric(s.port, "gridsolve_connections_refused", NULL);
-    if (lim >= 0)
-        fig("slowloris_connection_limit_hits", lim, "", NULL, -1);
+    /* The server's own counts (absent on builds without them). */
+    st_sleep_ms(200);
+    double rej =
+        st_metric(s.port, "gridsolve_connections_rejected_total", NULL);
+    double hdr =
+        st_metric(s.port, "gridsolve_connections_closed_total", "header");
+    double max = st_metric(s.port, "gridsolve_connections_max", NULL);
+    fig("slowloris_connections_max", max < 0 ? NAN : max, "conn", NULL, -1);
+    fig("slowloris_connections_rejected", rej < 0 ? NAN : rej, "conn", NULL,
+        -1);
+    fig("slowloris_closed_header_timeout", hdr < 0 ? NAN : hdr, "conn", NULL,
+        -1);
     st_server_stop(&s, 20000, NULL);
 }
 
@@ -955,6 +956,11 @@ static void scenario_e(void)
     fig("heavy_limit_memory_answers", mem, "resp", NULL, -1);
     fig("heavy_limit_answers", lim, "resp", NULL, -1);
     fig("heavy_server_alive", !died, "", "1", !died);
+    double bpeak =
+        died ? -1
+             : st_metric(s.port, "gridsolve_memory_bytes", "kind=\"peak\"");
+    if (bpeak >= 0)
+        fig("heavy_budget_peak_mb", bpeak / (1 << 20), "MB", NULL, -1);
     if (!died) {
         int status;
         double ms = trivial_ms(NULL, s.port, 20000, &status);
