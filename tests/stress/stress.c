@@ -465,8 +465,12 @@ typedef struct load {
     atomic_bool stop;
     atomic_bool stop_on_refused; /* d: the server went away */
     atomic_long status[600];
-    atomic_long unexpected;    /* status other than the body's own */
-    atomic_long io_reset;      /* connection reset while waiting */
+    atomic_long unexpected; /* status other than the body's own */
+    atomic_long io_reset;   /* connection reset while waiting */
+    /* d: failures of requests sent after the SIGTERM, on a connection the
+     * server may never have accepted (kept apart from the others). */
+    atomic_long late_reset, late_eof;
+    _Atomic double sigterm_ms; /* st_now_ms() of the SIGTERM; 0 before */
     atomic_long io_eof;        /* closed mid-response or on a fresh conn */
     atomic_long io_timeout;    /* no answer in 30 s */
     atomic_long io_connect;    /* connect failed */
@@ -540,6 +544,11 @@ static bool load_one(load *l, int *fd, unsigned *seed)
     }
     close(*fd);
     *fd = -1;
+    double term = atomic_load(&l->sigterm_ms);
+    if (term > 0 && t0 >= term && (rc == ST_ERESET || rc == ST_EEOF)) {
+        atomic_fetch_add(rc == ST_ERESET ? &l->late_reset : &l->late_eof, 1);
+        return true;
+    }
     if (rc == ST_EEOF && reused)
         atomic_fetch_add(&l->stale, 1); /* an idle close: retry is safe */
     else if (rc == ST_ERESET)
@@ -745,6 +754,7 @@ static void sigterm_mid(load *l, void *arg)
     sigterm_ctx *x = arg;
     st_sleep_ms(1500);
     atomic_store(&l->stop_on_refused, true);
+    atomic_store(&l->sigterm_ms, st_now_ms());
     kill(x->s->pid, SIGTERM);
     /* Load continues until the server stops taking connections. */
     x->exit_status = st_server_stop(x->s, 60000, &x->exit_ms);
@@ -806,6 +816,9 @@ static void scenario_d(void)
     fig("sigterm_incomplete_responses", (double)inc, "", "0", inc == 0);
     fig("sigterm_resets", (double)atomic_load(&l->io_reset), "", "0",
         atomic_load(&l->io_reset) == 0);
+    fig("sigterm_late_resets", (double)atomic_load(&l->late_reset), "", NULL,
+        -1);
+    fig("sigterm_late_closed", (double)atomic_load(&l->late_eof), "", NULL, -1);
     fig("sigterm_keepalive_closed_clean", (double)atomic_load(&l->stale), "",
         NULL, -1);
     char want[32];
