@@ -178,7 +178,7 @@ FUZZ_CFLAGS := -O1 -g -std=c11 -Wall -Wextra -Wno-unused-parameter -pthread \
                $(FUZZ_SAN)
 FUZZ_CORE_OBJ := $(CORE_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_LIB := $(FUZZ_BUILD)/libgridsolve.a
-FUZZ_HARNESSES := fuzz_parse fuzz_service fuzz_http
+FUZZ_HARNESSES := fuzz_parse fuzz_service fuzz_http fuzz_config
 FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_seeds
 
 .PHONY: fuzz fuzz-deps fuzz-build stress

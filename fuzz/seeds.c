@@ -4,7 +4,8 @@
  *                    for every puzzle of the registry, and prints one
  *                    "<puzzle> <mode>" line per corpus written; also
  *                    DIR/http/ and DIR/http.dict: raw HTTP requests for
- *                    fuzz_http (every route, every puzzle, both modes)
+ *                    fuzz_http (every route, every puzzle, both modes);
+ *                    DIR/config/ and DIR/config.dict for fuzz_config
  *
  * The seeds are each puzzle's `example` body (plus variants with limits),
  * and the judge samples of tests/samples.h, whole and case by case, so
@@ -239,13 +240,80 @@ static int http_seeds(const char *root)
     return rc ? -1 : 0;
 }
 
+/* fuzz_config seeds: argv pieces, an empty piece, then NAME=VALUE
+ * entries; and config.dict with every flag and variable name. */
+static int config_seeds(const char *root)
+{
+    /* Literals with embedded NULs: the length comes from sizeof. */
+#define SEED(s)                                                                \
+    {                                                                          \
+        s, sizeof s - 1                                                        \
+    }
+    static const struct {
+        const char *data;
+        size_t len;
+    } seeds[] = {
+        SEED("--port\0"
+             "8080\0--workers\0"
+             "4\0--max-body\0"
+             "4M"),
+        SEED("--bind=127.0.0.1\0--queue=0\0--max-solve-memory\0"
+             "2G"),
+        SEED("--timeout-ms\0"
+             "10\0--max-timeout-ms\0"
+             "5\0\0"
+             "GRIDSOLVE_WORKERS=3"),
+        SEED("\0GRIDSOLVE_PORT=99999\0GRIDSOLVE_MAX_BODY=1K"),
+        SEED("--max-states\0"
+             "18446744073709551615\0--grace-ms\0-1"),
+        SEED("--cors-origin\0*\0--max-cells\0"
+             "16777216"),
+    };
+#undef SEED
+    char dir[512];
+    int rc = 0;
+    snprintf(dir, sizeof dir, "%s/config", root);
+    if (mkdir_p(dir))
+        return -1;
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++)
+        rc |= write_seed(dir, (int)i, seeds[i].data, seeds[i].len);
+    snprintf(dir, sizeof dir, "%s/config.dict", root);
+    FILE *f = fopen(dir, "w");
+    if (!f)
+        return -1;
+    static const char *const tokens[] = {"--bind",
+                                         "--port",
+                                         "--workers",
+                                         "--queue",
+                                         "--max-body",
+                                         "--timeout-ms",
+                                         "--max-timeout-ms",
+                                         "--max-states",
+                                         "--max-states-limit",
+                                         "--max-solve-memory",
+                                         "--max-memory",
+                                         "--max-cells",
+                                         "--grace-ms",
+                                         "--cors-origin",
+                                         "GRIDSOLVE_",
+                                         "=",
+                                         "K",
+                                         "M",
+                                         "G",
+                                         "18446744073709551616",
+                                         "\\x00"};
+    for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
+        fprintf(f, "\"%s\"\n", tokens[i]);
+    return fclose(f) == 0 && !rc ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;
     }
-    if (mkdir_p(argv[1]) || http_seeds(argv[1]))
+    if (mkdir_p(argv[1]) || http_seeds(argv[1]) || config_seeds(argv[1]))
         return 1;
     for (size_t i = 0; i < gs_puzzle_count; i++) {
         const gs_puzzle *p = gs_puzzles[i];

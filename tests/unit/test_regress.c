@@ -432,6 +432,34 @@ START_TEST(http_documents_under_cjson_hooks)
 }
 END_TEST
 
+/* make fuzz (fuzz_config): a flag or variable holding a newline was
+ * echoed raw, so the "one line on stderr" of a bad value spanned lines.
+ * Control bytes in messages are '?' now. */
+static const char *env_with_newline(const char *name)
+{
+    return strcmp(name, "GRIDSOLVE_WORKERS") == 0 ? "4\nx" : NULL;
+}
+
+START_TEST(config_error_is_one_line)
+{
+    gs_server_config c;
+    char msg[256];
+    char *argv[] = {"serve", "--cors-ori\ni", NULL};
+    gs_config_default(&c);
+    ck_assert_int_eq(gs_config_parse(&c, 2, argv, NULL, msg, sizeof msg),
+                     GS_CONFIG_ERROR);
+    ck_assert_ptr_null(strchr(msg, '\n'));
+    ck_assert_ptr_nonnull(strstr(msg, "--cors-ori?i"));
+
+    char *none[] = {"serve", NULL};
+    gs_config_default(&c);
+    ck_assert_int_eq(
+        gs_config_parse(&c, 1, none, env_with_newline, msg, sizeof msg),
+        GS_CONFIG_ERROR);
+    ck_assert_ptr_null(strchr(msg, '\n'));
+}
+END_TEST
+
 Suite *gs_test_regress_suite(void)
 {
     Suite *s = suite_create("regress");
@@ -451,6 +479,7 @@ Suite *gs_test_regress_suite(void)
     tcase_add_test(tc, problem_json_is_valid_utf8);
     tcase_add_test(tc, cjson_hooks_printed_text_freed_by_cjson);
     tcase_add_test(tc, http_documents_under_cjson_hooks);
+    tcase_add_test(tc, config_error_is_one_line);
     suite_add_tcase(s, tc);
     return s;
 }
