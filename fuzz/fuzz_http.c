@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -78,6 +79,26 @@ static bool readable(int fd, int ms)
     return poll(&p, 1, ms) > 0;
 }
 
+/* A connection to the server. Other programs on this machine may hold
+ * most of the ephemeral ports for a moment (EADDRNOTAVAIL), so a failed
+ * connect is retried for 2 s before it counts as the server having
+ * stopped accepting; the reason is printed either way. */
+static int connect_server(const struct sockaddr_in *a)
+{
+    for (int attempt = 0;; attempt++) {
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        gs_fuzz_check(fd >= 0, "socket");
+        if (connect(fd, (const struct sockaddr *)a, sizeof *a) == 0)
+            return fd;
+        int e = errno;
+        close(fd);
+        fprintf(stderr, "fuzz_http: connect: %s\n", strerror(e));
+        gs_fuzz_check(attempt < 200,
+                      "the server stopped accepting connections");
+        usleep(10000);
+    }
+}
+
 /* True when buf (len bytes, NUL-terminated) holds a whole response with a
  * Content-Length body, so the harness need not wait for the close. */
 static bool complete(const char *buf, size_t len)
@@ -95,10 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sockaddr_in a = {.sin_family = AF_INET,
                             .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    gs_fuzz_check(fd >= 0, "socket");
-    gs_fuzz_check(connect(fd, (struct sockaddr *)&a, sizeof a) == 0,
-                  "the server stopped accepting connections");
+    int fd = connect_server(&a);
     /* The server may answer and close before taking every byte. */
     size_t off = 0;
     while (off < size) {
