@@ -6,6 +6,7 @@
 #   make bench   benchmarks (speed and memory figures)
 #   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
 #   make stress  the stress figures against build/gridsolve (not in test)
+#   make test-web  browser tests of the playground (chromium + node)
 
 BUILD ?= build
 ifeq ($(SANITIZE),1)
@@ -49,7 +50,8 @@ VERSION_FLAGS := -DGS_VERSION='"$(GS_VERSION)"' -DGS_COMMIT='"$(GS_COMMIT)"'
 SRC := $(shell find src -name '*.c' | sort)
 CLI_SRC := $(filter src/cli/%,$(SRC))
 CORE_SRC := $(filter-out $(CLI_SRC),$(SRC))
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/gen/openapi.o \
+            $(BUILD)/gen/web.o
 UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
@@ -63,7 +65,7 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test validate-k8s format clean
+        container-test validate-k8s format clean test-web web-screenshot
 
 all: build
 
@@ -90,6 +92,12 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
 	@$(MAKE) --no-print-directory check-unit check-integration
+	@$(MAKE) --no-print-directory test-web
+
+# Check's per-test timeouts only catch hangs; a loaded machine (or a
+# sanitizer build) must not turn them into failures, so they are stretched.
+CK_TIMEOUT_MULTIPLIER ?= 4
+export CK_TIMEOUT_MULTIPLIER
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -104,6 +112,28 @@ bench: deps
 
 container-test:
 	bash docker/container-test.sh
+
+# Browser tests of the playground (tests/web): node's test runner drives
+# Debian's chromium through playwright-core against a `gridsolve serve`
+# that the tests start on a free port and stop. Skipped, saying so, when
+# chromium or node is missing; `npm ci` runs first when needed.
+CHROMIUM ?= /usr/bin/chromium
+WEB_TEST_ENV = GRIDSOLVE_BIN=$(BIN) CHROMIUM=$(CHROMIUM)
+test-web: $(BIN)
+	@if [ ! -x "$(CHROMIUM)" ] || ! command -v node >/dev/null 2>&1; then \
+	  echo "make test-web: SKIPPED: needs $(CHROMIUM) and node" \
+	    "(apt-get install chromium nodejs npm)"; \
+	else \
+	  if [ ! -d tests/web/node_modules/playwright-core ]; then \
+	    (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
+	  fi; \
+	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test tests/web/; \
+	fi
+
+# Remakes docs/playground.png, the README's picture, with the browser tests.
+web-screenshot:
+	@$(MAKE) --no-print-directory test-web \
+	  WEB_TEST_EXTRA=PLAYGROUND_SCREENSHOT=docs/playground.png
 
 # Renders docker/k8s with kubectl kustomize and schema-checks every object
 # (docker/k8s/validate.sh; installs kubectl and Node.js from Debian as root
@@ -137,6 +167,14 @@ $(BUILD)/gen/openapi.o: $(OPENAPI)
 	  echo 'const size_t gs_openapi_yaml_len = sizeof gs_openapi_yaml - 1;'; \
 	} > $(BUILD)/gen/openapi.c
 	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/openapi.c
+
+# The web playground (GET /): web/index.html with its style and script
+# inlined, as a C array plus the Content-Security-Policy that allows them.
+WEB_SRC := web/index.html web/style.css web/app.js web/embed.sh
+$(BUILD)/gen/web.o: $(WEB_SRC)
+	@mkdir -p $(dir $@)
+	sh web/embed.sh $(BUILD)/gen/web.c
+	$(CC) $(CFLAGS) -c -o $@ $(BUILD)/gen/web.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -21,6 +21,12 @@ struct MHD_Daemon;
 extern const char gs_openapi_yaml[];
 extern const size_t gs_openapi_yaml_len;
 
+/* The web playground page served at GET / (web/, embedded by
+ * web/embed.sh) and the Content-Security-Policy its inline code needs. */
+extern const char gs_web_index_html[];
+extern const size_t gs_web_index_len;
+extern const char gs_web_csp[];
+
 typedef struct gs_http {
     const gs_server_config *cfg;
     gs_solve_opts opts; /* opts.cancel points at `cancel` */
@@ -37,6 +43,7 @@ typedef struct gs_http {
     atomic_ullong id_seq;
     /* Validator of GET /openapi.yaml, made once at start. */
     char openapi_etag[GS_ETAG_MAX];
+    char index_etag[GS_ETAG_MAX]; /* GET /, the playground */
 } gs_http;
 
 /* Builds the pool, metrics and cached documents for cfg (which must

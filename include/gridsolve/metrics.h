@@ -23,6 +23,7 @@ enum gs_route {
     GS_ROUTE_METRICS,
     GS_ROUTE_OPENAPI,
     GS_ROUTE_VERSION,
+    GS_ROUTE_INDEX, /* the web playground at / */
     GS_ROUTE_OTHER, /* unknown paths */
     GS_ROUTE_COUNT
 };

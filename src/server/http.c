@@ -182,6 +182,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
         ok = add_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (ok && r->status == MHD_HTTP_SERVICE_UNAVAILABLE)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
+    if (ok && r->route == GS_ROUTE_INDEX) /* the playground: nothing else */
+        ok = add_header(resp, "Content-Security-Policy", gs_web_csp);
     return ok;
 }
 
@@ -416,9 +418,13 @@ static bool route_get(req *r, const char *url, const char *method)
         const char *path;
         enum gs_route route;
     } routes[] = {
-        {"/healthz", GS_ROUTE_HEALTHZ},      {"/readyz", GS_ROUTE_READYZ},
-        {"/puzzles", GS_ROUTE_PUZZLES},      {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI}, {"/version", GS_ROUTE_VERSION},
+        {"/healthz", GS_ROUTE_HEALTHZ},
+        {"/readyz", GS_ROUTE_READYZ},
+        {"/puzzles", GS_ROUTE_PUZZLES},
+        {"/metrics", GS_ROUTE_METRICS},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/version", GS_ROUTE_VERSION},
+        {"/", GS_ROUTE_INDEX},
     };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
     size_t i = 0, n = sizeof routes / sizeof routes[0];
@@ -453,6 +459,12 @@ static bool route_get(req *r, const char *url, const char *method)
         break;
     case GS_ROUTE_VERSION:
         answer_version(r);
+        break;
+    case GS_ROUTE_INDEX:
+        /* Revalidated on every load (the ETag makes that cheap), so a new
+         * build's page is never stale. */
+        answer_cached(r, "text/html; charset=utf-8", gs_web_index_html,
+                      gs_web_index_len, r->h->index_etag, "no-cache");
         break;
     default:
         if (gs_openapi_yaml_len == 0) {
@@ -928,6 +940,7 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     }
     h->puzzles_json = gs_buf_take(&b, &h->puzzles_len);
     gs_etag_make(gs_openapi_yaml, gs_openapi_yaml_len, h->openapi_etag);
+    gs_etag_make(gs_web_index_html, gs_web_index_len, h->index_etag);
     return GS_OK;
 }
 

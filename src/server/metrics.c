@@ -41,8 +41,8 @@ struct gs_metrics {
 };
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
-    "/solve/{puzzle}", "/puzzles",      "/healthz", "/readyz",
-    "/metrics",        "/openapi.yaml", "/version", "other"};
+    "/solve/{puzzle}", "/puzzles", "/healthz", "/readyz", "/metrics",
+    "/openapi.yaml",   "/version", "/",        "other"};
 
 const char *gs_route_label(enum gs_route r)
 {

@@ -236,6 +236,32 @@ START_TEST(openapi_served)
 }
 END_TEST
 
+/* GET / is the playground: one self-contained HTML page (web/). */
+START_TEST(playground_served)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    gs_resp r;
+    gs_get(&s, "/", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.content_type, "text/html; charset=utf-8");
+    ck_assert_ptr_nonnull(r.body);
+    ck_assert_msg(strncmp(r.body, "<!doctype html>", 15) == 0,
+                  "page starts with '%.20s'", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "data-testid=\"puzzle-select\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "<script>"));
+    /* Nothing is loaded from elsewhere: the page works offline. */
+    ck_assert_ptr_null(strstr(r.body, "src=\"http"));
+    ck_assert_ptr_null(strstr(r.body, "href=\"http"));
+    gs_resp_free(&r);
+    gs_post(&s, "/", "application/json", "{}", &r);
+    ck_assert_int_eq(r.status, 405);
+    ck_assert_str_eq(r.allow, "GET, HEAD, OPTIONS");
+    gs_resp_free(&r);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 START_TEST(not_found)
 {
     gs_srv s;
@@ -404,6 +430,7 @@ Suite *gs_itest_http_suite(void)
     tcase_add_test(tc, puzzles_examples_are_solvable);
     tcase_add_test(tc, metrics_documented_and_counting);
     tcase_add_test(tc, openapi_served);
+    tcase_add_test(tc, playground_served);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("routing");
