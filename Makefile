@@ -248,9 +248,9 @@ $(FUZZ_LIB): $(FUZZ_CORE_OBJ)
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
 
-# The HTTP harness runs the whole front end, which serves the embedded
-# openapi.yaml (plain data: the normal build's object will do).
-$(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/fuzz/fuzz_http.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB) $(BUILD)/gen/openapi.o
+# The HTTP harness runs the whole front end, which serves embedded files
+# (openapi.yaml, the playground): plain data, the normal build's objects.
+$(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/fuzz/fuzz_http.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB) $(filter $(BUILD)/gen/%,$(CORE_OBJ))
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 $(FUZZ_BUILD)/fuzz_seeds: $(FUZZ_BUILD)/obj/fuzz/seeds.o $(FUZZ_LIB)
