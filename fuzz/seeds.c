@@ -180,6 +180,10 @@ static int http_seeds(const char *root)
         "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc-1\r\n\r\n",
         "GET /puzzles HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /version HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"x\"\r\n\r\n",
+        "POST /solve/holedox HTTP/1.1\r\nHost: x\r\nAccept: "
+        "text/event-stream\r\nContent-Type: application/json\r\n"
+        "Content-Length: 2\r\n\r\n{}",
         "GET /metrics HTTP/1.0\r\n\r\n",
         "HEAD /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n",
         "OPTIONS /solve/bloxorz HTTP/1.1\r\nHost: x\r\nOrigin: "
