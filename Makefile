@@ -3,6 +3,7 @@
 #   make run     install missing Debian packages (as root), build, serve
 #   make test    the same dependency step, then unit and integration tests
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make test TSAN=1       the same under ThreadSanitizer
 #   make bench   benchmarks (speed and memory figures)
 #   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
 #   make stress  the stress figures against build/gridsolve (not in test)
@@ -13,6 +14,17 @@ ifeq ($(SANITIZE),1)
 override BUILD := $(BUILD)-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
+endif
+# ThreadSanitizer: libmicrohttpd and libcurl are not instrumented, so the
+# few reports inside them are suppressed (tests/tsan.supp says why); any
+# report in our code fails the run (halt_on_error).
+ifeq ($(TSAN),1)
+override BUILD := $(BUILD)-tsan
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+export TSAN_OPTIONS := suppressions=$(CURDIR)/tests/tsan.supp \
+                       halt_on_error=1 second_deadlock_stack=1
+# The solvers run 5-15 times slower instrumented.
+export CK_TIMEOUT_MULTIPLIER := 5
 endif
 
 CC ?= cc

@@ -14,11 +14,14 @@ typedef struct gs_buf {
     size_t len;
     size_t cap;
     int oom;
+    int budget; /* set before the first append: the data is allocated
+                   from the process memory budget (mem.h), and an append
+                   the budget refuses sets oom */
 } gs_buf;
 
 #define GS_BUF_INIT                                                            \
     {                                                                          \
-        NULL, 0, 0, 0                                                          \
+        NULL, 0, 0, 0, 0                                                       \
     }
 
 void gs_buf_append(gs_buf *b, const void *data, size_t len);
@@ -27,7 +30,9 @@ void gs_buf_printf(gs_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* GS_OK, or GS_ENOMEM when any append failed. */
 int gs_buf_status(const gs_buf *b);
-/* Hands the data to the caller (who frees it) and resets the buffer. */
+/* Hands the data to the caller (who frees it with free()) and resets the
+ * buffer. A budgeted buffer hands over a plain copy (NULL when out of
+ * memory). */
 char *gs_buf_take(gs_buf *b, size_t *len);
 void gs_buf_free(gs_buf *b);
 

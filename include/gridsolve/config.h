@@ -25,8 +25,9 @@ typedef struct gs_server_config {
     uint64_t max_states;                 /* default state cap */
     uint64_t max_states_limit;           /* ceiling for a requested one */
     uint64_t max_solve_memory;           /* bytes of one solve's states */
-    uint64_t max_cells;                  /* largest grid, rows * cols */
-    uint64_t grace_ms;                   /* drain period after SIGTERM */
+    uint64_t max_memory; /* process-wide budget (mem.h); 0 = none */
+    uint64_t max_cells;  /* largest grid, rows * cols */
+    uint64_t grace_ms;   /* drain period after SIGTERM */
 } gs_server_config;
 
 enum gs_config_result {
@@ -40,10 +41,21 @@ void gs_config_default(gs_server_config *c);
 
 /* Applies GRIDSOLVE_* variables read through getenv_fn (getenv when NULL),
  * then the flags argv[1..argc-1] (argv[0] is "serve"), then cross-checks.
- * On error returns GS_CONFIG_ERROR with a one-line message in msg. */
+ * On error returns GS_CONFIG_ERROR with a one-line message in msg. On
+ * success msg is empty, or holds a notice to log (a value was clamped:
+ * --max-solve-memory above --max-memory). */
 int gs_config_parse(gs_server_config *c, int argc, char **argv,
                     const char *(*getenv_fn)(const char *), char *msg,
                     size_t msglen);
+
+/* The default of --max-memory, in percent of gs_mem_system_limit(): the
+ * rest is left for what the budget does not count (thread stacks, the
+ * HTTP library's buffers, allocator slack). */
+#define GS_CONFIG_MEMORY_PERCENT 75
+
+/* Parses a byte count: digits with an optional K/M/G suffix (binary; "4M",
+ * "4MB" and "4MiB" alike). False on anything else, overflow included. */
+bool gs_config_parse_bytes(const char *s, uint64_t *out);
 
 /* Prints the usage text with every flag, variable and default. */
 void gs_config_usage(FILE *f);

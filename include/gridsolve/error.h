@@ -16,6 +16,8 @@ enum gs_errcode {
     GS_ENOMEM = -3,    /* 500: an allocation failed */
     GS_ELIMIT = -4,    /* search stopped by a deadline or state cap */
     GS_EINTERNAL = -5, /* 500: a bug; never expected */
+    GS_EBUSY = -6,     /* 503: the process memory budget cannot hold the
+                          request now; retrying later may succeed */
 };
 
 #define GS_ERROR_DETAIL_MAX 512

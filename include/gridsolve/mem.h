@@ -24,6 +24,10 @@ uint64_t gs_mem_used(void);
 uint64_t gs_mem_peak(void);
 /* Reservations refused so far (for metrics). */
 uint64_t gs_mem_refused(void);
+/* Reservations refused so far on the calling thread. Read before and after
+ * a call, it tells a failure caused by the budget from any other (a syntax
+ * error, a real malloc failure) without racing with other threads. */
+uint64_t gs_mem_refused_here(void);
 
 /* Reserves n bytes. False, with nothing reserved, when that would pass the
  * budget. */

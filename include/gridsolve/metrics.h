@@ -10,6 +10,7 @@
 #define GRIDSOLVE_METRICS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "gridsolve/buf.h"
 #include "gridsolve/service.h"
@@ -37,6 +38,8 @@ typedef struct gs_metrics gs_metrics;
 typedef struct gs_metrics_gauges {
     unsigned queued, capacity, busy, workers;
     bool ready;
+    unsigned fast_pending; /* fast lane (pool.h): attempts waiting or running */
+    uint64_t requeued;     /* fast attempts moved to the workers so far */
 } gs_metrics_gauges;
 
 /* GS_OK or GS_ENOMEM. */

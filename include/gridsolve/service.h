@@ -16,6 +16,25 @@
 #include "gridsolve/error.h"
 #include "gridsolve/puzzle.h"
 
+/* The budget of a first, cheap attempt at a request (the server's fast
+ * lane, pool.h). Each bound tightens the request's own; all 0: not a probe.
+ * A probe that stops at a bound it tightened is not answered: the caller
+ * runs the request again with full limits (GS_SERVICE_AGAIN). */
+typedef struct gs_probe {
+    double timeout_ms;
+    uint64_t max_states;
+    uint64_t max_bytes;
+} gs_probe;
+
+#define GS_PROBE_TIMEOUT_MS 20.0
+#define GS_PROBE_MAX_STATES 200000ull
+#define GS_PROBE_MAX_BYTES (16ull * 1024 * 1024)
+/* Larger bodies skip the probe: parsing alone could take longer than it. */
+#define GS_PROBE_MAX_BODY (64u * 1024)
+
+/* Returned (> 0, not an error) by a probe that ran out of its budget. */
+#define GS_SERVICE_AGAIN 1
+
 /* Limits a request may ask for, and the ceilings the server clamps to. */
 typedef struct gs_solve_opts {
     double timeout_ms;         /* default deadline of one request */
@@ -26,10 +45,15 @@ typedef struct gs_solve_opts {
     gs_caps caps;
     const atomic_int *cancel; /* may be NULL */
     gs_progress *progress;    /* live counters of the solve; may be NULL */
+    gs_probe probe;           /* all 0 unless a first attempt */
 } gs_solve_opts;
 
 /* Defaults used by the CLI and the server before configuration. */
 void gs_solve_opts_default(gs_solve_opts *o);
+
+/* The options of a probe of a request that `full` would run: the same,
+ * with the GS_PROBE_* budget. */
+void gs_solve_opts_probe(const gs_solve_opts *full, gs_solve_opts *probe);
 
 /* What a solve produced, for logs and metrics. */
 typedef struct gs_solve_info {
@@ -39,15 +63,17 @@ typedef struct gs_solve_info {
 } gs_solve_info;
 
 /* JSON mode: parses body (len bytes), solves, writes the response JSON to
- * out. The body's "limits" object is clamped to opts. Returns GS_OK or an
- * error with err filled (400/422/500 kinds). */
+ * out. The body's "limits" object is clamped to opts. Returns GS_OK, an
+ * error with err filled (400/422/500/503 kinds), or with opts->probe set
+ * GS_SERVICE_AGAIN (out untouched). */
 int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
                     const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
                     gs_error *err);
 
 /* Judge text mode: every case of body, one output line each, sharing one
  * deadline. `query_timeout_ms` / `query_max_states` override the defaults
- * when >= 0 (clamped). An input error names the case and line. */
+ * when >= 0 (clamped). An input error names the case and line. Returns as
+ * gs_service_json; a probe is redone when any case ran out of its budget. */
 int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
                     const gs_solve_opts *opts, double query_timeout_ms,
                     long long query_max_states, gs_buf *out,

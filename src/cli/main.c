@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/server.h"
 #include "gridsolve/service.h"
 #include "gridsolve/version.h"
@@ -26,6 +28,7 @@ static void usage(FILE *f)
                "(serve --help)\n"
                "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
                " [--max-states N]\n"
+               "                       [--max-memory BYTES]\n"
                "       gridsolve health [--host H] [--port N] [--path P]\n"
                "       gridsolve --version | --help\n"
                "\n"
@@ -47,7 +50,8 @@ static void solve_usage(FILE *f)
 {
     fprintf(f,
             "usage: gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
-            " [--max-states N]\n\n"
+            " [--max-states N]\n"
+            "                       [--max-memory BYTES]\n\n"
             "Reads FILE (or standard input, also for FILE '-') and prints the"
             " answer.\n"
             "  --json            one JSON request body in, the JSON response"
@@ -57,6 +61,9 @@ static void solve_usage(FILE *f)
             "  --timeout-ms MS   deadline of the whole input (0: none;"
             " default 10000)\n"
             "  --max-states N    state cap of each solve (default 20000000)\n"
+            "  --max-memory B    memory budget of the process (K/M/G; 0: none;"
+            "\n                    default 75%% of the cgroup or physical"
+            " memory)\n"
             "  -h, --help        this help\n\n"
             "Formats, per puzzle (JSON: the body's fields; every body may add"
             "\n\"limits\": {\"timeout_ms\": N, \"max_states\": N}):\n");
@@ -120,11 +127,20 @@ static int cmd_solve(int argc, char **argv)
     bool json = false;
     double timeout_ms = -1;
     long long max_states = -1;
+    /* The same process-wide budget as `serve`: without it one solve can
+     * take every byte of the machine. */
+    uint64_t max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
+            if (!gs_config_parse_bytes(argv[++i], &max_memory)) {
+                fprintf(stderr, "gridsolve: --max-memory needs a byte count "
+                                "(digits, optional K/M/G suffix)\n");
+                return EXIT_USAGE;
+            }
         } else if ((strcmp(a, "--timeout-ms") == 0 ||
                     strcmp(a, "--max-states") == 0) &&
                    i + 1 < argc) {
@@ -183,6 +199,8 @@ static int cmd_solve(int argc, char **argv)
         return EXIT_ERROR;
     }
 
+    gs_mem_set_budget(max_memory);
+    gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);
     /* The command line is trusted: its limits are not clamped. */

@@ -7,6 +7,7 @@
 
 #include "gridsolve/buf.h"
 #include "gridsolve/error.h"
+#include "gridsolve/mem.h"
 
 /* Makes room for `extra` more bytes plus a NUL; sets oom on failure. */
 static int buf_reserve(gs_buf *b, size_t extra)
@@ -23,7 +24,7 @@ static int buf_reserve(gs_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap *= 2;
-    char *p = realloc(b->data, cap);
+    char *p = b->budget ? gs_mem_realloc(b->data, cap) : realloc(b->data, cap);
     if (!p) {
         b->oom = 1;
         return -1;
@@ -80,9 +81,19 @@ int gs_buf_status(const gs_buf *b)
 char *gs_buf_take(gs_buf *b, size_t *len)
 {
     char *p = b->data;
+    size_t n = b->len;
+    int failed = b->oom;
+    if (b->budget && p) {
+        p = malloc(n + 1);
+        if (p)
+            memcpy(p, b->data, n + 1);
+        else
+            failed = 1;
+        gs_mem_free(b->data);
+    }
     if (len)
-        *len = b->len;
-    if (!p && !b->oom)
+        *len = p ? n : 0;
+    if (!p && !failed)
         p = calloc(1, 1);
     b->data = NULL;
     b->len = b->cap = 0;
@@ -92,7 +103,10 @@ char *gs_buf_take(gs_buf *b, size_t *len)
 
 void gs_buf_free(gs_buf *b)
 {
-    free(b->data);
+    if (b->budget)
+        gs_mem_free(b->data);
+    else
+        free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
     b->oom = 0;

@@ -45,6 +45,8 @@ int gs_error_http_status(int code)
         return 400;
     case GS_EINVALID:
         return 422;
+    case GS_EBUSY:
+        return 503;
     default:
         return 500;
     }

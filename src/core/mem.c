@@ -20,6 +20,7 @@ static atomic_uint_fast64_t budget;
 static atomic_uint_fast64_t used;
 static atomic_uint_fast64_t peak;
 static atomic_uint_fast64_t refused;
+static _Thread_local uint64_t refused_here;
 
 void gs_mem_set_budget(uint64_t bytes)
 {
@@ -46,6 +47,11 @@ uint64_t gs_mem_refused(void)
     return atomic_load(&refused);
 }
 
+uint64_t gs_mem_refused_here(void)
+{
+    return refused_here;
+}
+
 /* Peak is advisory (metrics, benchmarks): a lost race only understates it
  * by one reservation, so a relaxed CAS loop that gives up is fine. */
 static void note_peak(uint64_t now)
@@ -65,6 +71,7 @@ bool gs_mem_reserve(uint64_t n)
     do {
         if (max && (n > max || cur > max - n)) {
             atomic_fetch_add_explicit(&refused, 1, memory_order_relaxed);
+            refused_here++;
             return false;
         }
     } while (!atomic_compare_exchange_weak_explicit(

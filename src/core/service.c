@@ -1,5 +1,16 @@
 /* service.c - request-level logic shared by the HTTP server and the CLI:
  * body -> instance -> solve -> response body, in JSON or judge text mode.
+ *
+ * Memory: JSON trees (cJSON, once gs_mem_install_cjson_hooks() ran), the
+ * search stores and the puzzles' tables draw from the process budget
+ * (mem.h). When the budget refuses, the answer depends on the stage:
+ * - before solving (parsing the body, building the instance) the request
+ *   cannot be held now: GS_EBUSY, a 503 with Retry-After, since the same
+ *   body may well fit once other requests have finished;
+ * - while solving, the solve ran out like it runs out of time or states:
+ *   a 200 `limit` with "limit": "memory" (judge text: `limit`).
+ * A failure is put down to the budget only when this thread saw a refusal
+ * during the call (gs_mem_refused_here()); a real malloc failure stays 500.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 
 #define DEFAULT_TIMEOUT_MS 10000.0
@@ -27,6 +39,60 @@ void gs_solve_opts_default(gs_solve_opts *o)
     o->max_states_limit = DEFAULT_MAX_STATES_LIMIT;
     o->caps.max_cells = DEFAULT_MAX_CELLS;
     o->max_solve_bytes = DEFAULT_MAX_SOLVE_BYTES;
+}
+
+void gs_solve_opts_probe(const gs_solve_opts *full, gs_solve_opts *probe)
+{
+    *probe = *full;
+    probe->probe.timeout_ms = GS_PROBE_TIMEOUT_MS;
+    probe->probe.max_states = GS_PROBE_MAX_STATES;
+    probe->probe.max_bytes = GS_PROBE_MAX_BYTES;
+}
+
+/* Which bounds a probe made tighter than the request's own. */
+typedef struct tightened {
+    bool time, states, bytes;
+} tightened;
+
+/* Applies o's probe budget (if any) to lim, recording what it tightened. */
+static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim)
+{
+    tightened t = {false, false, false};
+    const gs_probe *pr = &o->probe;
+
+    if (pr->timeout_ms > 0) {
+        int64_t d = gs_deadline_after_ms(pr->timeout_ms);
+        if (!lim->deadline_ns || d < lim->deadline_ns) {
+            lim->deadline_ns = d;
+            t.time = true;
+        }
+    }
+    if (pr->max_states &&
+        (!lim->max_states || pr->max_states < lim->max_states)) {
+        lim->max_states = pr->max_states;
+        t.states = true;
+    }
+    if (pr->max_bytes && (!lim->max_bytes || pr->max_bytes < lim->max_bytes)) {
+        lim->max_bytes = pr->max_bytes;
+        t.bytes = true;
+    }
+    return t;
+}
+
+/* True when res stopped at a bound the probe tightened: the request's own
+ * limits might have let it finish. */
+static bool probe_ran_out(const gs_result *res, tightened t)
+{
+    if (res->status != GS_LIMIT)
+        return false;
+    switch (res->limit) {
+    case GS_LIMIT_STATES:
+        return t.states;
+    case GS_LIMIT_MEMORY:
+        return t.bytes || t.time; /* the process budget may be freer later */
+    default:
+        return t.time;
+    }
 }
 
 /* The limits of one request: requested values (< 0 = default) clamped. */
@@ -122,6 +188,23 @@ static int read_limits(const cJSON *body, double *timeout_ms,
     return GS_OK;
 }
 
+/* True when the memory budget refused this thread since `mark` (a value
+ * of gs_mem_refused_here()). */
+static bool budget_refused(uint64_t mark)
+{
+    return gs_mem_refused_here() != mark;
+}
+
+/* The 503 of a request the budget cannot hold before its solve starts. */
+static int busy_error(gs_error *err, const char *what)
+{
+    return gs_error_set(err, GS_EBUSY,
+                        "not enough memory to %s: the memory budget of %llu "
+                        "bytes (%llu in use) cannot hold it now; retry later",
+                        what, (unsigned long long)gs_mem_budget(),
+                        (unsigned long long)gs_mem_used());
+}
+
 /* Line and column (1-based) of byte offset `pos` in body. */
 static void locate(const char *body, size_t pos, int *line, int *col)
 {
@@ -140,7 +223,10 @@ static void locate(const char *body, size_t pos, int *line, int *col)
 static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
 {
     const char *end = NULL;
+    uint64_t mark = gs_mem_refused_here();
     cJSON *doc = cJSON_ParseWithLengthOpts(body, len, &end, false);
+    if (!doc && budget_refused(mark))
+        return busy_error(err, "parse the body");
     if (!doc) {
         int line, col;
         size_t pos =
@@ -166,13 +252,23 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
     return GS_OK;
 }
 
-/* Runs the puzzle's solver with timing. */
+/* Runs the puzzle's solver with timing. A solver that fails because the
+ * memory budget refused one of its allocations ran out of memory like it
+ * runs out of states: that is a `limit` answer, not an error. */
 static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
                      gs_result *res, gs_error *err)
 {
     int64_t t0 = gs_now_ns();
+    uint64_t mark = gs_mem_refused_here();
     gs_result_clear(res);
     int rc = p->solve(inst, lim, res, err);
+    if (rc == GS_ENOMEM && budget_refused(mark)) {
+        gs_result_free(res);
+        gs_result_clear(res);
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        rc = GS_OK;
+    }
     res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
     if (rc == GS_OK && res->status == GS_SOLVED && !res->moves)
         rc = gs_error_set(err, GS_EINTERNAL, "solver returned no moves");
@@ -194,6 +290,7 @@ static void expired_result(gs_result *res)
 static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
                        gs_error *err)
 {
+    uint64_t mark = gs_mem_refused_here();
     cJSON *o = cJSON_CreateObject();
     cJSON *stats = cJSON_CreateObject();
     bool solved = res->status == GS_SOLVED;
@@ -226,6 +323,8 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     cJSON_Delete(stats);
+    if (!text && budget_refused(mark))
+        return busy_error(err, "write the response");
     if (!text)
         return gs_error_set(err, GS_ENOMEM, "out of memory writing response");
     gs_buf_puts(out, text);
@@ -248,6 +347,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     int rc = parse_body(body, len, &doc, err);
     if (rc)
         return rc;
+    uint64_t mark = gs_mem_refused_here();
     rc = read_limits(doc, &timeout_ms, &max_states, err);
     /* Strict input: a misspelt option must not silently fall back to
      * its default. */
@@ -257,14 +357,19 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
     cJSON_Delete(doc);
+    if (rc == GS_ENOMEM && budget_refused(mark))
+        rc = busy_error(err, "hold the puzzle");
     if (rc) {
         if (inst)
             p->free(inst);
         return rc;
     }
     gs_limits lim = make_limits(opts, timeout_ms, max_states);
+    tightened t = probe_limits(opts, &lim);
     rc = run_solve(p, inst, &lim, &res, err);
     p->free(inst);
+    if (!rc && probe_ran_out(&res, t))
+        rc = GS_SERVICE_AGAIN;
     if (!rc)
         rc = result_json(p, &res, out, err);
     if (info) {
@@ -332,10 +437,15 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
 {
     void **cases = NULL;
     size_t n = 0;
+    uint64_t mark = gs_mem_refused_here();
     int rc = parse_cases(p, body, len, &opts->caps, &cases, &n, err);
+    if (rc == GS_ENOMEM && budget_refused(mark))
+        return busy_error(err, "hold the puzzles");
     if (rc)
         return rc;
     gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states);
+    tightened t = probe_limits(opts, &lim);
+    size_t out_len = out->len;
     if (info)
         memset(info, 0, sizeof *info);
     for (size_t i = 0; i < n && !rc; i++) {
@@ -344,6 +454,11 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             expired_result(&res);
         else
             rc = run_solve(p, cases[i], &lim, &res, err);
+        if (!rc && probe_ran_out(&res, t)) {
+            gs_result_free(&res);
+            rc = GS_SERVICE_AGAIN;
+            break;
+        }
         if (!rc) {
             p->format_text(cases[i], &res, (int)i + 1, out);
             rc = gs_buf_status(out);
@@ -361,6 +476,10 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
             gs_error_prefix(err, "case %zu: ", i + 1);
     }
     free_cases(p, cases, n);
+    if (rc == GS_SERVICE_AGAIN && out->data) { /* out as it was */
+        out->len = out_len;
+        out->data[out_len] = '\0';
+    }
     return rc;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 
 enum opt_kind { OPT_STR, OPT_UINT, OPT_BYTES };
@@ -58,6 +59,9 @@ static const opt opts[] = {
     {"max-solve-memory", "GRIDSOLVE_MAX_SOLVE_MEMORY", OPT_BYTES,
      OFF(max_solve_memory), MIB, UINT64_C(1) << 50, "BYTES",
      "memory one solve's states may hold (K/M/G); beyond: limit"},
+    {"max-memory", "GRIDSOLVE_MAX_MEMORY", OPT_BYTES, OFF(max_memory), 0,
+     UINT64_C(1) << 50, "BYTES",
+     "memory budget of the whole process (K/M/G; 0 = none)"},
     {"max-cells", "GRIDSOLVE_MAX_CELLS", OPT_UINT, OFF(max_cells), 1,
      UINT64_C(1) << 32, "N", "largest grid (rows x cols); beyond: 422"},
     {"grace-ms", "GRIDSOLVE_GRACE_MS", OPT_UINT, OFF(grace_ms), 0, 3600000,
@@ -96,6 +100,7 @@ void gs_config_default(gs_server_config *c)
         so.max_states_limit ? so.max_states_limit : c->max_states;
     c->max_solve_memory = so.max_solve_bytes ? so.max_solve_bytes : 2048 * MIB;
     c->max_cells = so.caps.max_cells ? so.caps.max_cells : 1000000;
+    c->max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
     c->grace_ms = 5000;
 }
 
@@ -137,6 +142,11 @@ static bool parse_number(const char *s, bool suffix, uint64_t *out)
         return false;
     *out = (uint64_t)v * mult;
     return true;
+}
+
+bool gs_config_parse_bytes(const char *s, uint64_t *out)
+{
+    return parse_number(s, true, out);
 }
 
 /* A header value we will send verbatim: printable ASCII, no CR/LF. */
@@ -398,6 +408,16 @@ static int cross_check(gs_server_config *c, const bool *given, char *msg,
                  c->max_states, c->max_states_limit);
         return GS_CONFIG_ERROR;
     }
+    /* One solve can never hold more than the whole process may: clamped
+     * rather than refused, since the default of --max-solve-memory is a
+     * constant and the process budget follows the machine. */
+    if (c->max_memory && c->max_solve_memory > c->max_memory) {
+        snprintf(msg, msglen,
+                 "--max-solve-memory %" PRIu64 " exceeds --max-memory %" PRIu64
+                 "; clamped to it",
+                 c->max_solve_memory, c->max_memory);
+        c->max_solve_memory = c->max_memory;
+    }
     return GS_CONFIG_OK;
 }
 
@@ -443,6 +463,13 @@ static void default_text(const gs_server_config *d, const opt *o, char *buf,
         return;
     }
     memcpy(&v, field, sizeof v);
+    if (o->offset == OFF(max_memory)) {
+        snprintf(buf, len,
+                 "%" PRIu64 " = %d%% of %" PRIu64 ", the cgroup "
+                 "limit or physical memory",
+                 v, GS_CONFIG_MEMORY_PERCENT, gs_mem_system_limit());
+        return;
+    }
     snprintf(buf, len, "%" PRIu64, v);
 }
 

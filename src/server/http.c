@@ -65,6 +65,7 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
+    bool no_mem;  /* the memory budget refused the body: 503 */
     bool pending; /* counted in h->pending */
     atomic_int stage;
 
@@ -268,6 +269,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->route = GS_ROUTE_OTHER;
     r->q_timeout = -1;
     r->q_states = -1;
+    r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
@@ -344,6 +346,8 @@ static void answer_metrics(req *r)
         .busy = gs_pool_busy(h->pool),
         .workers = gs_pool_workers(h->pool),
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
+        .fast_pending = gs_pool_fast_pending(h->pool),
+        .requeued = gs_pool_requeued(h->pool),
     };
 
     if (gs_metrics_render(h->metrics, &g, &b)) {
@@ -670,8 +674,10 @@ static bool begin(req *r, const char *url, const char *method)
 /* ---- solving ------------------------------------------------------------ */
 
 /* Worker thread: runs the service call, stores the response, resumes the
- * connection. After the resume the request belongs to MHD again. */
-static void solve_job(void *arg)
+ * connection. After the resume the request belongs to MHD again. On the
+ * fast lane (pool.h) it is a probe with a small budget, and a probe that
+ * runs out leaves the request untouched for the main lane. */
+static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
 {
     req *r = arg;
     gs_http *h = r->h;
@@ -682,13 +688,34 @@ static void solve_job(void *arg)
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
+    gs_solve_opts probe;
+    const gs_solve_opts *opts = &h->opts;
     int rc;
 
+    if (lane == GS_POOL_LANE_FAST) {
+        if (r->body.len > GS_PROBE_MAX_BODY)
+            return GS_POOL_AGAIN;
+        gs_solve_opts_probe(&h->opts, &probe);
+        opts = &probe;
+    }
+    if (lane == GS_POOL_LANE_FULL) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+        atomic_store(&r->stage, ST_READY);
+        MHD_resume_connection(conn);
+        return GS_POOL_DONE;
+    }
     if (r->text)
-        rc = gs_service_text(p, body, r->body.len, &h->opts, r->q_timeout,
+        rc = gs_service_text(p, body, r->body.len, opts, r->q_timeout,
                              r->q_states, &out, &info, &err);
     else
-        rc = gs_service_json(p, body, r->body.len, &h->opts, &out, &info, &err);
+        rc = gs_service_json(p, body, r->body.len, opts, &out, &info, &err);
+    if (rc == GS_SERVICE_AGAIN) {
+        gs_buf_free(&out);
+        return GS_POOL_AGAIN;
+    }
     gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
                      (double)(gs_now_ns() - t0) / 1e9);
     gs_buf_free(&r->body);
@@ -706,6 +733,7 @@ static void solve_job(void *arg)
     }
     atomic_store(&r->stage, ST_READY);
     MHD_resume_connection(conn);
+    return GS_POOL_DONE;
 }
 
 /* The whole body is in: refuse it, or suspend and hand it to a worker. */
@@ -719,9 +747,9 @@ static enum MHD_Result body_complete(req *r)
                     h->cfg->max_body);
         return send_response(r);
     }
-    if (gs_buf_status(&r->body)) {
-        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
-                    "out of memory reading the request body");
+    if (r->no_mem) {
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "not enough memory to hold the body now; retry later");
         return send_response(r);
     }
     if (atomic_load(&h->draining)) {
@@ -735,7 +763,7 @@ static enum MHD_Result body_complete(req *r)
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
     MHD_suspend_connection(r->conn);
-    int rc = gs_pool_submit(h->pool, solve_job, r);
+    int rc = gs_pool_submit_lane(h->pool, solve_job, r);
     if (rc == GS_OK)
         return MHD_YES;
     if (rc == GS_POOL_EFULL)
@@ -762,7 +790,7 @@ static void body_chunk(req *r, const char *data, size_t n)
     uint64_t max = r->h->cfg->max_body;
 
     r->received += n;
-    if (r->too_big)
+    if (r->too_big || r->no_mem)
         return;
     if (r->received > max) {
         r->too_big = true;
@@ -770,6 +798,10 @@ static void body_chunk(req *r, const char *data, size_t n)
         return;
     }
     gs_buf_append(&r->body, data, n);
+    if (gs_buf_status(&r->body)) { /* give the budget back at once */
+        r->no_mem = true;
+        gs_buf_free(&r->body);
+    }
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/puzzle.h"
 #include "gridsolve/version.h"
@@ -240,6 +241,29 @@ static void gauge(gs_buf *out, const char *name, const char *help, unsigned v)
                   name, name, v);
 }
 
+/* The process memory budget (mem.h): read from its counters, so nothing
+ * needs to be sampled by the caller. */
+static void render_memory(gs_buf *out)
+{
+    gs_buf_printf(out,
+                  "# HELP gridsolve_memory_bytes Process memory budget: "
+                  "bytes reserved now, the budget (0 = none), the most "
+                  "reserved at once.\n"
+                  "# TYPE gridsolve_memory_bytes gauge\n"
+                  "gridsolve_memory_bytes{kind=\"used\"} %llu\n"
+                  "gridsolve_memory_bytes{kind=\"budget\"} %llu\n"
+                  "gridsolve_memory_bytes{kind=\"peak\"} %llu\n",
+                  (unsigned long long)gs_mem_used(),
+                  (unsigned long long)gs_mem_budget(),
+                  (unsigned long long)gs_mem_peak());
+    gs_buf_printf(out,
+                  "# HELP gridsolve_memory_refusals_total Reservations the "
+                  "memory budget refused.\n"
+                  "# TYPE gridsolve_memory_refusals_total counter\n"
+                  "gridsolve_memory_refusals_total %llu\n",
+                  (unsigned long long)gs_mem_refused());
+}
+
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
 {
     render_build_info(out);
@@ -255,5 +279,16 @@ int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
     gauge(out, "gridsolve_workers", "Worker threads.", g->workers);
     gauge(out, "gridsolve_ready", "1 when ready to take solves.",
           g->ready ? 1 : 0);
+    gauge(out, "gridsolve_fast_lane_pending",
+          "Solves on the fast lane (first attempts), waiting or running.",
+          g->fast_pending);
+    gs_buf_printf(out,
+                  "# HELP gridsolve_fast_lane_requeued_total First attempts "
+                  "that ran out of the fast lane's budget and went to the "
+                  "workers.\n"
+                  "# TYPE gridsolve_fast_lane_requeued_total counter\n"
+                  "gridsolve_fast_lane_requeued_total %llu\n",
+                  (unsigned long long)g->requeued);
+    render_memory(out);
     return gs_buf_status(out);
 }

@@ -24,6 +24,7 @@
 
 #include "gridsolve/config.h"
 #include "gridsolve/http.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/server.h"
 
 #define EXIT_USAGE 2
@@ -188,6 +189,11 @@ int gs_server_main(int argc, char **argv)
         fprintf(stderr, "gridsolve serve: %s\n", msg);
         return EXIT_USAGE;
     }
+    if (msg[0])
+        fprintf(stderr, "gridsolve: %s\n", msg);
+    /* Before any thread parses JSON (the hooks are process-wide). */
+    gs_mem_set_budget(cfg.max_memory);
+    gs_mem_install_cjson_hooks();
 
     /* Before any thread exists, so that all of them inherit the mask. A
      * (never run) handler is installed too: as PID 1 in a container a
@@ -223,8 +229,10 @@ int gs_server_main(int argc, char **argv)
     fflush(stdout);
     fprintf(stderr,
             "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
-            ", timeout %" PRIu64 " ms, max body %" PRIu64 " bytes)\n",
-            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body);
+            ", timeout %" PRIu64 " ms, max body %" PRIu64
+            " bytes, max memory %" PRIu64 " bytes)\n",
+            addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
+            cfg.max_memory);
 
     while (sigwait(&set, &sig) != 0)
         ;

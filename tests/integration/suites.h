@@ -4,7 +4,7 @@
 
 #include <check.h>
 
-#define GS_INTEGRATION_SUITES(X) X(http) X(solve) X(ops) X(api)
+#define GS_INTEGRATION_SUITES(X) X(http) X(solve) X(ops) X(api) X(limits)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_itest_##name##_suite(void);
 GS_INTEGRATION_SUITES(GS_DECLARE_SUITE)

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/pool.h"
 #include "gridsolve/puzzle.h"
@@ -298,6 +299,211 @@ START_TEST(pool_runs_everything)
 }
 END_TEST
 
+/* --max-memory: a share of the machine by default, any byte count (0 =
+ * none) from a flag or variable; --max-solve-memory is clamped to it with
+ * a notice. */
+START_TEST(config_max_memory)
+{
+    gs_server_config c;
+    char msg[256];
+
+    ck_assert_int_eq(parse(&c, NULL, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory,
+                      gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT));
+    ck_assert_uint_gt(c.max_memory, 0);
+
+    const char *const env[] = {"GRIDSOLVE_MAX_MEMORY=3G", NULL};
+    const char *const flag[] = {"--max-memory", "64M", NULL};
+    ck_assert_int_eq(parse(&c, env, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 3ull << 30);
+    ck_assert_int_eq(parse(&c, env, flag, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 64ull << 20);
+    /* The 2G per-solve default does not fit 64M: clamped, with a notice. */
+    ck_assert_uint_eq(c.max_solve_memory, 64ull << 20);
+    ck_assert_msg(strstr(msg, "clamped"), "%s", msg);
+
+    const char *const fits[] = {"--max-memory", "8G", "--max-solve-memory",
+                                "1G", NULL};
+    ck_assert_int_eq(parse(&c, NULL, fits, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_solve_memory, 1ull << 30);
+    ck_assert_str_eq(msg, "");
+
+    const char *const none[] = {"--max-memory=0", NULL};
+    ck_assert_int_eq(parse(&c, NULL, none, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.max_memory, 0);
+    ck_assert_uint_eq(c.max_solve_memory, 2ull << 30);
+
+    const char *const bad[] = {"--max-memory", "lots", NULL};
+    ck_assert_int_eq(parse(&c, NULL, bad, msg, sizeof msg), GS_CONFIG_ERROR);
+    ck_assert_msg(strstr(msg, "--max-memory"), "%s", msg);
+
+    uint64_t v;
+    ck_assert(gs_config_parse_bytes("4MiB", &v) && v == 4ull << 20);
+    ck_assert(!gs_config_parse_bytes("-1", &v));
+}
+END_TEST
+
+/* ---- pool lanes ---------------------------------------------------------- */
+
+/* A lane job that logs where it ran. On the fast lane it may first wait
+ * on a gate, and returns `fast_ret`; elsewhere it returns DONE. */
+typedef struct lane_job {
+    gate *g;         /* NULL: do not wait */
+    int fast_ret;    /* GS_POOL_DONE or GS_POOL_AGAIN */
+    int log[4];      /* lanes in call order */
+    atomic_int n;    /* calls so far */
+    atomic_int done; /* 1 once a call returned DONE */
+} lane_job;
+
+static enum gs_pool_ret lane_fn(void *arg, enum gs_pool_lane lane)
+{
+    lane_job *j = arg;
+    int i = atomic_load(&j->n);
+    if (i < 4)
+        j->log[i] = (int)lane;
+    atomic_store(&j->n, i + 1);
+    if (lane == GS_POOL_LANE_FAST && j->g)
+        gate_job(j->g);
+    if (lane == GS_POOL_LANE_FAST && j->fast_ret == GS_POOL_AGAIN)
+        return GS_POOL_AGAIN;
+    atomic_store(&j->done, 1);
+    return GS_POOL_DONE;
+}
+
+static void wait_done(lane_job *j)
+{
+    struct timespec ts = {0, 1000000};
+    for (int i = 0; i < 5000 && !atomic_load(&j->done); i++)
+        nanosleep(&ts, NULL);
+    ck_assert_int_eq(atomic_load(&j->done), 1);
+}
+
+/* Every main worker busy: a lane job still runs, on the fast lane. */
+START_TEST(pool_fast_lane_serves_while_main_busy)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+    lane_job j = {.fast_ret = GS_POOL_DONE};
+
+    ck_assert_int_eq(gs_pool_new_lanes(1, 0, 1, 0, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    wait_started(g, 1);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_POOL_EFULL);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j), GS_OK);
+    wait_done(&j);
+    ck_assert_int_eq(atomic_load(&j.n), 1);
+    ck_assert_int_eq(j.log[0], GS_POOL_LANE_FAST);
+    ck_assert_uint_eq(gs_pool_busy(p), 1); /* the slow job still runs */
+    ck_assert_uint_eq(gs_pool_requeued(p), 0);
+    gate_open(g);
+    gs_pool_free(p);
+    gate_free(g);
+}
+END_TEST
+
+/* A fast attempt that runs out is run again on the main lane, or, with
+ * the main lane full, told so (FULL) to answer 503. */
+START_TEST(pool_fast_lane_requeue)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+    lane_job a = {.fast_ret = GS_POOL_AGAIN};
+    lane_job b = {.fast_ret = GS_POOL_AGAIN};
+
+    ck_assert_int_eq(gs_pool_new_lanes(1, 0, 1, 0, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &a), GS_OK);
+    wait_done(&a);
+    ck_assert_int_eq(atomic_load(&a.n), 2);
+    ck_assert_int_eq(a.log[0], GS_POOL_LANE_FAST);
+    ck_assert_int_eq(a.log[1], GS_POOL_LANE_MAIN);
+    ck_assert(gs_pool_wait_idle(p, 0));
+    ck_assert_uint_eq(gs_pool_requeued(p), 1);
+
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    wait_started(g, 1);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &b), GS_OK);
+    wait_done(&b);
+    ck_assert_int_eq(atomic_load(&b.n), 2);
+    ck_assert_int_eq(b.log[0], GS_POOL_LANE_FAST);
+    ck_assert_int_eq(b.log[1], GS_POOL_LANE_FULL);
+    ck_assert_uint_eq(gs_pool_requeued(p), 1);
+    gate_open(g);
+    gs_pool_free(p);
+    gate_free(g);
+}
+END_TEST
+
+/* Admission over both lanes: fast worker and slot, then main worker and
+ * slot, then 503; closed, nothing more, but what was accepted runs. */
+START_TEST(pool_lane_admission)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+    lane_job j[5];
+
+    memset(j, 0, sizeof j);
+    for (int i = 0; i < 5; i++) {
+        j[i].g = g;
+        j[i].fast_ret = GS_POOL_DONE;
+    }
+    ck_assert_int_eq(gs_pool_new_lanes(1, 1, 1, 1, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[0]), GS_OK);
+    wait_started(g, 1); /* the fast worker holds j[0] */
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[1]), GS_OK);
+    ck_assert_uint_eq(gs_pool_fast_pending(p), 2);
+    /* The fast lane is full: j[2] runs on the main worker, j[3] waits. */
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[2]), GS_OK);
+    wait_done(&j[2]);
+    ck_assert_int_eq(j[2].log[0], GS_POOL_LANE_MAIN);
+    ck_assert_int_eq(gs_pool_submit(p, gate_job, g), GS_OK);
+    wait_started(g, 2);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[3]), GS_OK);
+    ck_assert_uint_eq(gs_pool_queued(p), 1);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[4]), GS_POOL_EFULL);
+    gs_pool_close(p);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &j[4]), GS_POOL_ECLOSED);
+    gate_open(g);
+    ck_assert(gs_pool_wait_idle(p, 0));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(atomic_load(&j[i].done), 1);
+    ck_assert_int_eq(atomic_load(&j[4].n), 0);
+    ck_assert_int_eq(j[1].log[0], GS_POOL_LANE_FAST);
+    ck_assert_int_eq(j[3].log[0], GS_POOL_LANE_MAIN);
+    gs_pool_free(p);
+    gate_free(g);
+}
+END_TEST
+
+/* An attempt accepted before close may still move to the main lane, and
+ * gs_pool_free waits for it there. Without a fast lane, lane jobs go
+ * straight to the main one. */
+START_TEST(pool_lane_close_and_none)
+{
+    gs_pool *p;
+    gate *g = gate_new();
+    lane_job a = {.g = g, .fast_ret = GS_POOL_AGAIN};
+    lane_job b = {.fast_ret = GS_POOL_AGAIN};
+
+    ck_assert_int_eq(gs_pool_new_lanes(1, 0, 1, 0, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &a), GS_OK);
+    wait_started(g, 1);
+    gs_pool_close(p);
+    gate_open(g);
+    gs_pool_free(p);
+    ck_assert_int_eq(atomic_load(&a.n), 2);
+    ck_assert_int_eq(a.log[1], GS_POOL_LANE_MAIN);
+    ck_assert_int_eq(atomic_load(&a.done), 1);
+
+    ck_assert_int_eq(gs_pool_new_lanes(1, 0, 0, 0, &p), GS_OK);
+    ck_assert_int_eq(gs_pool_submit_lane(p, lane_fn, &b), GS_OK);
+    wait_done(&b);
+    ck_assert_int_eq(atomic_load(&b.n), 1);
+    ck_assert_int_eq(b.log[0], GS_POOL_LANE_MAIN);
+    gs_pool_free(p);
+    gate_free(g);
+}
+END_TEST
+
 /* ---- metrics ------------------------------------------------------------ */
 
 START_TEST(metrics_render)
@@ -306,7 +512,7 @@ START_TEST(metrics_render)
     gs_buf b = GS_BUF_INIT;
     gs_solve_info solved = {GS_SOLVED, 100, 1.0};
     gs_solve_info limit = {GS_LIMIT, 50, 2.0};
-    gs_metrics_gauges g = {3, 64, 2, 4, true};
+    gs_metrics_gauges g = {3, 64, 2, 4, true, 1, 7};
 
     ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
     gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
@@ -357,8 +563,29 @@ START_TEST(metrics_render)
     ck_assert_ptr_nonnull(strstr(b.data, want));
     ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_queue_depth 3\n"));
     ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_workers_busy 2\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "\ngridsolve_fast_lane_pending 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "\ngridsolve_fast_lane_requeued_total 7\n"));
     ck_assert_ptr_nonnull(strstr(b.data, "# TYPE gridsolve_solve_duration_"
                                          "seconds histogram\n"));
+    gs_buf_free(&b);
+
+    /* The memory budget's gauges and refusals come from mem.h. */
+    gs_mem_set_budget(gs_mem_used() + 100);
+    ck_assert(!gs_mem_reserve(1000));
+    ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
+    snprintf(want, sizeof want,
+             "\ngridsolve_memory_bytes{kind=\"budget\"} %llu\n",
+             (unsigned long long)gs_mem_budget());
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_memory_bytes{kind=\"used\"} "));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_memory_bytes{kind=\"peak\"} "));
+    snprintf(want, sizeof want, "\ngridsolve_memory_refusals_total %llu\n",
+             (unsigned long long)gs_mem_refused());
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    gs_mem_set_budget(0);
     gs_buf_free(&b);
     gs_metrics_free(m);
 }
@@ -375,11 +602,16 @@ Suite *gs_test_server_suite(void)
     tcase_add_test(tc, config_ceiling_only);
     tcase_add_test(tc, config_help);
     tcase_add_test(tc, config_cgroup_quotas);
+    tcase_add_test(tc, config_max_memory);
     suite_add_tcase(s, tc);
     tc = tcase_create("pool");
     tcase_add_test(tc, pool_admission);
     tcase_add_test(tc, pool_zero_queue);
     tcase_add_test(tc, pool_runs_everything);
+    tcase_add_test(tc, pool_fast_lane_serves_while_main_busy);
+    tcase_add_test(tc, pool_fast_lane_requeue);
+    tcase_add_test(tc, pool_lane_admission);
+    tcase_add_test(tc, pool_lane_close_and_none);
     suite_add_tcase(s, tc);
     tc = tcase_create("metrics");
     tcase_add_test(tc, metrics_render);

@@ -1,15 +1,21 @@
 /* test_service.c - unit tests for the request-level logic: JSON and judge
  * text modes over a fake puzzle, limit clamping, error details, /puzzles
  * and problem documents. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 #include "suites.h"
 
 /* The fake puzzle: {"n": N} or judge text "N" per case (0 ends); the
- * solution is N times 'R'; N < 0 is impossible; N == 99 hits a limit. */
+ * solution is N times 'R'; N < 0 is impossible; N == 99 hits a limit;
+ * N == 98 first needs a 1 MiB table from the memory budget; N == 97 fails
+ * with GS_ENOMEM as if malloc had failed; N == 96 needs 1000 states (a
+ * lower cap: limit "states"); N == 95 needs 100 ms (a nearer deadline:
+ * limit "time", without waiting for it). */
 static gs_limits seen_limits;
 
 static int fake_parse_json(const cJSON *body, const gs_caps *caps, void **inst,
@@ -67,6 +73,25 @@ static int fake_solve(void *inst, const gs_limits *lim, gs_result *res,
     if (n < 0) {
         res->status = GS_IMPOSSIBLE;
         return GS_OK;
+    }
+    if (n == 97)
+        return gs_error_set(err, GS_ENOMEM, "out of memory");
+    if (n == 96 && lim->max_states && lim->max_states < 1000) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_STATES;
+        return GS_OK;
+    }
+    if (n == 95 && lim->deadline_ns &&
+        lim->deadline_ns - gs_now_ns() < 100 * 1000000LL) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_TIME;
+        return GS_OK;
+    }
+    if (n == 98) {
+        void *table = gs_mem_malloc(1 << 20);
+        if (!table)
+            return gs_error_set(err, GS_ENOMEM, "out of memory");
+        gs_mem_free(table);
     }
     res->moves = malloc((size_t)n + 1);
     if (!res->moves)
@@ -274,6 +299,248 @@ START_TEST(problem_document_fields)
 }
 END_TEST
 
+/* ---- the process memory budget ---------------------------------------- */
+
+/* A budget that leaves `room` bytes free now. */
+static void budget_room(uint64_t room)
+{
+    gs_mem_set_budget(gs_mem_used() + room);
+}
+
+/* {"n": 1, "pad": [0, 0, ...]}: a valid body whose tree takes about
+ * 64 bytes per pad element. */
+static char *padded_body(size_t pad)
+{
+    char *b = malloc(32 + 2 * pad);
+    ck_assert_ptr_nonnull(b);
+    size_t i = (size_t)sprintf(b, "{\"n\": 1, \"pad\": [");
+    for (size_t k = 0; k < pad; k++)
+        i += (size_t)sprintf(b + i, k ? ",0" : "0");
+    strcpy(b + i, "]}");
+    return b;
+}
+
+/* A JSON tree the budget cannot hold: 503 (retry later), not a 400 and
+ * not a crash; the same body fits once memory is free, and every byte
+ * reserved on the way is given back. */
+START_TEST(budget_refused_parse_is_503)
+{
+    uint64_t used0 = gs_mem_used();
+    char *body = padded_body(2000);
+    cJSON *d;
+    gs_error err = {0};
+
+    gs_mem_install_cjson_hooks();
+    budget_room(4096);
+    ck_assert_int_eq(run_json(body, &d, &err), GS_EBUSY);
+    ck_assert_int_eq(gs_error_http_status(GS_EBUSY), 503);
+    ck_assert_msg(strstr(err.detail, "retry later"), "%s", err.detail);
+    ck_assert_uint_eq(gs_mem_used(), used0);
+    /* A syntax error under the same budget is still the client's: 400. */
+    ck_assert_int_eq(run_json("{\"n\": ", &d, &err), GS_EBADREQ);
+
+    gs_mem_set_budget(0);
+    ck_assert_int_eq(run_json(body, &d, &err), GS_OK);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "solved");
+    cJSON_Delete(d);
+    cJSON_InitHooks(NULL);
+    ck_assert_uint_eq(gs_mem_used(), used0);
+    free(body);
+}
+END_TEST
+
+/* A solve whose own tables the budget refuses answers 200 `limit` with
+ * "limit": "memory"; an allocation failure the budget did not cause
+ * stays an internal error. */
+START_TEST(budget_refused_solve_is_limit_memory)
+{
+    cJSON *d;
+    gs_error err = {0};
+
+    budget_room(64 * 1024);
+    ck_assert_int_eq(run_json("{\"n\": 98}", &d, &err), GS_OK);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "limit");
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "limit")->valuestring, "memory");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(d, "moves")));
+    cJSON_Delete(d);
+    ck_assert_int_eq(run_json("{\"n\": 97}", &d, &err), GS_ENOMEM);
+
+    gs_mem_set_budget(0);
+    ck_assert_int_eq(run_json("{\"n\": 98}", &d, &err), GS_OK);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "solved");
+    cJSON_Delete(d);
+}
+END_TEST
+
+/* Judge text: the case that runs out prints `limit`, the others solve. */
+START_TEST(budget_refused_text_case_is_limit)
+{
+    const char in[] = "2\n98\n1\n0\n";
+    gs_solve_opts o;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+
+    gs_solve_opts_default(&o);
+    budget_room(64 * 1024);
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out, NULL, &err),
+        GS_OK);
+    gs_mem_set_budget(0);
+    ck_assert_str_eq(out.data, "1:2\n2:limit\n3:1\n");
+    gs_buf_free(&out);
+}
+END_TEST
+
+/* A real solver: the state store of a 300 x 300 bloxorz board (about
+ * 270 KB) does not fit a 64 KB budget. */
+START_TEST(budget_refused_search_store)
+{
+    const gs_puzzle *p = gs_puzzle_find("bloxorz", 7);
+    enum { N = 300 };
+    gs_buf body = GS_BUF_INIT;
+    gs_solve_opts o;
+    gs_error err = {0};
+    gs_buf out = GS_BUF_INIT;
+
+    ck_assert_ptr_nonnull(p);
+    gs_buf_puts(&body, "{\"grid\": [");
+    for (int r = 0; r < N; r++) {
+        gs_buf_puts(&body, r ? ",\"" : "\"");
+        for (int c = 0; c < N; c++) {
+            char ch = r == 0 || c == 0 || r == N - 1 || c == N - 1 ? '#' : '.';
+            if (r == 1 && c == 1)
+                ch = 'X';
+            if (r == N - 2 && c == N - 2)
+                ch = 'O';
+            gs_buf_append(&body, &ch, 1);
+        }
+        gs_buf_puts(&body, "\"");
+    }
+    gs_buf_puts(&body, "]}");
+    ck_assert_int_eq(gs_buf_status(&body), GS_OK);
+    gs_solve_opts_default(&o);
+    budget_room(64 * 1024);
+    ck_assert_int_eq(
+        gs_service_json(p, body.data, body.len, &o, &out, NULL, &err), GS_OK);
+    gs_mem_set_budget(0);
+    cJSON *d = cJSON_Parse(out.data);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "limit");
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "limit")->valuestring, "memory");
+    cJSON_Delete(d);
+    gs_buf_free(&out);
+    gs_buf_free(&body);
+}
+END_TEST
+
+/* A budgeted buffer reserves what it holds and refuses past the budget. */
+START_TEST(budget_buffer)
+{
+    uint64_t used0 = gs_mem_used();
+    gs_buf b = GS_BUF_INIT;
+    char chunk[1024] = {0};
+
+    b.budget = 1;
+    gs_buf_append(&b, chunk, sizeof chunk);
+    ck_assert_uint_gt(gs_mem_used(), used0 + sizeof chunk);
+    budget_room(4096);
+    for (int i = 0; i < 16; i++)
+        gs_buf_append(&b, chunk, sizeof chunk);
+    ck_assert_int_eq(gs_buf_status(&b), GS_ENOMEM);
+    gs_buf_free(&b);
+    ck_assert_uint_eq(gs_mem_used(), used0);
+    gs_mem_set_budget(0);
+    b.budget = 1;
+    gs_buf_puts(&b, "abc");
+    size_t n = 0;
+    char *t = gs_buf_take(&b, &n);
+    ck_assert_str_eq(t, "abc");
+    ck_assert_uint_eq(n, 3);
+    free(t); /* a plain copy */
+    ck_assert_uint_eq(gs_mem_used(), used0);
+}
+END_TEST
+
+/* ---- probes (the fast lane's first attempts) ---------------------------- */
+
+/* A probe that stops at a bound it tightened asks to be run again and
+ * writes nothing; one that finishes, or stops at the request's own
+ * bound, is final. */
+START_TEST(probe_again_or_final)
+{
+    gs_solve_opts full, probe;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    const char *b;
+
+    gs_solve_opts_default(&full);
+    gs_solve_opts_probe(&full, &probe);
+    ck_assert_double_eq(probe.probe.timeout_ms, GS_PROBE_TIMEOUT_MS);
+    ck_assert_uint_eq(probe.probe.max_states, GS_PROBE_MAX_STATES);
+    probe.probe.max_states = 10;
+
+    b = "{\"n\": 96}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err),
+        GS_SERVICE_AGAIN);
+    ck_assert_uint_eq(out.len, 0);
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &full, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"solved\""));
+    gs_buf_free(&out);
+
+    /* The request's own cap (5) is below the probe's: that limit is the
+     * answer, however many times it runs. */
+    b = "{\"n\": 96, \"limits\": {\"max_states\": 5}}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"limit\":\"states\""));
+    gs_buf_free(&out);
+
+    /* The probe's deadline (20 ms) is the nearer one. */
+    b = "{\"n\": 95}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err),
+        GS_SERVICE_AGAIN);
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &full, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"solved\""));
+    gs_buf_free(&out);
+
+    /* Small requests are answered by the probe itself. */
+    b = "{\"n\": 2}";
+    ck_assert_int_eq(
+        gs_service_json(&fake, b, strlen(b), &probe, &out, NULL, &err), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"RR\""));
+    gs_buf_free(&out);
+}
+END_TEST
+
+/* Judge text: one case over the probe's budget redoes the whole body, and
+ * the output buffer is left as it was. */
+START_TEST(probe_text_mode)
+{
+    gs_solve_opts full, probe;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    const char in[] = "2\n96\n0\n";
+
+    gs_solve_opts_default(&full);
+    gs_solve_opts_probe(&full, &probe);
+    probe.probe.max_states = 10;
+    gs_buf_puts(&out, "before\n");
+    ck_assert_int_eq(gs_service_text(&fake, in, strlen(in), &probe, -1, -1,
+                                     &out, NULL, &err),
+                     GS_SERVICE_AGAIN);
+    ck_assert_str_eq(out.data, "before\n");
+    ck_assert_int_eq(
+        gs_service_text(&fake, in, strlen(in), &full, -1, -1, &out, NULL, &err),
+        GS_OK);
+    ck_assert_str_eq(out.data, "before\n1:2\n2:96\n");
+    gs_buf_free(&out);
+}
+END_TEST
+
 Suite *gs_test_service_suite(void)
 {
     Suite *s = suite_create("service");
@@ -286,6 +553,13 @@ Suite *gs_test_service_suite(void)
     tcase_add_test(tc, text_mode_error_names_case);
     tcase_add_test(tc, puzzles_document_lists_registry);
     tcase_add_test(tc, problem_document_fields);
+    tcase_add_test(tc, budget_refused_parse_is_503);
+    tcase_add_test(tc, budget_refused_solve_is_limit_memory);
+    tcase_add_test(tc, budget_refused_text_case_is_limit);
+    tcase_add_test(tc, budget_refused_search_store);
+    tcase_add_test(tc, budget_buffer);
+    tcase_add_test(tc, probe_again_or_final);
+    tcase_add_test(tc, probe_text_mode);
     suite_add_tcase(s, tc);
     return s;
 }
