@@ -253,6 +253,9 @@ fuzz: deps fuzz-deps
 
 fuzz-build: $(FUZZ_BINS)
 
+# Keep the harness objects the pattern rule below builds (not temporaries).
+.SECONDARY: $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/fuzz/%.o)
+
 $(FUZZ_LIB): $(FUZZ_CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
