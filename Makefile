@@ -68,7 +68,7 @@ UNIT_SRC := $(shell find tests/unit -name '*.c' | sort)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 INTEG_SRC := $(shell find tests/integration -name '*.c' | sort)
 INTEG_OBJ := $(INTEG_SRC:%.c=$(BUILD)/obj/%.o)
-BENCH_SRC := $(shell find bench -name '*.c' 2>/dev/null | sort)
+BENCH_SRC := $(shell find bench -maxdepth 1 -name '*.c' 2>/dev/null | sort)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
 
 BIN := $(BUILD)/gridsolve
@@ -77,7 +77,8 @@ INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
-        container-test validate-k8s format clean test-web web-screenshot
+        bench-compare bench-http bench-inputs container-test validate-k8s \
+        format clean test-web web-screenshot
 
 all: build
 
@@ -117,10 +118,48 @@ check-unit: $(UNIT)
 check-integration: $(INTEG) $(BIN)
 	GRIDSOLVE_BIN=$(BIN) $(INTEG)
 
+# The inputs bench-compare uses (fixed seeds), for the per-state figures.
+BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox
+bench-inputs: $(BUILD)/bench-gen
+	@mkdir -p $(BUILD)/bench-compare
+	@for w in $(BENCH_INPUTS); do f=$(BUILD)/bench-compare/$$w.txt; \
+	  [ -s $$f ] || $(BUILD)/bench-gen $$w 1 > $$f || exit 1; done
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
-	$(BENCH)
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH) bench-inputs
+	GS_BENCH_INPUTS=$(BUILD)/bench-compare $(BENCH)
 	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
+
+# gridsolve against plain contest solutions of the same problems
+# (bench/baseline/, C and C++ built with the system's cc and g++).
+BASE_BIN := $(patsubst bench/baseline/%.cpp,$(BUILD)/baseline-%,\
+              $(wildcard bench/baseline/*.cpp))
+CXX ?= g++
+bench-compare: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-gen $(BUILD)/bench-runner $(BASE_BIN)
+	BUILD=$(BUILD) bash bench/compare.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/bench-gen $(BUILD)/bench-runner: $(BUILD)/bench-%: bench/baseline/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -o $@ $<
+
+$(BUILD)/baseline-%: bench/baseline/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -o $@ $<
+
+# gridsolve's HTTP path against a bare libmicrohttpd server (bench/http/),
+# loaded by Debian's wrk, installed here when missing (as root).
+bench-http: deps
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends wrk; \
+	  else echo "make bench-http: needs wrk; run 'sudo apt-get install wrk'" >&2; exit 1; fi; }
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-bare
+	BUILD=$(BUILD) bash bench/http.sh $(if $(RUNS),-r $(RUNS))
+
+$(BUILD)/bench-bare: bench/http/bare.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -Wall -Wextra -Wno-unused-parameter $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
 container-test:
 	bash docker/container-test.sh

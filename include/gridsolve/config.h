@@ -25,9 +25,13 @@ typedef struct gs_server_config {
     uint64_t max_states;                 /* default state cap */
     uint64_t max_states_limit;           /* ceiling for a requested one */
     uint64_t max_solve_memory;           /* bytes of one solve's states */
-    uint64_t max_memory; /* process-wide budget (mem.h); 0 = none */
-    uint64_t max_cells;  /* largest grid, rows * cols */
-    uint64_t grace_ms;   /* drain period after SIGTERM */
+    uint64_t max_memory;             /* process-wide budget (mem.h); 0 = none */
+    uint64_t max_cells;              /* largest grid, rows * cols */
+    uint64_t grace_ms;               /* drain period after SIGTERM */
+    uint64_t header_timeout_ms;      /* request head within; 0 none */
+    uint64_t min_body_rate;          /* body bytes/s; 0 none */
+    uint64_t max_connections;        /* 0: from RLIMIT_NOFILE */
+    uint64_t max_connections_per_ip; /* 0: no limit */
 } gs_server_config;
 
 enum gs_config_result {

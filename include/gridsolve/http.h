@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/conns.h"
 #include "gridsolve/error.h"
 #include "gridsolve/etag.h"
 #include "gridsolve/metrics.h"
@@ -29,15 +30,19 @@ extern const char gs_web_csp[];
 
 typedef struct gs_http {
     const gs_server_config *cfg;
-    gs_solve_opts opts; /* opts.cancel points at `cancel` */
+    gs_solve_opts opts; /* template: each solve gets a copy with its own
+                           cancel flag and progress counters */
     gs_pool *pool;
     gs_metrics *metrics;
+    gs_conns *conns;      /* connection watcher: deadlines, hang-ups, ticks */
+    struct gs_gate *gate; /* accepts, screens first heads (gate.h) */
     struct MHD_Daemon *daemon;
-    atomic_int ready;    /* /readyz 200 */
-    atomic_int draining; /* solves refused with 503 */
-    atomic_int cancel;   /* polled by every running search */
-    atomic_long pending; /* accepted solves not yet answered */
-    char *puzzles_json;  /* GET /puzzles, built once */
+    unsigned max_connections; /* effective limit */
+    atomic_int ready;         /* /readyz 200 */
+    atomic_int draining;      /* solves refused with 503, Connection: close */
+    atomic_int cancel;        /* drain: no queued solve starts any more */
+    atomic_long pending;      /* accepted solves not yet answered */
+    char *puzzles_json;       /* GET /puzzles, built once */
     size_t puzzles_len;
     char id_prefix[9]; /* random per process: ids stay unique */
     atomic_ullong id_seq;
@@ -50,8 +55,21 @@ typedef struct gs_http {
  * outlive h). GS_OK or an error with err filled. */
 int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err);
 
-/* Starts serving on an already listening socket. */
+/* Starts serving on an already listening socket, which it owns from now
+ * on (closed on failure too). */
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err);
+
+/* Drain, at the end of the grace period: cancels every solve in flight
+ * (running ones answer `limit`, queued ones 503). */
+void gs_http_cancel_all(gs_http *h);
+
+/* Drain: closes idle keep-alive connections cleanly (FIN, never a
+ * reset). The listener stays open: late requests still get a 503. */
+void gs_http_close_idle(gs_http *h);
+
+/* End of a drain: stops accepting, closes the connections left idle, and
+ * waits up to wait_ms for their clients to close them. */
+void gs_http_stop_listening(gs_http *h, long wait_ms);
 
 /* Stops the daemon (no suspended connection may remain: drain first) and
  * frees everything gs_http_init built. Safe on a partly built h. */

@@ -40,6 +40,7 @@ typedef struct gs_metrics_gauges {
     bool ready;
     unsigned fast_pending; /* fast lane (pool.h): attempts waiting or running */
     uint64_t requeued;     /* fast attempts moved to the workers so far */
+    unsigned connections, max_connections;
 } gs_metrics_gauges;
 
 /* GS_OK or GS_ENOMEM. */
@@ -55,6 +56,18 @@ void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
  * else only its duration under the "error" result. */
 void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
                       const gs_solve_info *info, double seconds);
+
+/* Counts a solve whose client hung up (queued or running) under the
+ * "abandoned" result. */
+void gs_metrics_abandoned(gs_metrics *m, int puzzle);
+
+/* Counts a connection the server closed for its header deadline, or
+ * (slow_body) for sending its body under the minimum rate. */
+void gs_metrics_conn_killed(gs_metrics *m, bool slow_body);
+
+/* Counts the open connections reaching --max-connections (reached), or
+ * a connection refused at the per-address limit. */
+void gs_metrics_conn_limit(gs_metrics *m, bool reached);
 
 /* Appends the exposition text to out; GS_OK or GS_ENOMEM. */
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out);

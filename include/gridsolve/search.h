@@ -11,6 +11,17 @@
  *     state holding the move that reached it, and the predecessor is
  *     recomputed through dense_parent(); memory is then proportional to the
  *     board, not to a hash table.
+ *   - Lattice states (a dense BFS the core runs itself): states are
+ *     (layer, cell) over a padded board and every move is a fixed cell
+ *     offset plus a layer change (bloxorz: 3 orientations, 4 rolls). The
+ *     puzzle marks the legal states in one bitset (4 bits per cell, one
+ *     per layer, so that a cell's states share a cache line); the core
+ *     clears a bit when it visits the state, stores the 2-bit move that
+ *     reached it (one byte per cell, beside the bitset's layout), and
+ *     keeps a compact FIFO of 32-bit ids: 12 bits per cell plus the
+ *     frontier, and no callback per successor. The state
+ *     cap counts bytes in this mode (GS_LATTICE_STATE_BYTES per state
+ *     allowed), since a state costs a fraction of a byte, not a record.
  *
  * The open list is FIFO (BFS: states pop in discovery order) or a binary
  * min-heap on a 64-bit priority (A*, best-first). Limits (deadline, state
@@ -39,6 +50,9 @@ typedef struct gs_progress {
     atomic_uint_fast64_t stored;   /* states in the store */
     atomic_uint_fast64_t bound;    /* priority of the last popped state (A*:
                                       the f bound) or BFS depth; 0 unknown */
+    atomic_uint_fast64_t bytes;    /* bytes of the core's state store (set
+                                      by the core only; gs_search_finish
+                                      publishes the final counters) */
 } gs_progress;
 
 /* Limits of one solve. All optional (0 / NULL = none). */
@@ -88,6 +102,31 @@ int64_t gs_deadline_after_ms(double ms);
 
 enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
 
+#define GS_LATTICE_MAX 4 /* layers and moves of a lattice */
+/* Lattice mode: the state cap allows this many bytes of store per state
+ * of limits.max_states (about a small hashed record). */
+#define GS_LATTICE_STATE_BYTES 16
+
+/* A lattice: states (layer k, cell c) numbered 4 * c + k
+ * (gs_lattice_id); move m from layer k leads to (to[k][m], c +
+ * offset[k][m]). For each move, to[.][m] must be a permutation of the
+ * layers (so the parent of a state is known from its move), and the puzzle
+ * pads its board so that a move from a legal state never leaves
+ * 0..cells-1. cells < 2^30. */
+typedef struct gs_lattice {
+    unsigned layers; /* 1..GS_LATTICE_MAX */
+    unsigned moves;  /* 1..GS_LATTICE_MAX */
+    uint32_t cells;  /* cells per layer */
+    int64_t offset[GS_LATTICE_MAX][GS_LATTICE_MAX];
+    unsigned char to[GS_LATTICE_MAX][GS_LATTICE_MAX];
+    char name[GS_LATTICE_MAX]; /* move letters, for paths */
+} gs_lattice;
+
+static inline uint64_t gs_lattice_id(uint64_t cell, unsigned layer)
+{
+    return cell * GS_LATTICE_MAX + layer;
+}
+
 typedef struct gs_search_config {
     size_t key_size;      /* hashed mode: bytes per packed state */
     uint64_t dense_count; /* > 0 selects dense mode */
@@ -95,8 +134,9 @@ typedef struct gs_search_config {
      * `id`. Required in dense mode. */
     uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);
     void *ctx;
-    enum gs_queue_kind queue; /* priority mode: hashed states only */
-    const gs_limits *limits;  /* may be NULL */
+    enum gs_queue_kind queue;  /* priority mode: hashed states only */
+    const gs_limits *limits;   /* may be NULL */
+    const gs_lattice *lattice; /* non-NULL selects lattice mode (FIFO) */
 } gs_search_config;
 
 typedef struct gs_search gs_search;
@@ -130,6 +170,18 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
  * list is empty (space exhausted), GS_ELIMIT on deadline or cancel. Stale
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
+
+/* Lattice mode: the bitset of legal states, bit gs_lattice_id(c, k) for
+ * state (k, c) (all zero at first: 16 cells per word), for the puzzle to
+ * fill before gs_search_lattice_run. NULL in other modes or when the store
+ * was refused (the run then reports the limit). */
+uint64_t *gs_search_lattice_bits(gs_search *s);
+
+/* Lattice mode: BFS from `start` (a legal state) until `goal` is reached
+ * (*found), the legal states run out (0), or a limit stops it (GS_ELIMIT;
+ * also GS_ENOMEM). Limits are checked every few thousand expansions. */
+int gs_search_lattice_run(gs_search *s, uint64_t start, uint64_t goal,
+                          bool *found);
 
 /* The packed key of a hashed state. Records never move, so the pointer
  * stays valid until gs_search_free(). NULL in dense mode. */

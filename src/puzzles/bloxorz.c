@@ -2,19 +2,22 @@
  *
  * A state is the block's anchor cell plus its orientation: standing on
  * (r,c), lying horizontally on (r,c)+(r,c+1), or lying vertically on
- * (r,c)+(r+1,c). That numbers every state as 3*cell + orientation, so the
- * solver runs the search core in DENSE mode: one byte per state holding the
- * move that reached it, FIFO BFS, and the predecessor recomputed by rolling
- * back (every roll is undone by the opposite roll). Memory stays
- * proportional to the board (one byte per cell for the grid, three for the
- * visited set, plus a 32-bit queue slot per live state), so boards far past
- * the judge's 500x500 fit: 4096x4096 peaks at about 85 MB.
+ * (r,c)+(r+1,c). Every roll moves the anchor by a fixed offset and changes
+ * the orientation the same way wherever the block is, so the solver runs
+ * the search core in LATTICE mode: three layers (orientations) over the
+ * board padded with two hole rows above and below and two hole columns on
+ * the right (a roll from a legal state then never leaves the array), one
+ * bit per state marking it legal and unvisited, 2 bits for the move that
+ * reached it, and the core's BFS loop. The board itself is kept at 2 bits
+ * per cell. About 0.6 bytes per cell in all (4096x4096: about 10 MB plus
+ * the frontier), drawn from the memory budget (mem.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
 
 /* Cell kinds as stored in the instance. */
@@ -25,18 +28,18 @@ enum { STAND = 0, HORIZ = 1, VERT = 2 };
 
 typedef struct gs_bloxorz {
     long rows, cols;
-    uint8_t *cells; /* rows*cols CELL_* values */
+    uint8_t *cells; /* rows*cols CELL_* values, 2 bits each, 4 per byte */
     /* Start and goal, filled while rows are read. */
     int nx; /* X cells seen so far (0..2) */
     long xr[2], xc[2];
     int no; /* O cells seen so far */
     long gr, gc;
-    uint64_t start; /* dense id of the start state */
-    uint64_t goal;  /* dense id of standing on O */
+    int start_o; /* orientation of the start */
 } gs_bloxorz;
 
-/* Largest board the 32-bit dense state numbering of the core covers. */
-#define BLOX_MAX_CELLS ((uint64_t)UINT32_MAX / 3)
+/* Largest board the core's lattice numbers (3 padded layers in 2^30
+ * states), with room for the padding. */
+#define BLOX_MAX_CELLS ((uint64_t)300000000)
 
 static const char blox_moves[4] = {'U', 'D', 'L', 'R'};
 
@@ -51,27 +54,15 @@ static const int blox_delta[3][4][3] = {
     {{-1, 0, STAND}, {2, 0, STAND}, {0, -1, VERT}, {0, 1, VERT}},
 };
 
-/* Index of a move letter in blox_moves, or -1. */
-static int move_index(unsigned char m)
+/* Cell i of the packed board. */
+static inline unsigned cell_at(const uint8_t *cells, size_t i)
 {
-    switch (m) {
-    case 'U':
-        return 0;
-    case 'D':
-        return 1;
-    case 'L':
-        return 2;
-    case 'R':
-        return 3;
-    default:
-        return -1;
-    }
+    return cells[i >> 2] >> ((i & 3) * 2) & 3;
 }
 
-/* The opposite roll: U<->D, L<->R. */
-static int opposite(int mi)
+static inline void cell_put(uint8_t *cells, size_t i, unsigned k)
 {
-    return mi ^ 1;
+    cells[i >> 2] |= (uint8_t)(k << ((i & 3) * 2));
 }
 
 static void blox_free(void *p)
@@ -79,7 +70,7 @@ static void blox_free(void *p)
     gs_bloxorz *b = p;
     if (b == NULL)
         return;
-    free(b->cells);
+    gs_mem_free(b->cells);
     free(b);
 }
 
@@ -112,12 +103,13 @@ static int blox_new(long rows, long cols, const gs_caps *caps, gs_bloxorz **out,
     gs_bloxorz *b = calloc(1, sizeof *b);
     if (b == NULL)
         return gs_error_set(err, GS_ENOMEM, "out of memory for bloxorz");
-    b->cells = malloc((size_t)ncells);
+    b->cells = gs_mem_calloc((size_t)(ncells + 3) / 4, 1);
     if (b->cells == NULL) {
         free(b);
         return gs_error_set(err, GS_ENOMEM,
-                            "out of memory for a %ldx%ld bloxorz grid", rows,
-                            cols);
+                            "out of memory (or memory budget) for a %ldx%ld "
+                            "bloxorz grid",
+                            rows, cols);
     }
     b->rows = rows;
     b->cols = cols;
@@ -134,18 +126,23 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
         return gs_error_set(err, GS_EINVALID,
                             "grid row %ld has %zu cells, expected %ld", r, n,
                             b->cols);
-    uint8_t *row = b->cells + (size_t)r * (size_t)b->cols;
+    size_t row = (size_t)r * (size_t)b->cols;
     for (long c = 0; c < b->cols; c++) {
         unsigned char ch = (unsigned char)s[c];
+        /* The common cells first, without the switch: rows of a large
+         * board are millions of them. */
+        if (ch == '.') {
+            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
+            continue;
+        }
         switch (ch) {
         case '#':
-            row[c] = CELL_HOLE;
-            break;
+            break; /* CELL_HOLE: the calloc'd zero */
         case '.':
-            row[c] = CELL_FLOOR;
+            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
             break;
         case 'E':
-            row[c] = CELL_FRAGILE;
+            cell_put(b->cells, row + (size_t)c, CELL_FRAGILE);
             break;
         case 'X':
             if (b->nx == 2)
@@ -156,7 +153,7 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
             b->xr[b->nx] = r;
             b->xc[b->nx] = c;
             b->nx++;
-            row[c] = CELL_FLOOR;
+            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
             break;
         case 'O':
             if (b->no == 1)
@@ -167,7 +164,7 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
             b->gr = r;
             b->gc = c;
             b->no = 1;
-            row[c] = CELL_FLOOR;
+            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
             break;
         default:
             if (ch >= 0x20 && ch < 0x7f)
@@ -184,15 +181,14 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
     return GS_OK;
 }
 
-/* Checks the start and goal once every row is in and sets the dense ids. */
+/* Checks the start and goal once every row is in; sets the start's
+ * orientation. */
 static int blox_finish(gs_bloxorz *b, gs_error *err)
 {
     if (b->nx == 0)
         return gs_error_set(err, GS_EINVALID, "grid has no X (start) cell");
     if (b->no == 0)
         return gs_error_set(err, GS_EINVALID, "grid has no O (goal) cell");
-    uint64_t cols = (uint64_t)b->cols;
-    uint64_t cell = (uint64_t)b->xr[0] * cols + (uint64_t)b->xc[0];
     int o = STAND;
     if (b->nx == 2) {
         /* Rows are scanned in order, so the second X is right or below. */
@@ -206,8 +202,7 @@ static int blox_finish(gs_bloxorz *b, gs_error *err)
                                 "column %ld are not adjacent",
                                 b->xr[0], b->xc[0], b->xr[1], b->xc[1]);
     }
-    b->start = 3 * cell + (uint64_t)o;
-    b->goal = 3 * ((uint64_t)b->gr * cols + (uint64_t)b->gc) + STAND;
+    b->start_o = o;
     return GS_OK;
 }
 
@@ -307,75 +302,106 @@ static void blox_format_text(const void *inst, const gs_result *res, int index,
     gs_judge_line(out, res, "", "Impossible", false);
 }
 
-/* Rolls state (cell, o) by move mi. Returns 1 with *next set when the
- * result is legal: every covered cell on the board and not a hole, and a
- * standing block not on fragile floor. */
-static int blox_roll(const gs_bloxorz *b, uint64_t id, int mi, uint64_t *next)
+/* The padded board the lattice runs on: two hole rows above and below,
+ * two hole columns on the right (a roll left from column 0 or 1 lands in
+ * the previous row's right padding). */
+typedef struct blox_pad {
+    uint64_t w;     /* padded row length: cols + 2 */
+    uint32_t cells; /* (rows + 4) * w */
+} blox_pad;
+
+static uint64_t pad_cell(const blox_pad *p, long r, long c)
 {
-    uint64_t cell = id / 3;
-    int o = (int)(id % 3);
-    long r = (long)(cell / (uint64_t)b->cols);
-    long c = (long)(cell % (uint64_t)b->cols);
-    const int *d = blox_delta[o][mi];
-    long nr = r + d[0], nc = c + d[1];
-    int no = d[2];
-    /* The far cell covered by a lying block. */
-    long fr = nr + (no == VERT), fc = nc + (no == HORIZ);
-    if (nr < 0 || nc < 0 || fr >= b->rows || fc >= b->cols)
-        return 0;
-    size_t at = (size_t)nr * (size_t)b->cols + (size_t)nc;
-    size_t far = (size_t)fr * (size_t)b->cols + (size_t)fc;
-    uint8_t k = b->cells[at];
-    if (k == CELL_HOLE || b->cells[far] == CELL_HOLE)
-        return 0;
-    if (no == STAND && k == CELL_FRAGILE)
-        return 0;
-    *next = 3 * (uint64_t)at + (uint64_t)no;
-    return 1;
+    return (uint64_t)(r + 2) * p->w + (uint64_t)c;
 }
 
-/* dense_parent for the search core: the state that `move` was applied to
- * is the one the opposite roll leads back to. Only called on states the
- * search reached, so the roll back stays on the board. */
-static uint64_t blox_dense_parent(void *ctx, uint64_t id, unsigned char move)
+/* The rolls as a lattice: offsets from blox_delta on the padded board. */
+static void blox_lattice(const gs_bloxorz *b, const blox_pad *p, gs_lattice *l)
 {
-    const gs_bloxorz *b = ctx;
-    int mi = move_index(move);
-    if (mi < 0)
-        return GS_NO_PARENT;
-    uint64_t cell = id / 3;
-    int o = (int)(id % 3);
-    long r = (long)(cell / (uint64_t)b->cols);
-    long c = (long)(cell % (uint64_t)b->cols);
-    const int *d = blox_delta[o][opposite(mi)];
-    uint64_t at =
-        (uint64_t)(r + d[0]) * (uint64_t)b->cols + (uint64_t)(c + d[1]);
-    return 3 * at + (uint64_t)d[2];
+    memset(l, 0, sizeof *l);
+    l->layers = 3;
+    l->moves = 4;
+    l->cells = p->cells;
+    for (int o = 0; o < 3; o++)
+        for (int m = 0; m < 4; m++) {
+            const int *d = blox_delta[o][m];
+            l->offset[o][m] = (int64_t)d[0] * (int64_t)p->w + d[1];
+            l->to[o][m] = (unsigned char)d[2];
+        }
+    memcpy(l->name, blox_moves, 4);
 }
 
-/* Expands every state of the BFS until the goal is generated, the space is
- * exhausted (0) or a limit/error stops it (negative). Sets *found. */
-static int blox_bfs(const gs_bloxorz *b, gs_search *s, bool *found)
+/* Legal orientations (bits STAND, HORIZ, VERT) of a cell of kind k whose
+ * right and lower neighbours are of kinds right and below, indexed by
+ * k | right << 2 | below << 4: standing needs rigid floor, lying needs
+ * the cell and its far neighbour not to be holes. A table, because the
+ * board's every cell goes through it. */
+static const uint8_t blox_legal[64] = {
+    0, 1, 0, 0, 0, 3, 2, 0, 0, 3, 2, 0, 0, 1, 0, 0, 0, 5, 4, 0, 0, 7,
+    6, 0, 0, 7, 6, 0, 0, 5, 4, 0, 0, 5, 4, 0, 0, 7, 6, 0, 0, 7, 6, 0,
+    0, 5, 4, 0, 0, 1, 0, 0, 0, 3, 2, 0, 0, 3, 2, 0, 0, 1, 0, 0,
+};
+
+/* Unpacks row r into out[0..cols], holes past the end and below the
+ * board: cell by cell up to a byte boundary, then four cells a byte. */
+static void blox_unpack_row(const gs_bloxorz *b, long r, uint8_t *out)
 {
-    uint64_t id;
-    int rc;
-    *found = false;
-    while ((rc = gs_search_pop(s, &id)) == 1) {
-        for (int mi = 0; mi < 4; mi++) {
-            uint64_t next;
-            if (!blox_roll(b, id, mi, &next))
-                continue;
-            rc = gs_search_add(s, &next, id, (unsigned char)blox_moves[mi],
-                               NULL);
-            if (rc < 0)
-                return rc;
-            if (rc == 1 && next == b->goal) {
-                *found = true;
-                return 0;
+    size_t cols = (size_t)b->cols;
+    if (r >= b->rows) {
+        memset(out, CELL_HOLE, cols + 1);
+        return;
+    }
+    size_t at = (size_t)r * cols, c = 0;
+    for (; c < cols && ((at + c) & 3); c++)
+        out[c] = (uint8_t)cell_at(b->cells, at + c);
+    for (const uint8_t *p = b->cells + ((at + c) >> 2); c + 4 <= cols;
+         c += 4, p++) {
+        out[c] = *p & 3;
+        out[c + 1] = *p >> 2 & 3;
+        out[c + 2] = *p >> 4 & 3;
+        out[c + 3] = *p >> 6;
+    }
+    for (; c < cols; c++)
+        out[c] = (uint8_t)cell_at(b->cells, at + c);
+    out[cols] = CELL_HOLE;
+}
+
+/* Sets the legal states of each cell in the core's lattice bitset:
+ * standing on rigid floor, lying on two cells that are not holes (the far
+ * one inside the board). Row by row from unpacked rows, 16 cells to a
+ * bitset word. GS_ENOMEM when the two row buffers cannot be had. */
+static int blox_fill_bits(const gs_bloxorz *b, const blox_pad *p,
+                          uint64_t *bits)
+{
+    size_t cols = (size_t)b->cols;
+    uint8_t *cur = gs_mem_malloc(cols + 1), *next = gs_mem_malloc(cols + 1);
+    if (cur == NULL || next == NULL) {
+        gs_mem_free(cur);
+        gs_mem_free(next);
+        return GS_ENOMEM;
+    }
+    blox_unpack_row(b, 0, cur);
+    for (long r = 0; r < b->rows; r++) {
+        blox_unpack_row(b, r + 1, next);
+        uint64_t i = gs_lattice_id(pad_cell(p, r, 0), 0);
+        uint64_t acc = bits[i >> 6];
+        for (size_t c = 0; c < cols; c++, i += GS_LATTICE_MAX) {
+            acc |= (uint64_t)blox_legal[cur[c] | cur[c + 1] << 2 | next[c] << 4]
+                   << (i & 63);
+            if ((i & 63) == 64 - GS_LATTICE_MAX) {
+                bits[i >> 6] = acc;
+                acc = 0;
             }
         }
+        if (i & 63)
+            bits[i >> 6] |= acc;
+        uint8_t *t = cur;
+        cur = next;
+        next = t;
     }
-    return rc;
+    gs_mem_free(cur);
+    gs_mem_free(next);
+    return GS_OK;
 }
 
 static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
@@ -383,13 +409,12 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
 {
     gs_bloxorz *b = inst;
     int64_t t0 = gs_now_ns();
+    blox_pad pad = {.w = (uint64_t)b->cols + 2};
+    pad.cells = (uint32_t)(((uint64_t)b->rows + 4) * pad.w);
+    gs_lattice lat;
+    blox_lattice(b, &pad, &lat);
     gs_search_config cfg = {
-        .dense_count = 3 * (uint64_t)b->rows * (uint64_t)b->cols,
-        .dense_parent = blox_dense_parent,
-        .ctx = b,
-        .queue = GS_QUEUE_FIFO,
-        .limits = lim,
-    };
+        .queue = GS_QUEUE_FIFO, .limits = lim, .lattice = &lat};
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
     if (rc)
@@ -397,16 +422,27 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
                             "cannot allocate the bloxorz search for "
                             "a %ldx%ld grid",
                             b->rows, b->cols);
+    uint64_t start =
+        gs_lattice_id(pad_cell(&pad, b->xr[0], b->xc[0]), (unsigned)b->start_o);
+    uint64_t goal = gs_lattice_id(pad_cell(&pad, b->gr, b->gc), STAND);
+    uint64_t *bits = gs_search_lattice_bits(s);
     bool found = false;
-    rc = gs_search_add(s, &b->start, GS_NO_PARENT, 0, NULL);
-    if (rc >= 0)
-        rc = blox_bfs(b, s, &found);
+    rc = bits ? blox_fill_bits(b, &pad, bits) : GS_OK;
+    if (rc != GS_OK) {
+        /* Two rows of scratch refused: the budget is exhausted. */
+        gs_search_free(s);
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+        return GS_OK;
+    }
+    rc = gs_search_lattice_run(s, start, goal, &found);
     if (rc < 0 && rc != GS_ELIMIT) {
         gs_search_free(s);
         return gs_error_set(err, rc, "bloxorz search failed: %s",
                             rc == GS_ENOMEM ? "out of memory" : "internal");
     }
-    rc = gs_search_finish(s, rc, found, b->goal, NULL, true, res);
+    rc = gs_search_finish(s, rc, found, goal, NULL, true, res);
     gs_search_free(s);
     if (rc)
         return gs_error_set(err, rc,

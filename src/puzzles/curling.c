@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
 
 #define CURL_DEFAULT_THROWS 10 /* the judge's rule */
@@ -66,8 +67,8 @@ static void curl_free(void *p)
     gs_curling *cu = p;
     if (cu == NULL)
         return;
-    free(cu->cells);
-    free(cu->block);
+    gs_mem_free(cu->cells);
+    gs_mem_free(cu->block);
     free(cu);
 }
 
@@ -99,8 +100,10 @@ static int curl_new(long w, long h, const gs_caps *caps, gs_curling **out,
     gs_curling *cu = calloc(1, sizeof *cu);
     if (cu == NULL)
         return gs_error_set(err, GS_ENOMEM, "out of memory for curling");
-    cu->cells = malloc((size_t)n);
-    cu->block = malloc((size_t)n * sizeof *cu->block);
+    /* The board draws from the memory budget (mem.h): a refusal is an
+     * allocation failure the service answers with 503. */
+    cu->cells = gs_mem_malloc((size_t)n);
+    cu->block = gs_mem_malloc((size_t)n * sizeof *cu->block);
     if (cu->cells == NULL || cu->block == NULL) {
         curl_free(cu);
         return gs_error_set(err, GS_ENOMEM,
@@ -378,11 +381,11 @@ static int curl_bounds(curl_ctx *x)
 {
     const gs_curling *cu = x->cu;
     size_t n = (size_t)cu->w * (size_t)cu->h;
-    uint32_t *q = malloc(n * sizeof *q);
-    uint8_t *swept = calloc(n, 1);
+    uint32_t *q = gs_mem_malloc(n * sizeof *q);
+    uint8_t *swept = gs_mem_calloc(n, 1);
     if (q == NULL || swept == NULL) {
-        free(q);
-        free(swept);
+        gs_mem_free(q);
+        gs_mem_free(swept);
         return GS_ENOMEM;
     }
     memset(x->lb, CURL_FAR, n);
@@ -425,8 +428,8 @@ static int curl_bounds(curl_ctx *x)
             }
         }
     }
-    free(q);
-    free(swept);
+    gs_mem_free(q);
+    gs_mem_free(swept);
     return GS_OK;
 }
 
@@ -445,10 +448,11 @@ static int curl_ctx_init(curl_ctx *x, const gs_curling *cu)
     x->list = list_bytes < bit_bytes;
     x->key_size = KEY_HEAD + (x->list ? list_bytes : bit_bytes);
     size_t n = (size_t)cu->w * (size_t)cu->h;
-    x->lb = malloc(n);
+    /* The per-solve tables draw from the memory budget (mem.h). */
+    x->lb = gs_mem_malloc(n);
     x->cur = malloc(x->key_size);
     x->kid = malloc(x->key_size);
-    x->mark = x->list ? calloc(cu->nblocks ? cu->nblocks : 1, 1) : NULL;
+    x->mark = x->list ? gs_mem_calloc(cu->nblocks ? cu->nblocks : 1, 1) : NULL;
     if (x->lb == NULL || x->cur == NULL || x->kid == NULL ||
         (x->list && x->mark == NULL))
         return GS_ENOMEM;
@@ -457,10 +461,10 @@ static int curl_ctx_init(curl_ctx *x, const gs_curling *cu)
 
 static void curl_ctx_free(curl_ctx *x)
 {
-    free(x->lb);
+    gs_mem_free(x->lb);
     free(x->cur);
     free(x->kid);
-    free(x->mark);
+    gs_mem_free(x->mark);
 }
 
 /* The start state: stone on start, nothing removed. */
@@ -564,10 +568,13 @@ static int curl_solve(void *inst, const gs_limits *lim, gs_result *res,
     curl_ctx x;
     int rc = curl_ctx_init(&x, cu);
     if (rc) {
+        /* The tables refused by the memory budget (or the system): a
+         * limit, not an error. */
         curl_ctx_free(&x);
-        return gs_error_set(err, rc,
-                            "out of memory preparing the curling "
-                            "search");
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+        return GS_OK;
     }
     gs_search_config cfg = {
         .key_size = x.key_size,

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gridsolve/json.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
 
 /* Longest snake accepted (the judge's is 8). The directions of the body then
@@ -373,10 +374,37 @@ typedef struct holedox_solver {
     const gs_holedox *h;
     unsigned char *cell; /* rows * cols, CELL_FREE or CELL_STONE */
     uint32_t *dist;      /* body-free moves + 1 from each cell to the target */
+    size_t cells;        /* entries of cell and dist (budget_calloc'd) */
     size_t head_bytes;   /* key: head cell, then the body directions */
     size_t dir_bytes;
     uint64_t dir_mask; /* 2 * (len - 1) bits */
 } holedox_solver;
+
+/* calloc that reserves its bytes from the memory budget (mem.h) first.
+ * Not gs_mem_calloc: that one writes every byte, and these tables rely
+ * on calloc's untouched zero pages (a declared 16M-cell board whose BFS
+ * stays small must not cost its full size). NULL when the budget or the
+ * system refuses. */
+static void *budget_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    if (!gs_mem_reserve((uint64_t)n * size))
+        return NULL;
+    void *p = calloc(n, size);
+    if (!p)
+        gs_mem_release((uint64_t)n * size);
+    return p;
+}
+
+/* Frees a budget_calloc(n, size) block (NULL is fine). */
+static void budget_free(void *p, size_t n, size_t size)
+{
+    if (!p)
+        return;
+    free(p);
+    gs_mem_release((uint64_t)n * size);
+}
 
 /* Cells dequeued between two deadline checks of the distance BFS. */
 #define HOLEDOX_BFS_CHECK_EVERY 4096
@@ -391,13 +419,14 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
 {
     const gs_holedox *h = sv->h;
     size_t cells = (size_t)h->rows * h->cols;
-    int *queue = malloc(cells * sizeof *queue);
+    int *queue = budget_calloc(cells, sizeof *queue);
     size_t head = 0, tail = 0;
 
-    sv->cell = calloc(cells, 1);
-    sv->dist = calloc(cells, sizeof *sv->dist);
+    sv->cells = cells;
+    sv->cell = budget_calloc(cells, 1);
+    sv->dist = budget_calloc(cells, sizeof *sv->dist);
     if (!queue || !sv->cell || !sv->dist) {
-        free(queue);
+        budget_free(queue, cells, sizeof *queue);
         return GS_ENOMEM;
     }
     for (size_t i = 0; i < h->nstones; i++)
@@ -408,7 +437,7 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
     }
     while (head < tail) {
         if (head % HOLEDOX_BFS_CHECK_EVERY == 0 && gs_limits_expired(lim)) {
-            free(queue);
+            budget_free(queue, cells, sizeof *queue);
             return GS_ELIMIT;
         }
         int cur = queue[head++];
@@ -424,7 +453,7 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
             queue[tail++] = n;
         }
     }
-    free(queue);
+    budget_free(queue, cells, sizeof *queue);
     return GS_OK;
 }
 
@@ -617,17 +646,17 @@ static int holedox_solve(void *inst, const gs_limits *lim, gs_result *res,
     sv.dir_mask = (UINT64_C(1) << (2 * (sv.h->len - 1))) - 1;
     gs_result_clear(res);
     rc = holedox_distances(&sv, lim);
-    if (rc == GS_ELIMIT) {
+    if (rc == GS_ELIMIT || rc == GS_ENOMEM) {
+        /* Past the deadline, or the tables refused by the memory budget
+         * (or the system): a limit, not an error. */
         res->status = GS_LIMIT;
-        res->limit = GS_LIMIT_TIME;
+        res->limit = rc == GS_ELIMIT ? GS_LIMIT_TIME : GS_LIMIT_MEMORY;
         rc = GS_OK;
-    } else if (rc) {
-        rc = gs_error_set(err, GS_ENOMEM, "out of memory");
     } else {
         rc = holedox_run(&sv, lim, res, err);
     }
-    free(sv.cell);
-    free(sv.dist);
+    budget_free(sv.cell, sv.cells, 1);
+    budget_free(sv.dist, sv.cells, sizeof *sv.dist);
     res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
     return rc;
 }

@@ -72,6 +72,20 @@ static const opt opts[] = {
      "NAMES", "request headers a CORS preflight allows"},
     {"log-format", "GRIDSOLVE_LOG_FORMAT", OPT_STR, OFF(log_format), 0, 0,
      "FORMAT", "request log lines: text or json (one object a line)"},
+    {"header-timeout-ms", "GRIDSOLVE_HEADER_TIMEOUT_MS", OPT_UINT,
+     OFF(header_timeout_ms), 0, 3600000, "MS",
+     "close connections without a complete request head by then; 0: never"},
+    {"min-body-rate", "GRIDSOLVE_MIN_BODY_RATE", OPT_BYTES, OFF(min_body_rate),
+     0, 1024 * MIB, "BYTES",
+     "close uploads slower than this per second (after the header "
+     "timeout); 0: never"},
+    {"max-connections", "GRIDSOLVE_MAX_CONNECTIONS", OPT_UINT,
+     OFF(max_connections), 0, 1000000, "N",
+     "open connections at once; 0: RLIMIT_NOFILE (raised to its hard "
+     "limit) minus a reserve"},
+    {"max-connections-per-ip", "GRIDSOLVE_MAX_CONNECTIONS_PER_IP", OPT_UINT,
+     OFF(max_connections_per_ip), 0, 1000000, "N",
+     "open connections per client address; 0: no limit"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -102,6 +116,8 @@ void gs_config_default(gs_server_config *c)
     c->max_cells = so.caps.max_cells ? so.caps.max_cells : 1000000;
     c->max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
     c->grace_ms = 5000;
+    c->header_timeout_ms = 10000;
+    c->min_body_rate = 1024;
 }
 
 /* Parses a decimal number with an optional binary K/M/G suffix (bytes

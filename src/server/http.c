@@ -7,6 +7,13 @@
  * connection, and the handler, called again, queues that response. Every
  * other route answers at once from the polling thread.
  *
+ * Around that: the gate (gate.h) accepts connections and screens their
+ * first request head; the watcher (conns.h) applies header and body
+ * deadlines and, while a solve is suspended, polls its socket, so a
+ * client that hangs up cancels its solve (request stages below). With
+ * Accept: text/event-stream the answer is a stream (stream.h) of progress
+ * events, fed by the watcher, and a final result event from the worker.
+ *
  * Every response carries X-Request-Id and the CORS headers; every error is
  * problem+json; one log line per request is written when MHD reports the
  * request complete, which is also where metrics are counted.
@@ -23,15 +30,20 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "gridsolve/buf.h"
+#include "gridsolve/conns.h"
+#include "gridsolve/gate.h"
 #include "gridsolve/http.h"
 #include "gridsolve/log.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/puzzle.h"
+#include "gridsolve/stream.h"
 #include "gridsolve/version.h"
 
 #define REQ_ID_MAX 128
@@ -40,19 +52,39 @@
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_POST "POST, OPTIONS"
 #define RETRY_AFTER_S "1"
+#define IDLE_TIMEOUT_S 30 /* keep-alive idle, and MHD's inactivity timeout */
+#define WATCH_TICK_MS 20  /* hang-ups are seen within about this */
+#define FD_RESERVE 64     /* descriptors kept for everything else */
+#define ADMIT_WAIT_MS 100 /* a full queue: wait this long for a slot */
+#define PROGRESS_MS 250   /* event stream: progress events this often */
+#define STREAM_LAG 65536  /* skip progress while this much is unread */
 
-/* Where a request is. READY and WAITING are shared with a worker. */
+/* Where a request is. QUEUED..GONE are shared with a worker and the
+ * watcher: QUEUED -> RUNNING is the worker's claim, QUEUED -> GONE the
+ * watcher's (the client left before a worker took the job); whoever wins
+ * resumes the connection. */
 enum stage {
     ST_READING, /* receiving the body */
-    ST_WAITING, /* suspended; a worker owns the request */
+    ST_ADMIT,   /* suspended, waiting for room in the queue */
+    ST_QUEUED,  /* suspended, waiting for a worker */
+    ST_RUNNING, /* suspended, a worker solves it */
     ST_READY,   /* a response is stored, not yet queued */
-    ST_SENT     /* handed to MHD */
+    ST_SENT,    /* handed to MHD */
+    ST_GONE     /* abandoned by its client: close without answering */
 };
+
+/* Values of a request's cancel flag (any non-zero stops its search). */
+enum { CANCEL_NONE = 0, CANCEL_GONE = 1, CANCEL_DRAIN = 2 };
 
 typedef struct req {
     gs_http *h;
     struct MHD_Connection *conn;
+    gs_conn *cr;       /* the connection's watcher record; may be NULL */
+    atomic_int refs;   /* MHD's, plus a queued job's */
+    atomic_int cancel; /* this solve's flag, CANCEL_* */
+    gs_progress progress;
     int64_t start_ns;
+    int64_t admit_until_ns; /* ST_ADMIT: 503 after this */
     char id[REQ_ID_MAX + 1];
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
@@ -65,8 +97,19 @@ typedef struct req {
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
-    bool no_mem;  /* the memory budget refused the body: 503 */
-    bool pending; /* counted in h->pending */
+    bool no_mem;           /* the memory budget refused the body: 503 */
+    bool close;            /* answer with Connection: close */
+    bool pending;          /* counted in h->pending */
+    atomic_bool suspended; /* by body_complete; cleared by one resume */
+
+    /* Accept: text/event-stream: progress events, then the answer as a
+     * `result` or `problem` event (see start_stream). */
+    bool wants_stream;
+    gs_stream *stream;
+    bool completed; /* a stream MHD reported done, to log at the end */
+    enum MHD_RequestTerminationCode toe;
+    atomic_bool stream_started; /* its 200 response is queued */
+    int64_t stream_t0, next_progress_ns;
     atomic_int stage;
 
     /* The response, once decided. */
@@ -80,6 +123,9 @@ typedef struct req {
     const char *cache; /* Cache-Control; NULL: no-store */
     bool preflight;
     bool solved; /* info is valid (for the log) */
+    bool ran;    /* a worker ran the solve: counted at the end (req_done) */
+    bool ran_ok;
+    double ran_s;
     gs_solve_info info;
 } req;
 
@@ -188,6 +234,16 @@ static bool add_headers(req *r, struct MHD_Response *resp)
     return ok;
 }
 
+/* Connection: close for a request whose framing we distrust, and for
+ * every answer while draining, so no client sends another request on a
+ * connection that is about to go away. */
+static bool add_drain_header(req *r, struct MHD_Response *resp)
+{
+    if (!r->close && !atomic_load(&r->h->draining))
+        return true;
+    return add_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 /* Queues the stored response. MHD_NO makes MHD close the connection. */
 static enum MHD_Result send_response(req *r)
 {
@@ -207,7 +263,7 @@ static enum MHD_Result send_response(req *r)
     }
     if (!resp)
         return MHD_NO;
-    if (!add_headers(r, resp)) {
+    if (!add_headers(r, resp) || !add_drain_header(r, resp)) {
         MHD_destroy_response(resp);
         return MHD_NO;
     }
@@ -269,8 +325,18 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->route = GS_ROUTE_OTHER;
     r->q_timeout = -1;
     r->q_states = -1;
+    atomic_init(&r->suspended, false);
+    atomic_init(&r->stream_started, false);
     r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
+    atomic_init(&r->refs, 1);
+    atomic_init(&r->cancel, CANCEL_NONE);
+    atomic_init(&r->progress.expanded, 0);
+    atomic_init(&r->progress.stored, 0);
+    atomic_init(&r->progress.bound, 0);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    r->cr = ci ? ci->socket_context : NULL;
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
     assign_id(r);
@@ -282,12 +348,37 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     return r;
 }
 
-static void req_free(req *r)
+static void req_done(req *r);
+
+/* Drops one reference; the last one (MHD's, the job's or the stream
+ * response's) frees r, logging a stream first: by then no other thread
+ * can touch it. */
+static void req_unref(req *r)
 {
+    if (atomic_fetch_sub(&r->refs, 1) != 1)
+        return;
+    if (r->completed)
+        req_done(r);
     gs_buf_free(&r->body);
+    gs_stream_free(r->stream);
     if (!r->resp_static)
         free(r->resp);
     free(r);
+}
+
+/* Suspends r's connection from its handler (body_complete). */
+static void suspend(req *r)
+{
+    atomic_store(&r->suspended, true);
+    MHD_suspend_connection(r->conn);
+}
+
+/* Resumes what suspend() suspended, once: the worker, the watcher and a
+ * failed submission may each try, and resuming twice is undefined. */
+static void resume_once(req *r)
+{
+    if (atomic_exchange(&r->suspended, false))
+        MHD_resume_connection(r->conn);
 }
 
 /* ---- routing ------------------------------------------------------------ */
@@ -346,6 +437,8 @@ static void answer_metrics(req *r)
         .busy = gs_pool_busy(h->pool),
         .workers = gs_pool_workers(h->pool),
         .ready = atomic_load(&h->ready) && !atomic_load(&h->draining),
+        .connections = (unsigned)gs_conns_count(h->conns),
+        .max_connections = h->max_connections,
         .fast_pending = gs_pool_fast_pending(h->pool),
         .requeued = gs_pool_requeued(h->pool),
     };
@@ -502,6 +595,27 @@ static bool media_type_is(const char *value, const char *want)
     return *value == '\0' || *value == ';';
 }
 
+/* True when the Accept header lists text/event-stream (with q > 0). */
+static bool accepts_event_stream(struct MHD_Connection *conn)
+{
+    const char *a = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_ACCEPT);
+    char item[128];
+
+    while (a && *a) {
+        size_t n = strcspn(a, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(n < 127 ? n : 127), a);
+        const char *q = strstr(item, "q=");
+        bool zero = q && strtod(q + 2, NULL) <= 0;
+        if (media_type_is(item, "text/event-stream") && !zero)
+            return true;
+        a += n;
+        if (*a == ',')
+            a++;
+    }
+    return false;
+}
+
 /* Reads the judge-mode query options. False with a 400 stored. */
 static bool read_query(req *r)
 {
@@ -634,6 +748,7 @@ static bool route_solve(req *r, const char *name, const char *method)
     }
     if (!check_query(r, p) || (r->text && !read_query(r)))
         return false;
+    r->wants_stream = accepts_event_stream(r->conn);
     const char *cl = MHD_lookup_connection_value(
         r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl) {
@@ -656,11 +771,70 @@ static bool route_solve(req *r, const char *name, const char *method)
     return true;
 }
 
+/* Counts of the framing headers of a request, and the last of each. */
+typedef struct framing {
+    int cl, te;
+    const char *cl_value, *te_value;
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, const char *value)
+{
+    framing *f = cls;
+
+    (void)kind;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        f->cl++;
+        f->cl_value = value;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->te++;
+        f->te_value = value;
+    }
+    return MHD_YES;
+}
+
+/* Body framing libmicrohttpd accepts but a proxy in front of us may read
+ * differently, which would let a request hide in another's body: two
+ * Content-Length headers (it takes the first), a Transfer-Encoding other
+ * than chunked (it reads until the connection closes), or both headers.
+ * False with a 400 stored; the connection is then closed. (A malformed
+ * Content-Length value never reaches us: libmicrohttpd answers it.) */
+static bool framing_ok(req *r)
+{
+    framing f = {0};
+    char shown[64];
+
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_framing, &f);
+    if (f.cl > 1) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "%d Content-Length headers; send exactly one", f.cl);
+        return false;
+    }
+    if (f.te && f.cl) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "both Transfer-Encoding and Content-Length; send one");
+        return false;
+    }
+    if (f.te > 1 || (f.te && strcasecmp(f.te_value, "chunked") != 0)) {
+        printable_copy(shown, sizeof shown, f.te_value);
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "Transfer-Encoding '%s' is not supported; use chunked "
+                    "(alone) or Content-Length",
+                    f.te > 1 ? "(repeated)" : shown);
+        return false;
+    }
+    return true;
+}
+
 /* First call for a request: routes it. True when the body must be read. */
 static bool begin(req *r, const char *url, const char *method)
 {
     size_t plen = strlen(SOLVE_PREFIX);
 
+    if (!framing_ok(r)) {
+        r->close = true;
+        return false;
+    }
     if (strncmp(url, SOLVE_PREFIX, plen) == 0 && url[plen] &&
         !strchr(url + plen, '/'))
         return route_solve(r, url + plen, method);
@@ -673,55 +847,58 @@ static bool begin(req *r, const char *url, const char *method)
 
 /* ---- solving ------------------------------------------------------------ */
 
-/* Worker thread: runs the service call, stores the response, resumes the
- * connection. After the resume the request belongs to MHD again. On the
- * fast lane (pool.h) it is a probe with a small budget, and a probe that
- * runs out leaves the request untouched for the main lane. */
-static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
+/* Runs the service call for r with its own cancel flag and progress
+ * counters, and stores the response (unless the client left). On the
+ * fast lane (pool.h) it is a probe with a small budget: a probe that runs
+ * out returns GS_SERVICE_AGAIN and leaves r, body included, untouched for
+ * the main lane. */
+static int run_solve(req *r, enum gs_pool_lane lane)
 {
-    req *r = arg;
     gs_http *h = r->h;
-    struct MHD_Connection *conn = r->conn;
     const gs_puzzle *p = gs_puzzles[r->puzzle];
     const char *body = r->body.data ? r->body.data : "";
+    gs_solve_opts opts = h->opts;
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
     gs_solve_info info = {0};
     int64_t t0 = gs_now_ns();
-    gs_solve_opts probe;
-    const gs_solve_opts *opts = &h->opts;
     int rc;
 
     if (lane == GS_POOL_LANE_FAST) {
-        if (r->body.len > GS_PROBE_MAX_BODY)
-            return GS_POOL_AGAIN;
-        gs_solve_opts_probe(&h->opts, &probe);
-        opts = &probe;
+        /* A stream asks for a long solve: no probe, whose counters would
+         * then start over in its progress events. */
+        if (r->body.len > GS_PROBE_MAX_BODY || r->stream)
+            return GS_SERVICE_AGAIN;
+        gs_solve_opts_probe(&h->opts, &opts);
     }
-    if (lane == GS_POOL_LANE_FULL) {
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "solve queue is full (%u workers busy, %u waiting); "
-                    "retry later",
-                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
-        atomic_store(&r->stage, ST_READY);
-        MHD_resume_connection(conn);
-        return GS_POOL_DONE;
-    }
+    opts.cancel = &r->cancel;
+    opts.progress = &r->progress;
     if (r->text)
-        rc = gs_service_text(p, body, r->body.len, opts, r->q_timeout,
+        rc = gs_service_text(p, body, r->body.len, &opts, r->q_timeout,
                              r->q_states, &out, &info, &err);
     else
-        rc = gs_service_json(p, body, r->body.len, opts, &out, &info, &err);
-    if (rc == GS_SERVICE_AGAIN) {
+        rc = gs_service_json(p, body, r->body.len, &opts, &out, &info, &err);
+    if (rc == GS_SERVICE_AGAIN && atomic_load(&r->cancel) == CANCEL_NONE) {
         gs_buf_free(&out);
-        return GS_POOL_AGAIN;
+        return GS_SERVICE_AGAIN;
     }
-    gs_metrics_solve(h->metrics, r->puzzle, rc == GS_OK, &info,
-                     (double)(gs_now_ns() - t0) / 1e9);
     gs_buf_free(&r->body);
+    if (atomic_load(&r->cancel) == CANCEL_GONE) {
+        gs_buf_free(&out); /* nobody to answer; counted as abandoned */
+        return GS_OK;
+    }
+    if (rc == GS_SERVICE_AGAIN) { /* a probe the drain cut short */
+        gs_buf_free(&out);
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down; the solve was not finished");
+        return GS_OK;
+    }
+    r->ran = true;
+    r->ran_ok = rc == GS_OK;
+    r->ran_s = (double)(gs_now_ns() - t0) / 1e9;
+    r->info = info;
     if (rc == GS_OK) {
         r->solved = true;
-        r->info = info;
         set_buf_response(
             r, MHD_HTTP_OK,
             r->text ? "text/plain; charset=utf-8" : "application/json", &out);
@@ -731,9 +908,176 @@ static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
             gs_error_set(&err, rc, "%s", gs_error_title(rc));
         set_problem_err(r, gs_error_http_status(rc), &err);
     }
-    atomic_store(&r->stage, ST_READY);
-    MHD_resume_connection(conn);
+    return GS_OK;
+}
+
+/* Stores the 503 of a refused submission (rc from gs_pool_submit). */
+static void set_refused(req *r, int rc)
+{
+    gs_http *h = r->h;
+
+    if (rc == GS_POOL_EFULL)
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "solve queue is full (%u workers busy, %u waiting); "
+                    "retry later",
+                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
+    else
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down and takes no new solves");
+}
+
+/* Stops watching r's connection and resumes it with whatever r holds: a
+ * response (READY) or nothing (GONE, the handler then closes). */
+static void finish_suspended(req *r)
+{
+    gs_conns_watch(r->h->conns, r->cr, NULL);
+    /* After the unwatch no hang-up can be reported any more, so this
+     * read of the flag is final. */
+    bool gone = atomic_load(&r->cancel) == CANCEL_GONE;
+    if (gone)
+        r->status = 0; /* whatever was stored, nothing will be sent */
+    atomic_store(&r->stage, gone ? ST_GONE : ST_READY);
+    resume_once(r);
+}
+
+/* Stream version of finish_suspended: the answer becomes the last event.
+ * The connection is not resumed: its handler already queued the stream
+ * (or will, having been resumed when the job was admitted). Nor is it
+ * unwatched here: it may be closed already, its watcher record gone; the
+ * watcher drops a finished stream itself (on_tick). */
+static void finish_stream(req *r)
+{
+    if (atomic_load(&r->cancel) != CANCEL_GONE)
+        gs_stream_event(r->stream,
+                        r->status == MHD_HTTP_OK ? "result" : "problem",
+                        r->resp, r->resp_len, 0);
+    gs_stream_close(r->stream);
+}
+
+/* Worker thread: claims the job (unless its client already left), solves
+ * it, and resumes the connection. A job the drain cancelled before it
+ * started is answered 503: it is worth retrying elsewhere, and so is one
+ * whose fast attempt ran out while the main lane is full. A fast attempt
+ * that ran out puts r back in the queue (QUEUED: a hang-up may still
+ * claim it) and asks for the main lane. */
+static enum gs_pool_ret solve_job(void *arg, enum gs_pool_lane lane)
+{
+    req *r = arg;
+    int queued = ST_QUEUED;
+
+    if (!atomic_compare_exchange_strong(&r->stage, &queued, ST_RUNNING)) {
+        req_unref(r); /* the client left: the job's reference goes */
+        return GS_POOL_DONE;
+    }
+    if (atomic_load(&r->cancel) == CANCEL_DRAIN || atomic_load(&r->h->cancel))
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down; the solve was not started");
+    else if (lane == GS_POOL_LANE_FULL)
+        set_refused(r, GS_POOL_EFULL);
+    else if (atomic_load(&r->cancel) == CANCEL_NONE &&
+             run_solve(r, lane) == GS_SERVICE_AGAIN) {
+        atomic_store(&r->stage, ST_QUEUED);
+        return GS_POOL_AGAIN; /* the job keeps its reference */
+    }
+    if (r->stream)
+        finish_stream(r);
+    else
+        finish_suspended(r);
+    req_unref(r); /* the job's reference */
     return GS_POOL_DONE;
+}
+
+/* Watcher thread, registry lock held: r's client hung up. A running
+ * search sees the flag within a millisecond; a queued job is taken from
+ * its worker here and the connection closed at once. */
+static void on_hangup(void *ud, void *watch)
+{
+    req *r = watch;
+    int queued = ST_QUEUED, admit = ST_ADMIT;
+
+    (void)ud;
+    atomic_store(&r->cancel, CANCEL_GONE);
+    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE) ||
+        atomic_compare_exchange_strong(&r->stage, &admit, ST_GONE))
+        resume_once(r); /* a no-op for a stream already started */
+    if (r->stream)
+        gs_stream_fail(r->stream);
+}
+
+/* Submits r to the pool (the one place that calls the pool). The
+ * stage is QUEUED before the job exists: its worker may start at once.
+ * On a refusal the stage stays QUEUED for the caller to move on. */
+static int submit(req *r)
+{
+    atomic_store(&r->stage, ST_QUEUED);
+    atomic_fetch_add(&r->refs, 1);
+    int rc = gs_pool_submit_lane(r->h->pool, solve_job, r);
+    if (rc)
+        atomic_fetch_sub(&r->refs, 1); /* never MHD's last reference */
+    return rc;
+}
+
+/* A job was queued for r. A stream starts now: its handler, resumed,
+ * queues the 200 event-stream response (start_stream); a plain request
+ * stays suspended until its worker is done. */
+static void admitted(req *r)
+{
+    if (r->stream)
+        resume_once(r);
+}
+
+/* Watcher thread: one `progress` event with the search's live counters.
+ * Skipped while the client lags behind (the next one supersedes it). */
+static void send_progress(req *r, int64_t now_ns)
+{
+    char data[160];
+    int n = snprintf(
+        data, sizeof data,
+        "{\"expanded\":%llu,\"stored\":%llu,\"bound\":%llu,\"elapsed_ms\":"
+        "%lld}",
+        (unsigned long long)atomic_load_explicit(&r->progress.expanded,
+                                                 memory_order_relaxed),
+        (unsigned long long)atomic_load_explicit(&r->progress.stored,
+                                                 memory_order_relaxed),
+        (unsigned long long)atomic_load_explicit(&r->progress.bound,
+                                                 memory_order_relaxed),
+        (long long)((now_ns - r->stream_t0) / 1000000));
+    gs_stream_event(r->stream, "progress", data, (size_t)n, STREAM_LAG);
+    r->next_progress_ns += PROGRESS_MS * 1000000LL;
+    if (r->next_progress_ns <= now_ns)
+        r->next_progress_ns = now_ns + PROGRESS_MS * 1000000LL;
+}
+
+/* Watcher thread, registry lock held: a periodic tick for a watched
+ * request. One waiting for queue room tries again: the queue may be full
+ * of jobs whose clients just left, which free their slots within
+ * milliseconds of being seen. Returns false to stop watching r. */
+static bool on_tick(void *ud, void *watch, int64_t now_ns)
+{
+    req *r = watch;
+    int admit = ST_ADMIT;
+
+    (void)ud;
+    if (!atomic_compare_exchange_strong(&r->stage, &admit, ST_READING)) {
+        if (r->stream && gs_stream_finished(r->stream))
+            return false; /* answered: no more progress */
+        if (r->stream && now_ns >= r->next_progress_ns)
+            send_progress(r, now_ns);
+        return true; /* not waiting for room, or claimed by its handler */
+    }
+    int rc = submit(r);
+    if (rc == GS_OK) {
+        admitted(r);
+        return true;
+    }
+    if (rc == GS_POOL_EFULL && now_ns < r->admit_until_ns) {
+        atomic_store(&r->stage, ST_ADMIT);
+        return true;
+    }
+    set_refused(r, rc);
+    atomic_store(&r->stage, ST_READY);
+    resume_once(r);
+    return false;
 }
 
 /* The whole body is in: refuse it, or suspend and hand it to a worker. */
@@ -741,6 +1085,7 @@ static enum MHD_Result body_complete(req *r)
 {
     gs_http *h = r->h;
 
+    gs_conn_body_done(h->conns, r->cr);
     if (r->too_big) {
         set_problem(r, MHD_HTTP_CONTENT_TOO_LARGE,
                     "body exceeds the limit of %" PRIu64 " bytes",
@@ -757,25 +1102,40 @@ static enum MHD_Result body_complete(req *r)
                     "server is shutting down and takes no new solves");
         return send_response(r);
     }
+    if (r->wants_stream && gs_stream_new(r->conn, &r->stream)) {
+        set_problem(r, MHD_HTTP_INTERNAL_SERVER_ERROR,
+                    "out of memory starting the event stream");
+        return send_response(r);
+    }
     /* Suspend before submitting: the worker may resume at once, and
-     * resuming a connection that is not suspended is undefined. */
-    atomic_store(&r->stage, ST_WAITING);
+     * resuming a connection that is not suspended is undefined. Watch
+     * before submitting too, so a hang-up is seen from the start; the
+     * watcher only acts on ADMIT and QUEUED, which submit() sets. */
     r->pending = true;
     atomic_fetch_add(&h->pending, 1);
-    MHD_suspend_connection(r->conn);
-    int rc = gs_pool_submit_lane(h->pool, solve_job, r);
-    if (rc == GS_OK)
+    r->admit_until_ns = gs_now_ns() + ADMIT_WAIT_MS * 1000000LL;
+    r->stream_t0 = gs_now_ns();
+    r->next_progress_ns = r->stream_t0 + PROGRESS_MS * 1000000LL;
+    suspend(r);
+    gs_conns_watch(h->conns, r->cr, r);
+    int rc = submit(r);
+    if (rc == GS_OK) {
+        admitted(r);
         return MHD_YES;
-    if (rc == GS_POOL_EFULL)
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "solve queue is full (%u workers busy, %u waiting); "
-                    "retry later",
-                    gs_pool_workers(h->pool), gs_pool_capacity(h->pool));
-    else
-        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                    "server is shutting down and takes no new solves");
-    atomic_store(&r->stage, ST_READY);
-    MHD_resume_connection(r->conn);
+    }
+    /* A full queue may be full of jobs whose clients just left: the
+     * watcher retries for ADMIT_WAIT_MS before the 503 (on_tick). From
+     * ADMIT on, r is the watcher's unless claimed back by a CAS. */
+    int st = ST_QUEUED;
+    if (!atomic_compare_exchange_strong(&r->stage, &st, ST_ADMIT))
+        return MHD_YES; /* the client left; the watcher resumed it */
+    if (rc == GS_POOL_EFULL && r->cr && atomic_load(&r->cancel) == CANCEL_NONE)
+        return MHD_YES;
+    st = ST_ADMIT;
+    if (atomic_compare_exchange_strong(&r->stage, &st, ST_RUNNING)) {
+        set_refused(r, rc);
+        finish_suspended(r);
+    }
     return MHD_YES;
 }
 
@@ -789,6 +1149,7 @@ static void body_chunk(req *r, const char *data, size_t n)
 {
     uint64_t max = r->h->cfg->max_body;
 
+    gs_conn_body_bytes(r->cr, n);
     r->received += n;
     if (r->too_big || r->no_mem)
         return;
@@ -802,6 +1163,50 @@ static void body_chunk(req *r, const char *data, size_t n)
         r->no_mem = true;
         gs_buf_free(&r->body);
     }
+}
+
+/* MHD's content reader of an event stream. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    req *r = cls;
+
+    (void)pos;
+    return gs_stream_read(r->stream, buf, max);
+}
+
+/* MHD is done with the stream's response: its reference goes. */
+static void stream_done(void *cls)
+{
+    req_unref(cls);
+}
+
+/* Queues the 200 text/event-stream response of an admitted solve; its
+ * body is read from r->stream until the answer event. The answer's own
+ * status (a 422, say) is in the `problem` event: the HTTP status of a
+ * stream is fixed once it started. */
+static enum MHD_Result start_stream(req *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 4096, stream_read, r, stream_done);
+
+    if (!resp)
+        return MHD_NO;
+    atomic_fetch_add(&r->refs, 1); /* released by stream_done */
+    atomic_store(&r->stream_started, true);
+    /* The worker may be writing r's own answer fields: the headers are
+     * built from a view holding only what they need. */
+    req view = {.h = r->h,
+                .conn = r->conn,
+                .status = MHD_HTTP_OK,
+                .ctype = "text/event-stream",
+                .close = r->close};
+    memcpy(view.id, r->id, sizeof view.id);
+    enum MHD_Result ret = MHD_NO;
+    if (add_headers(&view, resp) && add_drain_header(&view, resp) &&
+        add_header(resp, "X-Accel-Buffering", "no"))
+        ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return ret;
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */
@@ -834,16 +1239,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
         *con_cls = r;
+        bool body = has_body(conn);
+        gs_conn_headers_done(h->conns, r->cr, body);
         if (begin(r, url, method))
             return MHD_YES; /* read the body */
         /* Answering before the request is complete makes MHD close the
          * connection: right when refusing a body, wasteful otherwise. */
-        if (has_body(conn))
+        if (body || r->close)
             return send_response(r);
         atomic_store(&r->stage, ST_READY);
         return MHD_YES;
     }
-    switch (atomic_load(&r->stage)) {
+    int st = atomic_load(&r->stage);
+    if (r->stream && st != ST_READING && st != ST_READY && st != ST_GONE) {
+        if (atomic_load(&r->cancel) == CANCEL_GONE)
+            return MHD_NO;
+        return start_stream(r);
+    }
+    switch (st) {
     case ST_READING:
         if (*upload_data_size) {
             body_chunk(r, upload_data, *upload_data_size);
@@ -857,6 +1270,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_YES;
         }
         return send_response(r);
+    case ST_GONE:
+        return MHD_NO; /* the client left: close, answer nothing */
     default:
         /* Already answered (MHD may still offer trailing body bytes). */
         *upload_data_size = 0;
@@ -866,7 +1281,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 
 /* ---- completion: log and metrics --------------------------------------- */
 
-static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
+/* The log outcome of a request that did not end normally, else NULL. */
+static const char *log_outcome(const req *r,
+                               enum MHD_RequestTerminationCode toe)
+{
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        return "abandoned";
+    return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted";
+}
+
+/* Writes one request log line for e, stamped now. */
+static void log_line(const gs_http *h, gs_log_entry *e)
 {
     struct timespec now;
     struct tm tm;
@@ -876,8 +1301,16 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
     gmtime_r(&now.tv_sec, &tm);
     size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(when + n, sizeof when - n, ".%03ldZ", now.tv_nsec / 1000000);
+    e->time = when;
+    gs_log_format(e, strcmp(h->cfg->log_format, "json") == 0, line,
+                  sizeof line);
+    /* One fputs per line: stdio locks the stream, lines never mix. */
+    fputs(line, stderr);
+}
+
+static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
+{
     gs_log_entry e = {
-        .time = when,
         .method = r->method,
         .path = r->path,
         .status = r->status,
@@ -886,13 +1319,45 @@ static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
         .result = r->solved ? gs_status_name(r->info.status) : NULL,
         .expanded = r->info.expanded,
         .traceparent = r->trace[0] ? r->trace : NULL,
-        .outcome =
-            toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted",
+        .outcome = log_outcome(r, toe),
     };
-    gs_log_format(&e, strcmp(r->h->cfg->log_format, "json") == 0, line,
-                  sizeof line);
-    /* One fputs per line: stdio locks the stream, lines never mix. */
-    fputs(line, stderr);
+    log_line(r->h, &e);
+}
+
+/* Counts and logs a finished request (from its last reference). A
+ * stream's HTTP status is 200 whatever its answer event said. */
+static void req_done(req *r)
+{
+    gs_http *h = r->h;
+
+    if (atomic_load(&r->stream_started))
+        r->status = MHD_HTTP_OK;
+    if (r->status)
+        gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
+    /* A solve is counted once: abandoned when its client left before
+     * the answer went out, else by its result. */
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        gs_metrics_abandoned(h->metrics, r->puzzle);
+    else if (r->ran)
+        gs_metrics_solve(h->metrics, r->puzzle, r->ran_ok, &r->info, r->ran_s);
+    log_request(r, r->toe);
+    if (r->pending)
+        atomic_fetch_sub(&h->pending, 1);
+}
+
+/* A stream's request ended: an unfinished solve lost its client (MHD saw
+ * the hang-up first, or could not write): cancel it, skip it if queued. */
+static void end_stream(req *r)
+{
+    int queued = ST_QUEUED;
+
+    gs_conns_watch(r->h->conns, r->cr, NULL);
+    /* Not started: answered plainly (a 503, say) or already abandoned. */
+    if (!atomic_load(&r->stream_started) || gs_stream_finished(r->stream))
+        return;
+    atomic_store(&r->cancel, CANCEL_GONE);
+    atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE);
+    gs_stream_fail(r->stream);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -900,25 +1365,99 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
     gs_http *h = cls;
     req *r = *con_cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
+    gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
     if (!r)
         return;
     *con_cls = NULL;
-    if (r->status)
-        gs_metrics_request(h->metrics, r->route, r->puzzle, r->status);
-    log_request(r, toe);
-    if (r->pending)
-        atomic_fetch_sub(&h->pending, 1);
-    req_free(r);
+    r->toe = toe;
+    /* A plain request's worker is done with it once MHD completes it, so
+     * it is logged now; a stream's worker may still be stopping, so the
+     * last reference logs it. */
+    if (r->stream) {
+        r->completed = true;
+        end_stream(r);
+    } else {
+        req_done(r);
+    }
+    req_unref(r);
 }
 
-/* MHD's own diagnostics (bad requests it rejects itself, socket errors). */
+/* True at most once a second per `last` (a flood must not turn into a
+ * flood of log lines). */
+static bool log_once_a_second(_Atomic int64_t *last)
+{
+    int64_t now = gs_now_ns(), was = atomic_load(last);
+    return now - was >= 1000000000LL &&
+           atomic_compare_exchange_strong(last, &was, now);
+}
+
+/* A connection opens or closes: its watcher record follows. */
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    gs_http *h = cls;
+
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        gs_conns_close(h->conns, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
+}
+
+/* A request line arrived (headers not yet): its head deadline starts. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    gs_http *h = cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+    (void)uri;
+    gs_conn_request_line(h->conns, ci ? ci->socket_context : NULL);
+    return NULL; /* the request context is made by on_request */
+}
+
+/* Watcher thread: a connection was shut down for a deadline. */
+static void on_killed(void *ud, enum gs_conn_kill why)
+{
+    gs_http *h = ud;
+
+    gs_metrics_conn_killed(h->metrics, why == GS_CONN_SLOW_BODY);
+    fprintf(stderr, "gridsolve: closed a connection: %s\n",
+            why == GS_CONN_SLOW_BODY ? "body slower than --min-body-rate"
+                                     : "no complete request head within "
+                                       "--header-timeout-ms");
+}
+
+/* MHD's own diagnostics (bad requests it rejects itself, socket errors).
+ * A refusal at the connection limit is counted, and logged at most once
+ * a second: a flood must not turn into a flood of log lines. */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    static _Atomic int64_t last_limit_log;
+    gs_http *h = cls;
     char msg[512];
 
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\n")] = '\0';
+    if (strstr(msg, "reached connection limit")) {
+        gs_metrics_conn_limit(h->metrics, false);
+        if (log_once_a_second(&last_limit_log))
+            fprintf(stderr, "gridsolve: refusing connections over "
+                            "--max-connections-per-ip\n");
+        return;
+    }
+    /* Our own MHD_NO and stream error (an abandoned request) are logged
+     * with the request. */
+    if (strstr(msg, "Application reported internal error") ||
+        strstr(msg, "application error generating response"))
+        return;
     fprintf(stderr, "gridsolve: http: %s\n", msg);
 }
 
@@ -933,6 +1472,38 @@ static void make_id_prefix(gs_http *h)
         v = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16) ^
             (uint32_t)gs_now_ns();
     snprintf(h->id_prefix, sizeof h->id_prefix, "%08" PRIx32, v);
+}
+
+/* The connection watcher with cfg's deadlines. */
+static int start_conns(gs_http *h)
+{
+    const gs_server_config *cfg = h->cfg;
+    int64_t head = (int64_t)cfg->header_timeout_ms * 1000000LL;
+    gs_conns_cfg cc = {
+        .header_timeout_ns = head,
+        .idle_timeout_ns = (int64_t)IDLE_TIMEOUT_S * 1000000000LL,
+        .min_body_rate = cfg->min_body_rate,
+        .body_grace_ns = head ? head : 10000000000LL,
+        .tick_ms = WATCH_TICK_MS,
+    };
+    gs_conns_hooks hooks = {
+        .hangup = on_hangup, .tick = on_tick, .killed = on_killed, .ud = h};
+    return gs_conns_new(&cc, &hooks, &h->conns);
+}
+
+/* The connection limit: the flag, or what RLIMIT_NOFILE leaves after a
+ * reserve for the listener, epoll, logs and the process's other files. */
+static unsigned connection_limit(const gs_server_config *cfg)
+{
+    struct rlimit rl;
+
+    if (cfg->max_connections)
+        return (unsigned)cfg->max_connections;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur > 1000000 + FD_RESERVE)
+        return 1000000;
+    return rl.rlim_cur > 2 * FD_RESERVE ? (unsigned)(rl.rlim_cur - FD_RESERVE)
+                                        : (unsigned)(rl.rlim_cur / 2);
 }
 
 int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
@@ -956,11 +1527,13 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     h->opts.max_states_limit = cfg->max_states_limit;
     h->opts.max_solve_bytes = cfg->max_solve_memory;
     h->opts.caps.max_cells = cfg->max_cells;
-    h->opts.cancel = &h->cancel;
 
     rc = gs_metrics_new(&h->metrics);
     if (rc)
         return gs_error_set(err, rc, "cannot allocate metrics");
+    rc = start_conns(h);
+    if (rc)
+        return gs_error_set(err, rc, "cannot start the connection watcher");
     rc = gs_pool_new((unsigned)cfg->workers, (unsigned)cfg->queue, &h->pool);
     if (rc)
         return gs_error_set(err, rc, "cannot start %" PRIu64 " workers",
@@ -976,29 +1549,201 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     return GS_OK;
 }
 
+/* ---- the gate (gate.h) ------------------------------------------------- */
+
+static bool gate_pass(void *ud, int fd, const struct sockaddr *addr,
+                      socklen_t len)
+{
+    gs_http *h = ud;
+    return MHD_add_connection(h->daemon, fd, addr, len) == MHD_YES;
+}
+
+/* Writes all of data on the non-blocking fd, giving up when the client
+ * does not take it (its loss: the connection closes anyway). */
+static void send_all(int fd, const char *data, size_t len)
+{
+    for (int tries = 0; len && tries < 100; tries++) {
+        ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            data += n;
+            len -= (size_t)n;
+        } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+            return;
+        } else {
+            struct timespec ts = {0, 1000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* The gate's 400 for a head libmicrohttpd would answer wrongly. */
+static void gate_refuse(void *ud, int fd, const char *method, const char *path,
+                        const char *detail)
+{
+    gs_http *h = ud;
+    gs_error e = {0};
+    gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
+    char id[REQ_ID_MAX + 1];
+
+    snprintf(id, sizeof id, "%s-%06llx", h->id_prefix,
+             (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
+    gs_error_set(&e, GS_EBADREQ, "%s", detail);
+    gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
+    gs_buf_printf(&out,
+                  "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
+                  "Content-Type: application/problem+json\r\n"
+                  "Cache-Control: no-store\r\nX-Request-Id: %s\r\n"
+                  "Content-Length: %zu\r\n\r\n",
+                  id, body.len);
+    gs_buf_append(&out, body.data, body.len);
+    if (gs_buf_status(&out) == GS_OK)
+        send_all(fd, out.data, out.len);
+    gs_buf_free(&body);
+    gs_buf_free(&out);
+    bool solve = strncmp(path, SOLVE_PREFIX, strlen(SOLVE_PREFIX)) == 0;
+    gs_metrics_request(h->metrics, solve ? GS_ROUTE_SOLVE : GS_ROUTE_OTHER, -1,
+                       MHD_HTTP_BAD_REQUEST);
+    log_line(h, &(gs_log_entry){.method = method,
+                                .path = path,
+                                .status = MHD_HTTP_BAD_REQUEST,
+                                .id = id});
+}
+
+static void gate_timed_out(void *ud)
+{
+    on_killed(ud, GS_CONN_HEADER_TIMEOUT);
+}
+
+static size_t gate_open(void *ud)
+{
+    gs_http *h = ud;
+    return gs_conns_count(h->conns);
+}
+
+static size_t gate_open_from(void *ud, const struct sockaddr *addr)
+{
+    gs_http *h = ud;
+    return gs_conns_count_addr(h->conns, addr);
+}
+
+static void gate_rejected(void *ud)
+{
+    static _Atomic int64_t last_log;
+    gs_http *h = ud;
+
+    gs_metrics_conn_limit(h->metrics, false);
+    if (log_once_a_second(&last_log))
+        fprintf(stderr, "gridsolve: refusing connections over "
+                        "--max-connections-per-ip\n");
+}
+
+static void gate_at_limit(void *ud, size_t open)
+{
+    static _Atomic int64_t last_log;
+    gs_http *h = ud;
+
+    gs_metrics_conn_limit(h->metrics, true);
+    if (log_once_a_second(&last_log))
+        fprintf(stderr,
+                "gridsolve: %zu connections open, the --max-connections "
+                "limit; new ones wait\n",
+                open);
+}
+
+/* Starts the gate on listen_fd, in front of the running daemon. */
+static int start_gate(gs_http *h, int listen_fd)
+{
+    gs_gate_cfg gc = {
+        .head_timeout_ns = (int64_t)h->cfg->header_timeout_ms * 1000000LL,
+        .max_connections = h->max_connections,
+        .max_per_ip = h->cfg->max_connections_per_ip,
+    };
+    gs_gate_hooks hooks = {.pass = gate_pass,
+                           .refuse = gate_refuse,
+                           .timed_out = gate_timed_out,
+                           .open = gate_open,
+                           .open_from = gate_open_from,
+                           .rejected = gate_rejected,
+                           .at_limit = gate_at_limit,
+                           .ud = h};
+    return gs_gate_new(listen_fd, &gc, &hooks, &h->gate);
+}
+
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
 {
+    /* No listening socket of MHD's own: the gate accepts (gate.h). */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
-                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
+                     MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
 
     flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES
                  ? MHD_USE_EPOLL
                  : MHD_USE_POLL;
+    h->max_connections = connection_limit(h->cfg);
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER,
-        on_mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
-    if (!h->daemon)
+        on_mhd_log, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
+        h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_END);
+    if (!h->daemon) {
+        close(listen_fd);
         return gs_error_set(err, GS_EINTERNAL, "libmicrohttpd failed to start");
+    }
+    if (start_gate(h, listen_fd)) {
+        close(listen_fd);
+        return gs_error_set(err, GS_EINTERNAL, "cannot start accepting");
+    }
     return GS_OK;
+}
+
+/* Sets the drain's cancel flag of one in-flight solve (under the
+ * watcher's lock, so r is alive). */
+static void cancel_one(void *watch, void *arg)
+{
+    req *r = watch;
+    int none = CANCEL_NONE;
+
+    (void)arg;
+    atomic_compare_exchange_strong(&r->cancel, &none, CANCEL_DRAIN);
+}
+
+void gs_http_cancel_all(gs_http *h)
+{
+    atomic_store(&h->cancel, 1);
+    gs_conns_each_watched(h->conns, cancel_one, NULL);
+}
+
+void gs_http_close_idle(gs_http *h)
+{
+    size_t n = gs_conns_close_idle(h->conns);
+    if (n)
+        fprintf(stderr, "gridsolve: closing %zu idle connections\n", n);
+}
+
+void gs_http_stop_listening(gs_http *h, long wait_ms)
+{
+    gs_gate_stop_listening(h->gate);
+    gs_http_close_idle(h);
+    int64_t end = gs_now_ns() + (int64_t)wait_ms * 1000000LL;
+    while (gs_conns_count(h->conns) > 0 && gs_now_ns() < end) {
+        struct timespec ts = {0, 5000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 void gs_http_free(gs_http *h)
 {
+    /* The gate first: it hands connections to the daemon. */
+    gs_gate_free(h->gate);
+    h->gate = NULL;
     if (h->daemon)
         MHD_stop_daemon(h->daemon);
     h->daemon = NULL;
+    gs_conns_free(h->conns);
+    h->conns = NULL;
     gs_pool_free(h->pool);
     h->pool = NULL;
     gs_metrics_free(h->metrics);

@@ -21,9 +21,16 @@ static const double bucket_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025,
                                    2.5,   5,      10,    30,   60};
 #define NBUCKETS (sizeof bucket_le / sizeof bucket_le[0])
 
-enum { RES_SOLVED, RES_IMPOSSIBLE, RES_LIMIT, RES_ERROR, RES_COUNT };
-static const char *const result_label[RES_COUNT] = {"solved", "impossible",
-                                                    "limit", "error"};
+enum {
+    RES_SOLVED,
+    RES_IMPOSSIBLE,
+    RES_LIMIT,
+    RES_ERROR,
+    RES_ABANDONED, /* the client hung up; never answered */
+    RES_COUNT
+};
+static const char *const result_label[RES_COUNT] = {
+    "solved", "impossible", "limit", "error", "abandoned"};
 
 typedef struct puzzle_stats {
     uint64_t results[RES_COUNT];
@@ -39,6 +46,7 @@ struct gs_metrics {
     /* [route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
     uint64_t *requests;
     puzzle_stats *puzzles;
+    uint64_t header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
 };
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
@@ -164,6 +172,61 @@ void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
     pthread_mutex_unlock(&m->lock);
 }
 
+void gs_metrics_abandoned(gs_metrics *m, int puzzle)
+{
+    if (puzzle < 0 || puzzle >= (int)m->npuzzles)
+        return;
+    pthread_mutex_lock(&m->lock);
+    m->puzzles[puzzle].results[RES_ABANDONED]++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void gs_metrics_conn_killed(gs_metrics *m, bool slow_body)
+{
+    pthread_mutex_lock(&m->lock);
+    if (slow_body)
+        m->slow_bodies++;
+    else
+        m->header_timeouts++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void gs_metrics_conn_limit(gs_metrics *m, bool reached)
+{
+    pthread_mutex_lock(&m->lock);
+    if (reached)
+        m->conn_limit_hits++;
+    else
+        m->conn_rejected++;
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* The connection counters (under the lock). */
+static void render_connections(gs_metrics *m, gs_buf *out)
+{
+    gs_buf_printf(out,
+                  "# HELP gridsolve_connections_closed_total Connections "
+                  "the server closed, by reason.\n"
+                  "# TYPE gridsolve_connections_closed_total counter\n"
+                  "gridsolve_connections_closed_total{reason=\"header_"
+                  "timeout\"} %llu\n"
+                  "gridsolve_connections_closed_total{reason=\"slow_body\"}"
+                  " %llu\n"
+                  "# HELP gridsolve_connections_rejected_total Connections "
+                  "refused at --max-connections-per-ip.\n"
+                  "# TYPE gridsolve_connections_rejected_total counter\n"
+                  "gridsolve_connections_rejected_total %llu\n"
+                  "# HELP gridsolve_connection_limit_reached_total Times the "
+                  "open connections reached --max-connections (new ones "
+                  "then wait in the listen backlog).\n"
+                  "# TYPE gridsolve_connection_limit_reached_total counter\n"
+                  "gridsolve_connection_limit_reached_total %llu\n",
+                  (unsigned long long)m->header_timeouts,
+                  (unsigned long long)m->slow_bodies,
+                  (unsigned long long)m->conn_rejected,
+                  (unsigned long long)m->conn_limit_hits);
+}
+
 static void render_requests(gs_metrics *m, gs_buf *out)
 {
     gs_buf_puts(out, "# HELP gridsolve_http_requests_total HTTP requests "
@@ -189,7 +252,8 @@ static void render_requests(gs_metrics *m, gs_buf *out)
 static void render_solves(gs_metrics *m, gs_buf *out)
 {
     gs_buf_puts(out, "# HELP gridsolve_solves_total Solves run by a worker, "
-                     "by puzzle and result.\n"
+                     "by puzzle and result (abandoned: the client hung "
+                     "up first).\n"
                      "# TYPE gridsolve_solves_total counter\n");
     for (size_t p = 0; p < m->npuzzles; p++)
         for (int r = 0; r < RES_COUNT; r++)
@@ -270,6 +334,7 @@ int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
     pthread_mutex_lock(&m->lock);
     render_requests(m, out);
     render_solves(m, out);
+    render_connections(m, out);
     pthread_mutex_unlock(&m->lock);
     gauge(out, "gridsolve_queue_depth", "Solves waiting for a worker.",
           g->queued);
@@ -279,6 +344,11 @@ int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
     gauge(out, "gridsolve_workers", "Worker threads.", g->workers);
     gauge(out, "gridsolve_ready", "1 when ready to take solves.",
           g->ready ? 1 : 0);
+    gauge(out, "gridsolve_connections", "Open client connections.",
+          g->connections);
+    gauge(out, "gridsolve_connections_max",
+          "Connections allowed at once (--max-connections).",
+          g->max_connections);
     gauge(out, "gridsolve_fast_lane_pending",
           "Solves on the fast lane (first attempts), waiting or running.",
           g->fast_pending);

@@ -4,9 +4,12 @@
  * SIGTERM and SIGINT are blocked before any thread exists, so every thread
  * (MHD's, the workers) inherits the mask and only the main thread receives
  * them, synchronously through sigwait(): no async-signal-safety concerns.
- * A drain then refuses new solves (503), lets in-flight ones finish within
- * the grace period, cancels the rest (they answer `limit`), waits for their
- * responses to go out, and stops.
+ * A drain then refuses new solves (503) while still listening, closes idle
+ * keep-alive connections with a FIN and answers everything else with
+ * Connection: close, lets in-flight solves finish within the grace period,
+ * cancels the rest (running ones answer `limit`, queued ones that never
+ * started 503 with Retry-After), waits for every answer to go out, stops
+ * listening, and stops.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +34,7 @@
 #define EXIT_USAGE 2
 #define CANCEL_WAIT_MS 10000 /* a cancelled search stops within a poll */
 #define SEND_WAIT_MS 2000    /* for answered solves to reach the client */
+#define CLOSE_WAIT_MS 300    /* for clients to close idle connections */
 #define TICK_MS 50
 
 /* Formats a bound address as ADDR:PORT ([ADDR]:PORT for IPv6). */
@@ -139,6 +144,7 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
 {
     atomic_store(&h->draining, 1);
     gs_pool_close(h->pool);
+    gs_http_close_idle(h);
     fprintf(stderr,
             "gridsolve: draining: %u solves running, %u queued, grace "
             "%" PRIu64 " ms\n",
@@ -149,7 +155,7 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
                 "gridsolve: cancelling %u running and %u queued "
                 "solves\n",
                 gs_pool_busy(h->pool), gs_pool_queued(h->pool));
-        atomic_store(&h->cancel, 1);
+        gs_http_cancel_all(h);
         if (!gs_pool_wait_idle(h->pool,
                                gs_now_ns() + CANCEL_WAIT_MS * 1000000LL)) {
             fprintf(stderr, "gridsolve: %u solves ignored the cancel\n",
@@ -161,7 +167,22 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
     int64_t send_end = gs_now_ns() + SEND_WAIT_MS * 1000000LL;
     while (atomic_load(&h->pending) > 0 && gs_now_ns() < send_end)
         sleep_ms(5);
+    gs_http_stop_listening(h, CLOSE_WAIT_MS);
     return true;
+}
+
+/* Raises the soft descriptor limit to the hard one: every connection is
+ * a descriptor, and the connection limit follows this one. */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+        return;
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+        fprintf(stderr, "gridsolve: cannot raise RLIMIT_NOFILE: %s\n",
+                strerror(errno));
 }
 
 /* Never runs (the signals stay blocked and are taken by sigwait). */
@@ -210,15 +231,17 @@ int gs_server_main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    raise_nofile();
     int fd = open_listener(&cfg, addr, sizeof addr, msg, sizeof msg);
     if (fd < 0) {
         fprintf(stderr, "gridsolve serve: %s\n", msg);
         return 1;
     }
-    if (gs_http_init(&h, &cfg, &err) || gs_http_start(&h, fd, &err)) {
+    rc = gs_http_init(&h, &cfg, &err);
+    if (rc)
+        close(fd);
+    if (rc || gs_http_start(&h, fd, &err)) {
         fprintf(stderr, "gridsolve serve: %s\n", err.detail);
-        if (!h.daemon)
-            close(fd);
         gs_http_free(&h);
         return 1;
     }
@@ -230,9 +253,9 @@ int gs_server_main(int argc, char **argv)
     fprintf(stderr,
             "gridsolve: listening on %s (workers %" PRIu64 ", queue %" PRIu64
             ", timeout %" PRIu64 " ms, max body %" PRIu64
-            " bytes, max memory %" PRIu64 " bytes)\n",
+            " bytes, max memory %" PRIu64 " bytes, max connections %u)\n",
             addr, cfg.workers, cfg.queue, cfg.timeout_ms, cfg.max_body,
-            cfg.max_memory);
+            cfg.max_memory, h.max_connections);
 
     while (sigwait(&set, &sig) != 0)
         ;

@@ -4,7 +4,9 @@
 
 #include <check.h>
 
-#define GS_INTEGRATION_SUITES(X) X(http) X(solve) X(ops) X(api) X(limits)
+#define GS_INTEGRATION_SUITES(X)                                               \
+    X(http)                                                                    \
+    X(solve) X(ops) X(api) X(limits) X(lifecycle) X(framing) X(stream) X(slow)
 
 #define GS_DECLARE_SUITE(name) Suite *gs_itest_##name##_suite(void);
 GS_INTEGRATION_SUITES(GS_DECLARE_SUITE)

@@ -431,6 +431,48 @@ START_TEST(test_open_board)
 }
 END_TEST
 
+/* The lattice store counts against the state cap as bytes: a 300x300
+ * open board (about 270,000 states) solves under a cap of 20,000 states,
+ * while the memory budget still stops it as a memory limit. */
+START_TEST(test_cap_counts_bytes)
+{
+    enum { N = 300 };
+    size_t len = 32 + (size_t)N * (N + 1);
+    char *text = malloc(len);
+    ck_assert_ptr_nonnull(text);
+    size_t at = (size_t)snprintf(text, len, "%d %d\n", N, N);
+    for (int r = 0; r < N; r++) {
+        memset(text + at, '.', N);
+        if (r == 0)
+            text[at] = 'X';
+        if (r == N - 1)
+            text[at + N - 1] = 'O';
+        text[at + N] = '\n';
+        at += N + 1;
+    }
+    gs_text in;
+    gs_text_init(&in, text, at);
+    void *inst = NULL;
+    gs_error err = {0};
+    ck_assert_int_eq(P->parse_text(&in, NULL, &inst, &err), 1);
+    gs_limits lim = {.max_states = 20000};
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, &lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_gt(res.expanded, lim.max_states);
+    gs_result_free(&res);
+    gs_limits tight = {.max_bytes = 4096};
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, &tight, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
+    ck_assert_ptr_null(res.moves);
+    P->free(inst);
+    free(text);
+}
+END_TEST
+
 Suite *gs_test_bloxorz_suite(void)
 {
     Suite *s = suite_create("bloxorz");
@@ -447,6 +489,7 @@ Suite *gs_test_bloxorz_suite(void)
     tcase_add_test(tc, test_limit_states);
     tcase_add_test(tc, test_random_vs_brute);
     tcase_add_test(tc, test_open_board);
+    tcase_add_test(tc, test_cap_counts_bytes);
     suite_add_tcase(s, tc);
     return s;
 }

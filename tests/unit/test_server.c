@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/gate.h"
+#include "gridsolve/stream.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
 #include "gridsolve/pool.h"
@@ -512,7 +514,15 @@ START_TEST(metrics_render)
     gs_buf b = GS_BUF_INIT;
     gs_solve_info solved = {GS_SOLVED, 100, 1.0};
     gs_solve_info limit = {GS_LIMIT, 50, 2.0};
-    gs_metrics_gauges g = {3, 64, 2, 4, true, 1, 7};
+    gs_metrics_gauges g = {.queued = 3,
+                           .capacity = 64,
+                           .busy = 2,
+                           .workers = 4,
+                           .ready = true,
+                           .fast_pending = 1,
+                           .requeued = 7,
+                           .connections = 7,
+                           .max_connections = 100};
 
     ck_assert_int_eq(gs_metrics_new(&m), GS_OK);
     gs_metrics_request(m, GS_ROUTE_SOLVE, 0, 200);
@@ -523,6 +533,10 @@ START_TEST(metrics_render)
     gs_metrics_solve(m, 0, true, &solved, 0.003);
     gs_metrics_solve(m, 0, true, &limit, 7.0);
     gs_metrics_solve(m, 0, false, NULL, 0.0001);
+    gs_metrics_abandoned(m, 0);
+    gs_metrics_conn_killed(m, false);
+    gs_metrics_conn_limit(m, false);
+    gs_metrics_conn_limit(m, true);
     ck_assert_int_eq(gs_metrics_render(m, &g, &b), GS_OK);
 
     char want[256];
@@ -547,6 +561,18 @@ START_TEST(metrics_render)
              "gridsolve_solves_total{puzzle=\"%s\",result=\"error\"} 1\n",
              name);
     ck_assert_ptr_nonnull(strstr(b.data, want));
+    snprintf(want, sizeof want,
+             "gridsolve_solves_total{puzzle=\"%s\",result=\"abandoned\"} 1\n",
+             name);
+    ck_assert_ptr_nonnull(strstr(b.data, want));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connections_closed_total{reason=\"header_"
+                       "timeout\"} 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connections_rejected_total 1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "gridsolve_connection_limit_reached_total 1\n"));
+    ck_assert_ptr_nonnull(strstr(b.data, "gridsolve_connections 7\n"));
     /* Cumulative buckets: 0.0001 and 0.003 fall under le=0.005. */
     snprintf(want, sizeof want,
              "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
@@ -591,6 +617,75 @@ START_TEST(metrics_render)
 }
 END_TEST
 
+/* The connection flags: defaults, variables, flags, ranges. */
+START_TEST(config_connection_flags)
+{
+    gs_server_config c;
+    char msg[256];
+    ck_assert_int_eq(parse(&c, NULL, NULL, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.header_timeout_ms, 10000);
+    ck_assert_uint_eq(c.min_body_rate, 1024);
+    ck_assert_uint_eq(c.max_connections, 0);
+    ck_assert_uint_eq(c.max_connections_per_ip, 0);
+    const char *env[] = {"GRIDSOLVE_HEADER_TIMEOUT_MS=500",
+                         "GRIDSOLVE_MAX_CONNECTIONS_PER_IP=8", NULL};
+    const char *args[] = {"--min-body-rate", "2K", "--max-connections=300",
+                          NULL};
+    ck_assert_int_eq(parse(&c, env, args, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.header_timeout_ms, 500);
+    ck_assert_uint_eq(c.min_body_rate, 2048);
+    ck_assert_uint_eq(c.max_connections, 300);
+    ck_assert_uint_eq(c.max_connections_per_ip, 8);
+    const char *bad[] = {"--header-timeout-ms", "-1", NULL};
+    ck_assert_int_eq(parse(&c, NULL, bad, msg, sizeof msg), GS_CONFIG_ERROR);
+}
+END_TEST
+
+/* Heads the gate must answer itself (libmicrohttpd would write its own
+ * answer's header block twice) and heads it passes on. */
+START_TEST(gate_content_length)
+{
+    static const struct {
+        const char *head;
+        bool ok;
+    } cases[] = {
+        {"POST / HTTP/1.1\r\nContent-Length: 12\r\n", true},
+        {"POST / HTTP/1.1\r\ncontent-length:7\r\n", true},
+        {"POST / HTTP/1.1\r\nContent-Length:  0 \r\n", true},
+        {"GET / HTTP/1.1\r\nHost: x\r\n", true},
+        {"POST / HTTP/1.1\r\nX-Content-Length: abc\r\n", true},
+        {"POST / HTTP/1.1\r\nContent-Length: -1\r\n", false},
+        {"POST / HTTP/1.1\r\nContent-Length: abc\r\n", false},
+        {"POST / HTTP/1.1\r\nContent-Length: 5, 5\r\n", false},
+        {"POST / HTTP/1.1\r\nContent-Length: \r\n", false},
+        {"POST / HTTP/1.1\r\nContent-Length: 18446744073709551616\r\n", false},
+        {"POST / HTTP/1.1\nHost: x\nContent-Length: 1x\n", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *why =
+            gs_gate_check_head(cases[i].head, strlen(cases[i].head));
+        ck_assert_msg((why == NULL) == cases[i].ok, "case %zu: %s", i,
+                      why ? why : "accepted");
+    }
+}
+END_TEST
+
+/* Event framing: one data line per line, the final newline dropped. */
+START_TEST(sse_format)
+{
+    gs_buf b = GS_BUF_INIT;
+    gs_sse_format(&b, "result", "{\"a\":1}\n", 8);
+    ck_assert_str_eq(b.data, "event: result\ndata: {\"a\":1}\n\n");
+    gs_buf_free(&b);
+    gs_sse_format(&b, "result", "10\n2\n", 5);
+    ck_assert_str_eq(b.data, "event: result\ndata: 10\ndata: 2\n\n");
+    gs_buf_free(&b);
+    gs_sse_format(&b, "progress", "", 0);
+    ck_assert_str_eq(b.data, "event: progress\ndata: \n\n");
+    gs_buf_free(&b);
+}
+END_TEST
+
 Suite *gs_test_server_suite(void)
 {
     Suite *s = suite_create("server");
@@ -603,6 +698,11 @@ Suite *gs_test_server_suite(void)
     tcase_add_test(tc, config_help);
     tcase_add_test(tc, config_cgroup_quotas);
     tcase_add_test(tc, config_max_memory);
+    tcase_add_test(tc, config_connection_flags);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("http");
+    tcase_add_test(tc, gate_content_length);
+    tcase_add_test(tc, sse_format);
     suite_add_tcase(s, tc);
     tc = tcase_create("pool");
     tcase_add_test(tc, pool_admission);

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# http.sh - gridsolve's HTTP path against a bare libmicrohttpd server.
+#
+#   bench/http.sh [-r RUNS] [-d SECONDS] [-c CONNECTIONS] [-t THREADS]
+#
+# Starts `gridsolve serve` and bench/http/bare.c (body read, fixed JSON
+# answer, MHD thread pool with epoll) on free ports, then loads each in
+# turn with wrk (POST of the README's tiny bloxorz example, keep-alive),
+# RUNS times alternately (default 3, 5 s each, 64 connections, 2 wrk
+# threads). Prints the median requests/s, p50 and p99 latency of each,
+# and gridsolve's share of the bare server's rate beside the target (70 %).
+# BUILD names the build directory (default build).
+set -u
+
+build=${BUILD:-build}
+runs=3
+secs=5
+conns=64
+threads=2
+while getopts "r:d:c:t:h" opt; do
+    case $opt in
+    r) runs=$OPTARG ;;
+    d) secs=$OPTARG ;;
+    c) conns=$OPTARG ;;
+    t) threads=$OPTARG ;;
+    *)
+        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+    esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+command -v wrk >/dev/null || {
+    echo "http.sh: wrk is not installed (apt-get install wrk)" >&2
+    exit 1
+}
+
+dir=$build/bench-http
+mkdir -p "$dir"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+}
+trap cleanup EXIT
+
+# Starts "$@" (which prints "listening on ADDR:PORT"); sets port.
+start() {
+    local log=$1
+    shift
+    "$@" >"$log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 100); do
+        port=$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$log" |
+            head -n 1)
+        [ -n "$port" ] && return 0
+        sleep 0.05
+    done
+    echo "http.sh: $* did not start; see $log" >&2
+    exit 1
+}
+
+start "$dir/gridsolve.log" "$build/gridsolve" serve --port 0
+gs_port=$port
+start "$dir/bare.log" "$build/bench-bare" 0
+bare_port=$port
+curl -s -H 'Content-Type: application/json' -d \
+    '{"grid": ["#######", "#..X###", "#..##O#", "#....E#", "#....E#", "#.....#", "#######"]}' \
+    "127.0.0.1:$gs_port/solve/bloxorz" >"$dir/answer.json"
+grep -q '"steps":10' "$dir/answer.json" || {
+    echo "http.sh: gridsolve did not answer the example:" >&2
+    cat "$dir/answer.json" >&2
+    exit 1
+}
+
+# One wrk run: prints "requests/s p50_us p99_us errors".
+load() {
+    wrk -t "$threads" -c "$conns" -d "${secs}s" --latency \
+        -s "$here/http/post.lua" "http://127.0.0.1:$1" 2>&1 | awk '
+        function us(v) {
+            if (v ~ /us$/) return v + 0;
+            if (v ~ /ms$/) return v * 1000;
+            if (v ~ /s$/) return v * 1000000;
+            return v
+        }
+        /^ *50%/ { p50 = us($2) }
+        /^ *99%/ { p99 = us($2) }
+        /Requests\/sec/ { rps = $2 }
+        /Non-2xx|Socket errors/ { err = err " " $0 }
+        END { printf "%s %s %s %s\n", rps, p50, p99, (err == "" ? "-" : "errors") }'
+}
+
+: >"$dir/gs.runs"
+: >"$dir/bare.runs"
+for i in $(seq "$runs"); do
+    if [ $((i % 2)) = 1 ]; then
+        load "$gs_port" >>"$dir/gs.runs"
+        load "$bare_port" >>"$dir/bare.runs"
+    else
+        load "$bare_port" >>"$dir/bare.runs"
+        load "$gs_port" >>"$dir/gs.runs"
+    fi
+done
+
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+col() { cut -d' ' -f"$2" "$dir/$1.runs" | median; }
+printf 'wrk -t %s -c %s -d %ss, POST /solve/bloxorz (README example), %s runs each\n' \
+    "$threads" "$conns" "$secs" "$runs"
+printf '%-10s %12s %10s %10s\n' server requests/s p50_us p99_us
+for who in gs bare; do
+    printf '%-10s %12.0f %10.0f %10.0f\n' \
+        "$([ $who = gs ] && echo gridsolve || echo bare)" \
+        "$(col $who 1)" "$(col $who 2)" "$(col $who 3)"
+done
+awk -v g="$(col gs 1)" -v b="$(col bare 1)" 'BEGIN {
+    printf "gridsolve / bare: %.0f %%  (target 70 %%: %s)\n", 100 * g / b,
+        (g >= 0.7 * b) ? "met" : "NOT met" }'
+grep -h errors "$dir/gs.runs" "$dir/bare.runs" >/dev/null &&
+    echo "note: some runs saw socket errors or non-2xx answers" >&2
+exit 0

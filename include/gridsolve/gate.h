@@ -1,0 +1,76 @@
+/* gate.h - the accept loop in front of libmicrohttpd.
+ *
+ * libmicrohttpd 0.9.75 answers a malformed Content-Length value (`-1`,
+ * `abc`, an overflow) itself, and writes that answer's header block twice
+ * without ever calling the application. So new connections are accepted
+ * here first: the gate waits (peeking, nothing consumed) until the first
+ * request head is complete, answers a malformed Content-Length with one
+ * well-formed 400 problem document and closes, and hands every other
+ * connection to MHD (MHD_add_connection), which then reads the request
+ * from the socket as if it had accepted it.
+ *
+ * The gate also keeps heads that never complete away from MHD: they are
+ * closed at the header deadline. And it stops accepting while the open
+ * connections are at the limit, so newcomers wait in the listen backlog.
+ * (Later requests on a kept-alive connection are MHD's alone; a
+ * malformed Content-Length there still gets MHD's own answer.)
+ */
+#ifndef GRIDSOLVE_GATE_H
+#define GRIDSOLVE_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+typedef struct gs_gate gs_gate;
+
+/* Callbacks, all on the gate's thread. */
+typedef struct gs_gate_hooks {
+    /* Takes the connection (fd and address); false when refused (the
+     * callee closed fd). */
+    bool (*pass)(void *ud, int fd, const struct sockaddr *addr, socklen_t len);
+    /* Writes the 400 for a malformed head (`method` and `path` from its
+     * request line, printable; `detail` says what is wrong) on the
+     * non-blocking fd. The gate closes fd afterwards. */
+    void (*refuse)(void *ud, int fd, const char *method, const char *path,
+                   const char *detail);
+    /* A connection was closed for not completing its head in time. */
+    void (*timed_out)(void *ud);
+    /* The open connections reached the limit: accepting pauses. */
+    void (*at_limit)(void *ud, size_t open);
+    /* Connections open in MHD now, for the limit. */
+    size_t (*open)(void *ud);
+    /* Of those, the ones from addr's IP (per-address limit). */
+    size_t (*open_from)(void *ud, const struct sockaddr *addr);
+    /* A connection was refused at the per-address limit. */
+    void (*rejected)(void *ud);
+    void *ud;
+} gs_gate_hooks;
+
+typedef struct gs_gate_cfg {
+    int64_t head_timeout_ns; /* 0: wait forever */
+    size_t max_connections;  /* MHD's plus the gate's */
+    size_t max_per_ip;       /* the same per client IP; 0: no limit */
+} gs_gate_cfg;
+
+/* Starts the gate's thread on the listening socket listen_fd (which it
+ * owns from now on). GS_OK, GS_ENOMEM or GS_EINTERNAL. */
+int gs_gate_new(int listen_fd, const gs_gate_cfg *cfg,
+                const gs_gate_hooks *hooks, gs_gate **out);
+
+/* Stops accepting and closes the listening socket (drain). */
+void gs_gate_stop_listening(gs_gate *g);
+
+/* Connections the gate holds (accepted, head not complete). */
+size_t gs_gate_pending(gs_gate *g);
+
+/* Stops the thread, closes what it still holds. NULL is fine. */
+void gs_gate_free(gs_gate *g);
+
+/* Checks a complete request head (text up to and excluding the blank
+ * line) for Content-Length values MHD would refuse itself. Returns NULL
+ * when acceptable, else a problem detail. Pure, for unit tests. */
+const char *gs_gate_check_head(const char *head, size_t len);
+
+#endif

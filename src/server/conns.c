@@ -1,0 +1,395 @@
+/* conns.c - connection registry and watcher thread (see conns.h).
+ *
+ * One mutex guards a doubly linked list of records. The watcher takes it
+ * once per tick, polls the watched sockets with a zero timeout (so the
+ * lock is held for microseconds), runs the hooks and applies deadlines.
+ * A hang-up is POLLRDHUP/POLLHUP/POLLERR, never mere readability: a
+ * client may pipeline its next request while waiting for this answer.
+ */
+#define _GNU_SOURCE /* POLLRDHUP */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "gridsolve/conns.h"
+#include "gridsolve/error.h"
+#include "gridsolve/search.h"
+
+/* What a connection is doing, for the deadlines. */
+enum phase {
+    PH_HEAD, /* receiving a request head: header deadline */
+    PH_BODY, /* receiving a body: minimum rate */
+    PH_BUSY, /* being served: no deadline of ours */
+    PH_IDLE  /* keep-alive, between requests: idle deadline */
+};
+
+struct gs_conn {
+    int fd;
+    struct sockaddr_storage peer; /* for the per-address limit */
+    enum phase phase;
+    int64_t deadline_ns;  /* PH_HEAD / PH_IDLE */
+    int64_t body_from_ns; /* PH_BODY */
+    atomic_uint_fast64_t body_bytes;
+    bool killed; /* shut down by us; MHD will close it */
+    void *watch;
+    gs_conn *prev, *next;
+};
+
+struct gs_conns {
+    gs_conns_cfg cfg;
+    gs_conns_hooks hooks;
+    pthread_mutex_t lock;
+    pthread_cond_t wake; /* only for a prompt stop */
+    bool stop;
+    gs_conn *head;
+    size_t count;
+    struct pollfd *pfd; /* watcher scratch, grown as needed */
+    gs_conn **pconn;
+    size_t pcap;
+    pthread_t thread;
+    bool started;
+};
+
+/* ---- watcher ------------------------------------------------------------ */
+
+/* Grows the poll scratch arrays to hold n entries. */
+static bool scratch_reserve(gs_conns *cs, size_t n)
+{
+    if (n <= cs->pcap)
+        return true;
+    size_t cap = cs->pcap ? cs->pcap * 2 : 64;
+    while (cap < n)
+        cap *= 2;
+    struct pollfd *p = realloc(cs->pfd, cap * sizeof *p);
+    if (!p)
+        return false;
+    cs->pfd = p;
+    gs_conn **c = realloc(cs->pconn, cap * sizeof *c);
+    if (!c)
+        return false;
+    cs->pconn = c;
+    cs->pcap = cap;
+    return true;
+}
+
+/* Shuts c down for `why`: MHD reads EOF and closes it itself. */
+static void kill_conn(gs_conns *cs, gs_conn *c, enum gs_conn_kill why)
+{
+    c->killed = true;
+    shutdown(c->fd, SHUT_RDWR);
+    if (cs->hooks.killed)
+        cs->hooks.killed(cs->hooks.ud, why);
+}
+
+/* Applies the header/idle deadline and the body rate to c. */
+static void check_deadlines(gs_conns *cs, gs_conn *c, int64_t now)
+{
+    if (c->killed || c->watch)
+        return;
+    if ((c->phase == PH_HEAD || c->phase == PH_IDLE) && c->deadline_ns &&
+        now >= c->deadline_ns) {
+        kill_conn(cs, c, GS_CONN_HEADER_TIMEOUT);
+        return;
+    }
+    if (c->phase != PH_BODY || !cs->cfg.min_body_rate)
+        return;
+    int64_t ran = now - c->body_from_ns;
+    if (ran < cs->cfg.body_grace_ns)
+        return;
+    double want = (double)cs->cfg.min_body_rate * (double)ran / 1e9;
+    if ((double)atomic_load_explicit(&c->body_bytes, memory_order_relaxed) <
+        want)
+        kill_conn(cs, c, GS_CONN_SLOW_BODY);
+}
+
+/* One tick: deadlines for all, hang-ups and ticks for the watched. */
+static void tick(gs_conns *cs)
+{
+    int64_t now = gs_now_ns();
+    size_t n = 0;
+
+    for (gs_conn *c = cs->head; c; c = c->next) {
+        check_deadlines(cs, c, now);
+        if (c->watch && scratch_reserve(cs, n + 1)) {
+            cs->pfd[n] = (struct pollfd){c->fd, POLLRDHUP, 0};
+            cs->pconn[n++] = c;
+        }
+    }
+    if (n == 0 || poll(cs->pfd, (nfds_t)n, 0) < 0)
+        n = 0;
+    for (size_t i = 0; i < n; i++) {
+        gs_conn *c = cs->pconn[i];
+        if (cs->pfd[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+            void *w = c->watch;
+            c->watch = NULL; /* reported once; the owner takes it on */
+            if (cs->hooks.hangup)
+                cs->hooks.hangup(cs->hooks.ud, w);
+        } else if (cs->hooks.tick &&
+                   !cs->hooks.tick(cs->hooks.ud, c->watch, now)) {
+            c->watch = NULL;
+        }
+    }
+}
+
+static void *watcher_main(void *arg)
+{
+    gs_conns *cs = arg;
+    struct timespec ts;
+
+    pthread_mutex_lock(&cs->lock);
+    while (!cs->stop) {
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += (long)cs->cfg.tick_ms * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        while (!cs->stop &&
+               pthread_cond_timedwait(&cs->wake, &cs->lock, &ts) != ETIMEDOUT)
+            ;
+        if (!cs->stop)
+            tick(cs);
+    }
+    pthread_mutex_unlock(&cs->lock);
+    return NULL;
+}
+
+/* ---- lifecycle ---------------------------------------------------------- */
+
+/* The wake condition waits against CLOCK_MONOTONIC, like the ticks. */
+static int init_sync(gs_conns *cs)
+{
+    pthread_condattr_t ca;
+    int rc = GS_EINTERNAL;
+
+    if (pthread_mutex_init(&cs->lock, NULL))
+        return GS_EINTERNAL;
+    if (pthread_condattr_init(&ca) == 0) {
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        if (pthread_cond_init(&cs->wake, &ca) == 0)
+            rc = GS_OK;
+        pthread_condattr_destroy(&ca);
+    }
+    if (rc)
+        pthread_mutex_destroy(&cs->lock);
+    return rc;
+}
+
+int gs_conns_new(const gs_conns_cfg *cfg, const gs_conns_hooks *hooks,
+                 gs_conns **out)
+{
+    gs_conns *cs = calloc(1, sizeof *cs);
+
+    *out = NULL;
+    if (!cs)
+        return GS_ENOMEM;
+    cs->cfg = *cfg;
+    if (cs->cfg.tick_ms <= 0)
+        cs->cfg.tick_ms = 25;
+    if (hooks)
+        cs->hooks = *hooks;
+    if (init_sync(cs)) {
+        free(cs);
+        return GS_EINTERNAL;
+    }
+    if (pthread_create(&cs->thread, NULL, watcher_main, cs)) {
+        pthread_cond_destroy(&cs->wake);
+        pthread_mutex_destroy(&cs->lock);
+        free(cs);
+        return GS_EINTERNAL;
+    }
+    cs->started = true;
+    *out = cs;
+    return GS_OK;
+}
+
+void gs_conns_free(gs_conns *cs)
+{
+    if (!cs)
+        return;
+    pthread_mutex_lock(&cs->lock);
+    cs->stop = true;
+    pthread_cond_signal(&cs->wake);
+    pthread_mutex_unlock(&cs->lock);
+    if (cs->started)
+        pthread_join(cs->thread, NULL);
+    while (cs->head) {
+        gs_conn *c = cs->head;
+        cs->head = c->next;
+        free(c);
+    }
+    pthread_cond_destroy(&cs->wake);
+    pthread_mutex_destroy(&cs->lock);
+    free(cs->pfd);
+    free(cs->pconn);
+    free(cs);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+gs_conn *gs_conns_open(gs_conns *cs, int fd)
+{
+    gs_conn *c = calloc(1, sizeof *c);
+
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    socklen_t len = sizeof c->peer;
+    if (getpeername(fd, (struct sockaddr *)&c->peer, &len) != 0)
+        c->peer.ss_family = AF_UNSPEC;
+    c->phase = PH_HEAD;
+    if (cs->cfg.header_timeout_ns)
+        c->deadline_ns = gs_now_ns() + cs->cfg.header_timeout_ns;
+    atomic_init(&c->body_bytes, 0);
+    pthread_mutex_lock(&cs->lock);
+    c->next = cs->head;
+    if (cs->head)
+        cs->head->prev = c;
+    cs->head = c;
+    cs->count++;
+    pthread_mutex_unlock(&cs->lock);
+    return c;
+}
+
+void gs_conns_close(gs_conns *cs, gs_conn *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&cs->lock);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        cs->head = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    cs->count--;
+    pthread_mutex_unlock(&cs->lock);
+    free(c);
+}
+
+size_t gs_conns_count(gs_conns *cs)
+{
+    pthread_mutex_lock(&cs->lock);
+    size_t n = cs->count;
+    pthread_mutex_unlock(&cs->lock);
+    return n;
+}
+
+bool gs_conns_same_ip(const struct sockaddr *a, const struct sockaddr *b)
+{
+    if (a->sa_family != b->sa_family)
+        return false;
+    if (a->sa_family == AF_INET)
+        return memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+                      &((const struct sockaddr_in *)b)->sin_addr,
+                      sizeof(struct in_addr)) == 0;
+    if (a->sa_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr,
+                      sizeof(struct in6_addr)) == 0;
+    return false;
+}
+
+size_t gs_conns_count_addr(gs_conns *cs, const struct sockaddr *addr)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&cs->lock);
+    for (gs_conn *c = cs->head; c; c = c->next)
+        n += gs_conns_same_ip((const struct sockaddr *)&c->peer, addr);
+    pthread_mutex_unlock(&cs->lock);
+    return n;
+}
+
+/* Sets c's phase and deadline under the lock. */
+static void set_phase(gs_conns *cs, gs_conn *c, enum phase ph, int64_t deadline)
+{
+    pthread_mutex_lock(&cs->lock);
+    c->phase = ph;
+    c->deadline_ns = deadline;
+    if (ph == PH_BODY) {
+        c->body_from_ns = gs_now_ns();
+        atomic_store(&c->body_bytes, 0);
+    }
+    pthread_mutex_unlock(&cs->lock);
+}
+
+void gs_conn_request_line(gs_conns *cs, gs_conn *c)
+{
+    if (!c || !cs->cfg.header_timeout_ns)
+        return;
+    int64_t d = gs_now_ns() + cs->cfg.header_timeout_ns;
+    pthread_mutex_lock(&cs->lock);
+    /* A head begun on a fresh connection keeps its accept-time deadline. */
+    if (c->phase != PH_HEAD || !c->deadline_ns || d < c->deadline_ns)
+        c->deadline_ns = d;
+    c->phase = PH_HEAD;
+    pthread_mutex_unlock(&cs->lock);
+}
+
+void gs_conn_headers_done(gs_conns *cs, gs_conn *c, bool body)
+{
+    if (c)
+        set_phase(cs, c, body ? PH_BODY : PH_BUSY, 0);
+}
+
+void gs_conn_body_bytes(gs_conn *c, size_t n)
+{
+    if (c)
+        atomic_fetch_add_explicit(&c->body_bytes, n, memory_order_relaxed);
+}
+
+void gs_conn_body_done(gs_conns *cs, gs_conn *c)
+{
+    if (c)
+        set_phase(cs, c, PH_BUSY, 0);
+}
+
+void gs_conn_request_done(gs_conns *cs, gs_conn *c)
+{
+    if (!c)
+        return;
+    int64_t idle = cs->cfg.idle_timeout_ns;
+    set_phase(cs, c, PH_IDLE, idle ? gs_now_ns() + idle : 0);
+}
+
+void gs_conns_watch(gs_conns *cs, gs_conn *c, void *watch)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&cs->lock);
+    c->watch = watch;
+    pthread_mutex_unlock(&cs->lock);
+}
+
+void gs_conns_each_watched(gs_conns *cs, void (*fn)(void *watch, void *arg),
+                           void *arg)
+{
+    pthread_mutex_lock(&cs->lock);
+    for (gs_conn *c = cs->head; c; c = c->next)
+        if (c->watch)
+            fn(c->watch, arg);
+    pthread_mutex_unlock(&cs->lock);
+}
+
+size_t gs_conns_close_idle(gs_conns *cs)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&cs->lock);
+    for (gs_conn *c = cs->head; c; c = c->next) {
+        if (c->phase == PH_IDLE && !c->killed && !c->watch) {
+            /* FIN only: the client reads EOF and closes; MHD then sees
+             * its EOF and cleans up. Nothing unread, so no reset. */
+            shutdown(c->fd, SHUT_WR);
+            c->killed = true;
+            n++;
+        }
+    }
+    pthread_mutex_unlock(&cs->lock);
+    return n;
+}
