@@ -8,6 +8,9 @@
 #   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
 #   make stress  the stress figures against build/gridsolve (not in test)
 #   make test-web  browser tests of the playground (chromium + node)
+#   make bench-sokoban   the sokoban targets of issue 8, each figure beside
+#                its target (long: full collections; SOK_XSOKOBAN_MS sets
+#                the XSokoban limit per level, default 60000)
 
 BUILD ?= build
 ifeq ($(SANITIZE),1)
@@ -78,7 +81,7 @@ BENCH := $(BUILD)/bench
 
 .PHONY: all deps build run test check-unit check-integration bench \
         bench-compare bench-http bench-inputs container-test validate-k8s \
-        format clean test-web web-screenshot
+        format clean test-web web-screenshot bench-sokoban
 
 all: build
 
@@ -160,6 +163,22 @@ bench-http: deps
 $(BUILD)/bench-bare: bench/http/bare.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c11 -Wall -Wextra -Wno-unused-parameter $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+SOK_XSOKOBAN_MS ?= 60000
+SOK_BENCH = GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh -q -l all
+bench-sokoban: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
+	@$(BENCH) sokoban | grep -E 'bytes/state|budget'
+	@echo "1. moves, Microban I   (target: 155 of 155, each <= 10 s, total <= 35 s)"
+	@$(SOK_BENCH) -o moves -t 10000 bench/levels/microban1.xsb
+	@echo "2. pushes, Microban I  (target: 155 of 155, each <= 10 s)"
+	@$(SOK_BENCH) -o pushes -t 10000 bench/levels/microban1.xsb
+	@echo "3. any, Microban I     (target: 155 of 155, each <= 10 s)"
+	@$(SOK_BENCH) -o any -t 10000 bench/levels/microban1.xsb
+	@echo "   any, Microban II    (target: 135 of 135, each <= 10 s)"
+	@$(SOK_BENCH) -o any -t 10000 bench/levels/microban2.xsb
+	@echo "   any, XSokoban       (target: >= 45 of 90 within 60 s each; moonshot 60)"
+	@$(SOK_BENCH) -o any -t $(SOK_XSOKOBAN_MS) bench/levels/xsokoban.xsb
 
 container-test:
 	bash docker/container-test.sh

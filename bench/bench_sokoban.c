@@ -6,6 +6,8 @@
  *    time, steps, pushes, expanded states.
  * 3. A 64 x 64 room with 30 boxes (the size the service promises), with
  *    `any` and `moves` under a 10 s limit.
+ * 4. Memory: bytes per stored state, and a solve under a small
+ *    max_bytes budget that must answer `limit` inside it.
  * bench/sokoban.sh measures whole level files through the CLI.
  */
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "benches.h"
 #include "gridsolve/puzzle.h"
+#include "../src/puzzles/sokoban/sokoban.h"
 #include "../tests/samples.h"
 
 extern const gs_puzzle gs_puzzle_sokoban;
@@ -77,7 +80,8 @@ static int bench_seed(int reps)
 /* Solves one level under one objective within timeout_ms; prints a line.
  * Returns nonzero when the level failed to parse or solve. */
 static int bench_level(const char *name, const char *const *rows,
-                       const char *objective, double timeout_ms)
+                       const char *objective, double timeout_ms,
+                       uint64_t max_bytes)
 {
     int n = 0;
     while (rows[n])
@@ -96,11 +100,13 @@ static int bench_level(const char *name, const char *const *rows,
         fprintf(stderr, "sokoban bench: %s: %s\n", name, err.detail);
         return 1;
     }
-    gs_limits lim = {.deadline_ns = gs_deadline_after_ms(timeout_ms)};
+    gs_limits lim = {.deadline_ns = gs_deadline_after_ms(timeout_ms),
+                     .max_bytes = max_bytes};
     gs_result res;
+    gs_sokoban_stats st = {0};
     gs_result_clear(&res);
     int64_t t0 = gs_now_ns();
-    rc = gs_puzzle_sokoban.solve(inst, &lim, &res, &err);
+    rc = gs_sokoban_solve_stats(inst, &lim, &res, &st, &err);
     double ms = (double)(gs_now_ns() - t0) / 1e6;
     gs_puzzle_sokoban.free(inst);
     if (rc) {
@@ -111,11 +117,21 @@ static int bench_level(const char *name, const char *const *rows,
                          : res.status == GS_IMPOSSIBLE ? "impossible"
                                                        : "limit";
     printf("sokoban %-14s %-7s %-10s steps %5zu pushes %4ld optimal %-3s "
-           "%9.1f ms  expanded %9llu (%.0f/s)\n",
+           "%9.1f ms  expanded %9llu (%.0f/s)  stored %9llu, %.1f bytes/state, "
+           "tables %llu bytes\n",
            name, objective, status, res.status == GS_SOLVED ? res.steps : 0,
            res.status == GS_SOLVED ? res.pushes : 0, res.optimal ? "yes" : "no",
            ms, (unsigned long long)res.expanded,
-           ms > 0 ? (double)res.expanded / (ms / 1000) : 0);
+           ms > 0 ? (double)res.expanded / (ms / 1000) : 0,
+           (unsigned long long)st.states,
+           st.states ? (double)st.store_bytes / (double)st.states : 0.0,
+           (unsigned long long)st.table_bytes);
+    if (max_bytes)
+        printf("sokoban %-14s budget %llu bytes: %s, store %llu + tables %llu "
+               "bytes (target: limit within the budget)\n",
+               name, (unsigned long long)max_bytes, status,
+               (unsigned long long)st.store_bytes,
+               (unsigned long long)st.table_bytes);
     gs_result_free(&res);
     return 0;
 }
@@ -148,11 +164,12 @@ int gs_bench_sokoban(void)
     const char *objectives[] = {"moves", "pushes", "any"};
     for (int i = 0; i < 3; i++) {
         failed |= bench_level("microban-5", GS_SAMPLE_MICROBAN5, objectives[i],
-                              10000);
-        failed |= bench_level("microban-113", MB113, objectives[i], 10000);
-        failed |= bench_level("microban-117", MB117, objectives[i], 10000);
+                              10000, 0);
+        failed |= bench_level("microban-113", MB113, objectives[i], 10000, 0);
+        failed |= bench_level("microban-117", MB117, objectives[i], 10000, 0);
     }
-    failed |= bench_level("room-64x64-30", big_room(), "any", 10000);
-    failed |= bench_level("room-64x64-30", big_room(), "moves", 10000);
+    failed |= bench_level("room-64x64-30", big_room(), "any", 10000, 0);
+    failed |= bench_level("room-64x64-30", big_room(), "moves", 10000, 0);
+    failed |= bench_level("microban-117", MB117, "moves", 10000, 4u << 20);
     return failed;
 }

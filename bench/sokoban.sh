@@ -1,36 +1,41 @@
 #!/usr/bin/env bash
-# sokoban.sh - solves XSB levels through the CLI and prints a table.
+# sokoban.sh - solves a collection of XSB levels through the CLI, one
+# process per level, and prints a table and a summary line.
 #
-#   bench/sokoban.sh [-t MS] [-o moves|pushes|any] [-l LEVELS] [LEVELFILE]
+#   bench/sokoban.sh [-t MS] [-o moves|pushes|any] [-l LEVELS] [-q] [FILE]
 #
-# LEVELFILE holds levels each preceded by a `; N` comment line (default:
-# ../shared/levels/microban1.xsb when present). LEVELS picks levels by
-# their position in the file: `all`, or a list like `1-20,35` (default
-# 1-20, to keep `make bench` short). Each level gets -t MS milliseconds
-# (default 10000) through the body's "limits". GRIDSOLVE_BIN names the
-# binary (default build/gridsolve). A by-hand measurement, not a test.
+# FILE is an XSB collection (default bench/levels/microban1.xsb): levels
+# are runs of rows starting with '#', the last `;` or `Title:` line before
+# one names it. LEVELS picks levels by position: `all`, or a list like
+# `1-20,35` (default 1-20, to keep `make bench` short). Each level gets
+# -t MS milliseconds (default 10000). -q prints only the summary. The
+# summary reads "N of M solved (K proven optimal), total T s, slowest S s":
+# T sums the wall time of every level, unsolved ones included.
+# GRIDSOLVE_BIN names the binary (default build/gridsolve).
 set -u
 
 bin=${GRIDSOLVE_BIN:-build/gridsolve}
 timeout_ms=10000
 optimize=moves
 levels=1-20
-while getopts "t:o:l:h" opt; do
+quiet=0
+while getopts "t:o:l:qh" opt; do
     case $opt in
     t) timeout_ms=$OPTARG ;;
     o) optimize=$OPTARG ;;
     l) levels=$OPTARG ;;
+    q) quiet=1 ;;
     *)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
 done
 shift $((OPTIND - 1))
-file=${1:-../shared/levels/microban1.xsb}
+file=${1:-bench/levels/microban1.xsb}
 if [ ! -r "$file" ]; then
     echo "sokoban.sh: no level file ($file); pass one as an argument" >&2
-    exit 0 # nothing to measure is not a failure of `make bench`
+    exit 1
 fi
 if [ ! -x "$bin" ]; then
     echo "sokoban.sh: $bin is not executable (set GRIDSOLVE_BIN)" >&2
@@ -50,22 +55,24 @@ selected() {
 }
 
 # Splits the file into levels: one record per level, its label, a tab, then
-# its rows as JSON strings joined by commas. A level is a run of lines made
-# only of XSB cells; the last `;` comment before it labels it.
+# its rows as JSON strings joined by commas. The same rule as the service's
+# XSB text mode: a row starts with '#' after floor padding.
 split_levels() {
     awk '
     function flush() {
-        if (rows != "") print (label == "" ? n + 1 : label) "\t" rows
-        if (rows != "") n++
+        if (rows != "") { n++; print (label == "" ? n : label) "\t" rows }
+        if (rows != "") label = ""
         rows = ""
     }
-    /^;/ { flush(); label = $0; sub(/^;[ \t]*/, "", label); next }
-    /^[ #@+$*._-]*$/ && /#/ {
+    { sub(/\r$/, "") }
+    /^[ _-]*#/ {
         row = $0; gsub(/\\/, "\\\\", row); gsub(/"/, "\\\"", row)
         rows = rows (rows == "" ? "" : ",") "\"" row "\""
         next
     }
     { flush() }
+    /^;/ { label = $0; sub(/^;[ \t]*/, "", label) }
+    /^[Tt]itle:/ { label = $0; sub(/^[Tt]itle:[ \t]*/, "", label) }
     END { flush() }
     ' "$1"
 }
@@ -76,13 +83,14 @@ field() {
         tr -d '"'
 }
 
-printf '%-10s %5s %-10s %7s %7s %-7s %10s\n' level boxes status moves \
-    pushes optimal time_ms
+[ "$quiet" = 1 ] || printf '%-12s %5s %-10s %7s %7s %-7s %9s\n' level boxes \
+    status moves pushes optimal time_s
 total=0
 solved=0
 optimal=0
 idx=0
-t_all=$(date +%s%N)
+sum_ms=0
+worst_ms=0
 while IFS=$'\t' read -r label rows; do
     idx=$((idx + 1))
     selected "$idx" || continue
@@ -92,6 +100,9 @@ while IFS=$'\t' read -r label rows; do
     t0=$(date +%s%N)
     out=$(printf '%s' "$body" | "$bin" solve sokoban --json 2>&1)
     t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    sum_ms=$((sum_ms + ms))
+    [ "$ms" -gt "$worst_ms" ] && worst_ms=$ms
     status=$(field status "$out")
     [ -n "$status" ] || status=error
     steps=$(field steps "$out")
@@ -99,10 +110,11 @@ while IFS=$'\t' read -r label rows; do
     opt=$(field optimal "$out")
     [ "$status" = solved ] && solved=$((solved + 1))
     [ "$status" = solved ] && [ "$opt" = true ] && optimal=$((optimal + 1))
-    printf '%-10s %5d %-10s %7s %7s %-7s %10.1f\n' "$label" "$boxes" \
-        "$status" "${steps:--}" "${pushes:--}" "${opt:--}" \
-        "$(((t1 - t0) / 1000))e-3"
+    [ "$quiet" = 1 ] || printf '%-12s %5d %-10s %7s %7s %-7s %9s\n' \
+        "${label:0:12}" "$boxes" "$status" "${steps:--}" "${pushes:--}" \
+        "${opt:--}" "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
 done < <(split_levels "$file")
-t_end=$(date +%s%N)
-echo "levels: $total, solved: $solved, solved $optimize-optimal: $optimal" \
-    "(limit ${timeout_ms} ms each, total $(((t_end - t_all) / 1000000)) ms)"
+secs() { printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+echo "$solved of $total solved ($optimal proven $optimize-optimal), total" \
+    "$(secs $sum_ms) s, slowest $(secs $worst_ms) s" \
+    "[$(basename "$file"), $optimize, limit $((timeout_ms / 1000)) s each]"

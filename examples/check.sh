@@ -5,8 +5,9 @@
 #   examples/check.sh                         through build/gridsolve solve
 #   examples/check.sh http://127.0.0.1:8080   through a running server
 #
-# NAME.in -> NAME.out (judge text), NAME.json -> NAME.response.json (JSON
-# mode); the puzzle is the part of NAME before the first '-'. Prints one line
+# NAME.in -> NAME.out (judge text), NAME.xsb -> NAME.out (XSB text, when
+# there is no NAME.in), NAME.json -> NAME.response.json (JSON mode); the
+# puzzle is the part of NAME before the first '-'. Prints one line
 # per example and 'check: N passed, N failed'; exit status 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -35,6 +36,10 @@ check() { # check FILE EXPECTED MODE
   fi
 }
 for f in *.in; do check "$f" "${f%.in}.out" text; done
+for f in *.xsb; do
+  [ -f "${f%.xsb}.out" ] && [ ! -f "${f%.xsb}.in" ] || continue
+  check "$f" "${f%.xsb}.out" text
+done
 for f in *.json; do
   case "$f" in *.response.json) continue ;; esac
   # An invalid body is a 422 problem document over HTTP; the CLI prints

@@ -2,8 +2,9 @@
  * bodies and level rows) that the unit tests, the integration tests and the
  * benchmarks share.
  *
- * They come from /work/shared/conformance (and Microban I); the project's
- * tests and benches must not read ../shared at run time, hence this copy.
+ * They come from the puzzles' public judge samples (and Microban I),
+ * copied here because the tests and benches read nothing outside the
+ * repository at run time.
  * Only data used in at least two places lives here: a sample one file
  * uses stays in that file. Expected answers written inline in assertions
  * stay with their assertions.

@@ -259,7 +259,7 @@ const sokoban = {
     { code: '$', label: 'Box' }, { code: '*', label: 'Box on goal' },
     { code: '@', label: 'Player' }, { code: '+', label: 'Player on goal' },
   ],
-  hint: 'Paste an XSB level as is; it is sent as a JSON grid.',
+  hint: 'Paste XSB as is, titles and ; comments included: one level is sent as a JSON grid (moves, pushes, replay); several levels go as text/plain, answered one line per level.',
   options: [{ key: 'optimize', label: 'Objective', values: ['moves', 'pushes', 'any'] }],
   blank: () => ({ rows: 5, cols: 7, cells: grid2d(5, 7, ' '), optimize: 'moves' }),
   fromBody(b) {
@@ -532,13 +532,43 @@ const state = {
 
 const adapter = () => ADAPTERS[state.name];
 
-/* What the text area holds: a JSON body, a sokoban XSB level, or judge
- * text (which starts with a number). */
+/* What the text area holds: a JSON body, sokoban XSB, or judge text
+ * (which starts with a number). Sokoban XSB with one level is 'xsb': it
+ * goes as a JSON grid, whose answer has the moves, pushes and optimality
+ * the replay needs. XSB with several levels is 'xsb-text': it goes as
+ * text/plain, which the server answers with one line per level (its LURD
+ * moves, impossible or limit), as it does for any XSB collection. */
 function bodyMode(text) {
   const t = text.trim();
   if (t.startsWith('{')) return 'json';
-  if (state.name === 'sokoban' && /^[#\s@+$*.\-_]+$/.test(t) && t.includes('#')) return 'xsb';
+  if (state.name === 'sokoban') {
+    const levels = xsbLevels(text);
+    if (levels) return levels.length === 1 ? 'xsb' : 'xsb-text';
+  }
   return t ? 'judge' : 'empty';
+}
+
+/* Modes sent as text/plain, answered with text lines. */
+const isText = (mode) => mode === 'judge' || mode === 'xsb-text';
+
+/* The levels of XSB text, each as its map lines, or null when the text is
+ * not XSB: every line is a map row (# wall, space - _ floor, @ + player,
+ * $ * box, . goal), blank, a ';' comment or a 'Name: value' line such as
+ * 'Title: ...'; blank, comment and name lines end a level. */
+function xsbLevels(text) {
+  const levels = [];
+  let cur = null;
+  for (const line of text.replace(/\r/g, '').split('\n')) {
+    if (/^[#@+$*.\-_ \t]*#[#@+$*.\-_ \t]*$/.test(line)) {
+      if (!cur) levels.push(cur = []);
+      cur.push(line.replace(/\s+$/, ''));
+    } else if (!line.trim() || /^\s*;/.test(line) || /^[A-Za-z][\w ]*:/.test(line)) {
+      cur = null;
+    } else {
+      return null;
+    }
+  }
+  return levels.length ? levels : null;
 }
 
 /* ---- board rendering and painting --------------------------------------- */
@@ -710,7 +740,7 @@ function textChanged() {
       const lim = body.limits || {};
       $('timeout').value = lim.timeout_ms ?? '';
       $('max-states').value = lim.max_states ?? '';
-    } else if (mode === 'xsb') {
+    } else if (mode === 'xsb' || mode === 'xsb-text') {
       state.model = adapter().fromBody({ grid: xsbLines(text), optimize: state.model.optimize });
     } else if (mode === 'judge') {
       const first = judgeFirstCase(state.name, text);
@@ -754,15 +784,14 @@ function judgeFirstCase(name, text) {
   return null;
 }
 
+/* The map lines of the first XSB level (comments and titles left out). */
 function xsbLines(text) {
-  const lines = text.replace(/\r/g, '').split('\n');
-  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-  while (lines.length && !lines[0].trim()) lines.shift();
-  return lines;
+  return (xsbLevels(text) || [[]])[0];
 }
 
 function modeLabel(mode) {
   return { json: 'JSON body', xsb: 'XSB level, sent as a JSON grid',
+    'xsb-text': 'XSB levels, sent as text/plain (one answer line per level: LURD moves, impossible or limit; the board shows level 1)',
     judge: 'judge text, sent as text/plain (the answer is the judge output; the board shows case 1)',
     empty: 'empty' }[mode];
 }
@@ -797,7 +826,7 @@ function selectPuzzle(name, withExample) {
   $('puzzle').value = name;
   const info = state.puzzles.find((p) => p.name === name);
   $('description').textContent = info ? info.description : '';
-  $('xsb-note').textContent = name === 'sokoban' ? ', or an XSB level' : '';
+  $('xsb-note').textContent = name === 'sokoban' ? ', or XSB (one level or a collection)' : '';
   state.model = adapter().blank();
   renderPalette();
   renderOptions();
@@ -829,7 +858,7 @@ function buildRequest() {
   const text = $('body').value;
   const mode = bodyMode(text);
   const path = `/solve/${encodeURIComponent(state.name)}`;
-  if (mode === 'judge') {
+  if (isText(mode)) {
     const q = new URLSearchParams();
     if ($('timeout').value !== '') q.set('timeout_ms', $('timeout').value);
     if ($('max-states').value !== '') q.set('max_states', $('max-states').value);
@@ -985,7 +1014,7 @@ function cellFromDetail(detail) {
 
 function showProblem(doc, mode) {
   showError(doc.detail || doc.title || 'error');
-  const cell = mode === 'judge' ? null : cellFromDetail(doc.detail || '');
+  const cell = isText(mode) ? null : cellFromDetail(doc.detail || '');
   if (cell && state.model && cell[0] < state.model.rows && cell[1] < state.model.cols) {
     state.errorCell = cell;
     drawBoard();

@@ -46,6 +46,8 @@ typedef struct gs_solve_opts {
     const atomic_int *cancel; /* may be NULL */
     gs_progress *progress;    /* live counters of the solve; may be NULL */
     gs_probe probe;           /* all 0 unless a first attempt */
+    const char *text_format;  /* judge text notation asked for (the
+                                 `format` query option), NULL = detect */
 } gs_solve_opts;
 
 /* Defaults used by the CLI and the server before configuration. */

@@ -15,6 +15,10 @@ typedef struct gs_text {
     const char *p;   /* next unread byte */
     const char *end; /* one past the last byte */
     int line;        /* 1-based line of p */
+    /* The text notation the request named (e.g. sokoban's "xsb" or
+     * "contest"), NULL to let the puzzle detect it; a puzzle may set it
+     * after detecting, so later cases of the body read the same way. */
+    const char *format;
 } gs_text;
 
 void gs_text_init(gs_text *t, const char *data, size_t len);

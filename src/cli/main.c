@@ -28,7 +28,7 @@ static void usage(FILE *f)
                "(serve --help)\n"
                "       gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
                " [--max-states N]\n"
-               "                       [--max-memory BYTES]\n"
+               "                       [--max-memory BYTES] [--format NAME]\n"
                "       gridsolve health [--host H] [--port N] [--path P]\n"
                "       gridsolve --version | --help\n"
                "\n"
@@ -51,7 +51,7 @@ static void solve_usage(FILE *f)
     fprintf(f,
             "usage: gridsolve solve PUZZLE [FILE] [--json] [--timeout-ms MS]"
             " [--max-states N]\n"
-            "                       [--max-memory BYTES]\n\n"
+            "                       [--max-memory BYTES] [--format NAME]\n\n"
             "Reads FILE (or standard input, also for FILE '-') and prints the"
             " answer.\n"
             "  --json            one JSON request body in, the JSON response"
@@ -64,6 +64,9 @@ static void solve_usage(FILE *f)
             "  --max-memory B    memory budget of the process (K/M/G; 0: none;"
             "\n                    default 75%% of the cgroup or physical"
             " memory)\n"
+            "  --format NAME     the judge text notation where a puzzle has"
+            " several\n                    (sokoban: xsb or contest;"
+            " default: detected)\n"
             "  -h, --help        this help\n\n"
             "Formats, per puzzle (JSON: the body's fields; every body may add"
             "\n\"limits\": {\"timeout_ms\": N, \"max_states\": N}):\n");
@@ -123,7 +126,7 @@ static double number_arg(const char *s)
 
 static int cmd_solve(int argc, char **argv)
 {
-    const char *name = NULL, *path = NULL;
+    const char *name = NULL, *path = NULL, *format = NULL;
     bool json = false;
     double timeout_ms = -1;
     long long max_states = -1;
@@ -135,6 +138,8 @@ static int cmd_solve(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+            format = argv[++i];
         } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
             if (!gs_config_parse_bytes(argv[++i], &max_memory)) {
                 fprintf(stderr, "gridsolve: --max-memory needs a byte count "
@@ -211,6 +216,7 @@ static int cmd_solve(int argc, char **argv)
         opts.timeout_ms = timeout_ms;
     if (max_states >= 0)
         opts.max_states = (uint64_t)max_states;
+    opts.text_format = format;
 
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};

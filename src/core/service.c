@@ -392,14 +392,15 @@ static void free_cases(const gs_puzzle *p, void **cases, size_t n)
 /* Parses every case first, so that a bad case late in the input costs no
  * solving time and the answer is all-or-nothing. */
 static int parse_cases(const gs_puzzle *p, const char *body, size_t len,
-                       const gs_caps *caps, void ***cases, size_t *count,
-                       gs_error *err)
+                       const gs_caps *caps, const char *format, void ***cases,
+                       size_t *count, gs_error *err)
 {
     gs_text t;
     void **v = NULL;
     size_t n = 0, cap = 0;
 
     gs_text_init(&t, body, len);
+    t.format = format;
     for (;;) {
         void *inst = NULL;
         int rc = p->parse_text(&t, caps, &inst, err);
@@ -438,7 +439,8 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
     void **cases = NULL;
     size_t n = 0;
     uint64_t mark = gs_mem_refused_here();
-    int rc = parse_cases(p, body, len, &opts->caps, &cases, &n, err);
+    int rc = parse_cases(p, body, len, &opts->caps, opts->text_format, &cases,
+                         &n, err);
     if (rc == GS_ENOMEM && budget_refused(mark))
         return busy_error(err, "hold the puzzles");
     if (rc)

@@ -10,6 +10,7 @@ void gs_text_init(gs_text *t, const char *data, size_t len)
     t->p = data;
     t->end = data + len;
     t->line = 1;
+    t->format = NULL;
 }
 
 static void skip_space(gs_text *t)

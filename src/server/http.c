@@ -94,6 +94,7 @@ typedef struct req {
     bool text;  /* judge mode */
     double q_timeout;
     long long q_states;
+    char q_format[16]; /* judge text notation (`format`), "" = detect */
     gs_buf body;
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
@@ -623,7 +624,22 @@ static bool read_query(req *r)
                                                 "timeout_ms");
     const char *m = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND,
                                                 "max_states");
+    const char *f =
+        MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "format");
     char *end;
+
+    if (f) {
+        /* The puzzle judges the name; here only its shape. */
+        size_t n = strspn(f, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+        if (!*f || f[n] || n >= sizeof r->q_format) {
+            set_problem(r, MHD_HTTP_BAD_REQUEST,
+                        "query parameter format must be a short name such "
+                        "as xsb or contest, got '%.64s'",
+                        f);
+            return false;
+        }
+        memcpy(r->q_format, f, n + 1);
+    }
 
     if (t) {
         errno = 0;
@@ -873,6 +889,7 @@ static int run_solve(req *r, enum gs_pool_lane lane)
     }
     opts.cancel = &r->cancel;
     opts.progress = &r->progress;
+    opts.text_format = r->q_format[0] ? r->q_format : NULL;
     if (r->text)
         rc = gs_service_text(p, body, r->body.len, &opts, r->q_timeout,
                              r->q_states, &out, &info, &err);

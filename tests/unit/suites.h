@@ -16,6 +16,8 @@
     X(wallpushers)                                                             \
     X(holedox)                                                                 \
     X(sokoban)                                                                 \
+    X(sokoban_text)                                                            \
+    X(sokoban_rules)                                                           \
     X(regress)                                                                 \
     X(strict)                                                                  \
     X(api)

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "gridsolve/puzzle.h"
+#include "../../src/puzzles/sokoban/sokoban.h"
 #include "puzzle_check.h"
 #include "suites.h"
 #include "../samples.h"
@@ -35,7 +36,9 @@ static cJSON *body_of(const char *const *rows, int n, const char *optimize)
     ck_assert_ptr_nonnull(b);
     cJSON_AddItemToObject(b, "grid", cJSON_CreateStringArray(rows, n));
     if (optimize)
-        cJSON_AddStringToObject(b, "optimize", optimize);
+        cJSON_AddStringToObject(b, "optimize",
+                                strcmp(optimize, "any-astar") == 0 ? "any"
+                                                                   : optimize);
     return b;
 }
 
@@ -50,6 +53,10 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
     int rc = SOK->parse_json(b, &caps, &inst, &err);
     cJSON_Delete(b);
     ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
+    /* "any-astar": the second phase of `any` on its own (it only runs
+     * after a greedy phase timed out, which small levels never do). */
+    if (optimize && strcmp(optimize, "any-astar") == 0)
+        ((gs_sokoban *)inst)->objective = SOK_ANY_ASTAR;
     gs_limits none = {0};
     gs_result_clear(res);
     rc = SOK->solve(inst, lim ? lim : &none, res, &err);
@@ -567,6 +574,23 @@ START_TEST(test_limits)
     ck_assert_int_eq(res.status, GS_LIMIT);
     ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
     gs_result_free(&res);
+
+    /* A memory budget below what the solver's own tables take: `limit`
+     * before any search; a budget the store outgrows: `limit` too. */
+    gs_limits tiny = {.max_bytes = 256};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &tiny, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
+    gs_result_free(&res);
+    gs_limits small = {.max_bytes = 64 * 1024};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &small, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    gs_result_free(&res);
+    /* With room enough the same level is solved. */
+    gs_limits ample = {.max_bytes = 64u << 20};
+    solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &ample, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    gs_result_free(&res);
 }
 END_TEST
 
@@ -577,9 +601,10 @@ static uint32_t rnd(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
-/* A random room of R x C floor (5..6 each) with scattered walls, 1-2
- * boxes, as many goals, sometimes a short (ragged) row. */
-static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
+/* A random room of R x C floor (5..6 each) with scattered walls, kmin to
+ * kmax boxes, as many goals, sometimes a short (ragged) row. */
+static int random_level(uint64_t *seed, int kmin, int kmax, char buf[8][9],
+                        const char *rows[8])
 {
     int R = 5 + (int)(rnd(seed) % 2), C = 5 + (int)(rnd(seed) % 2);
     int H = R + 2, W = C + 2;
@@ -594,7 +619,7 @@ static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
         buf[r][W] = '\0';
         rows[r] = buf[r];
     }
-    int k = 1 + (int)(rnd(seed) % 2);
+    int k = kmin + (int)(rnd(seed) % (uint32_t)(kmax - kmin + 1));
     ck_assert_int_ge(nfree, 2 * k + 1);
     /* Shuffle, then: player, k boxes, k goals (which may sit under a box
      * or the player). */
@@ -618,30 +643,34 @@ static int random_level(uint64_t *seed, char buf[8][9], const char *rows[8])
     return H;
 }
 
-START_TEST(test_property_random)
+/* Solves `iters` random levels of kmin..kmax boxes with every objective
+ * and checks each against the brute force: same outcome, optimal lengths
+ * for the exact objectives, valid replays. Counts into the out-params. */
+static void property_run(uint64_t seed, int iters, int kmin, int kmax,
+                         int *solvable_out, int *impossible_out,
+                         int *differ_out)
 {
-    uint64_t seed = 20240601;
     int solvable = 0, impossible = 0, differ = 0;
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
-        int n = random_level(&seed, buf, rows);
+        int n = random_level(&seed, kmin, kmax, buf, rows);
         long long best = bf_solve(rows, n, false);
         long long lex = bf_solve(rows, n, true);
-        gs_result res[3];
-        const char *objective[3] = {"moves", "pushes", "any"};
-        for (int m = 0; m < 3; m++)
+        gs_result res[4];
+        const char *objective[4] = {"moves", "pushes", "any", "any-astar"};
+        for (int m = 0; m < 4; m++)
             solve_rows(rows, n, objective[m], NULL, &res[m]);
         if (best < 0) {
             impossible++;
             ck_assert_int_eq(lex, -1);
-            for (int m = 0; m < 3; m++)
+            for (int m = 0; m < 4; m++)
                 ck_assert_msg(res[m].status == GS_IMPOSSIBLE,
                               "iter %d %s: expected impossible", iter,
                               objective[m]);
         } else {
             solvable++;
-            for (int m = 0; m < 3; m++)
+            for (int m = 0; m < 4; m++)
                 check_answer(rows, n, &res[m]);
             ck_assert_msg((long long)res[0].steps == best,
                           "iter %d: %zu steps, brute force %lld", iter,
@@ -650,15 +679,39 @@ START_TEST(test_property_random)
             ck_assert_int_eq(res[1].pushes, lex / (long long)BF_PUSH);
             ck_assert_int_eq((long long)res[1].steps, lex % (long long)BF_PUSH);
             ck_assert_int_ge((long long)res[2].steps, best);
+            ck_assert_int_ge((long long)res[3].steps, best);
+            ck_assert_int_ge(res[3].pushes, lex / (long long)BF_PUSH);
+            ck_assert(!res[3].optimal || res[3].steps == 0);
             differ += res[0].steps != res[1].steps;
         }
-        for (int m = 0; m < 3; m++)
+        for (int m = 0; m < 4; m++)
             gs_result_free(&res[m]);
     }
+    *solvable_out = solvable;
+    *impossible_out = impossible;
+    *differ_out = differ;
+}
+
+START_TEST(test_property_random)
+{
+    int solvable, impossible, differ;
+    property_run(20240601, 300, 1, 2, &solvable, &impossible, &differ);
     /* The generator must exercise both outcomes. */
     ck_assert_int_gt(solvable, 50);
     ck_assert_int_gt(impossible, 10);
     ck_assert_int_gt(differ, 0);
+}
+END_TEST
+
+/* Three boxes: room for corrals, frozen pairs and matchings that the
+ * nearest goals do not settle, so every pruning rule meets the brute
+ * force (PI-corral pruning in `any` must keep solvable levels solvable). */
+START_TEST(test_property_three_boxes)
+{
+    int solvable, impossible, differ;
+    property_run(77, 300, 3, 3, &solvable, &impossible, &differ);
+    ck_assert_msg(solvable > 15 && impossible > 15, "%d solvable, %d not",
+                  solvable, impossible);
 }
 END_TEST
 
@@ -680,6 +733,7 @@ Suite *gs_test_sokoban_suite(void)
     TCase *prop = tcase_create("property");
     tcase_set_timeout(prop, 300);
     tcase_add_test(prop, test_property_random);
+    tcase_add_test(prop, test_property_three_boxes);
     suite_add_tcase(s, prop);
     return s;
 }

@@ -402,3 +402,27 @@ test('a long solve streams progress, and Cancel frees the worker', async (t) => 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('XSB with a title and comments: one level goes as a JSON grid and replays', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'sokoban');
+  await paste(page, '; from a collection\nTitle: one push\n#####\n#@$.#\n#####\n');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=board] .box').length === 1);
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'solved');
+  assert.equal(await text(page, 'moves'), 'R');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('XSB with several levels goes as text/plain: one answer line per level', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'sokoban');
+  await paste(page, '; 1\n#####\n#@$.#\n#####\n\nTitle: corner\n#####\n#$ .#\n#@  #\n#####\n');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=board] .box').length === 1); // level 1
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'judge output');
+  assert.equal(await page.locator('#judge-output').textContent(), 'R\nimpossible\n');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,163 @@
+/* deadlock.c - pruning rules: freeze deadlocks (sound for every
+ * objective) and PI-corral pruning (keeps solvability; `any` only).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sokoban.h"
+
+static int frozen(sok_ctx *x, int b, int *budget);
+
+/* Whether box b cannot move along one axis (d = 0 vertical, 2 horizontal):
+ * a wall on either side, dead squares on both, or a frozen box beside it.
+ * Returns 0 (may move), 1 (blocked, all boxes of the proof on goals) or 2
+ * (blocked, some box of the proof off goal). */
+static int axis_blocked(sok_ctx *x, int b, int d, int *budget)
+{
+    int a = x->nb[b * 4 + d], c = x->nb[b * 4 + d + 1];
+    if (a < 0 || c < 0 || (x->dead[a] && x->dead[c]))
+        return 1;
+    int r;
+    /* A box whose test is in progress counts as a wall: the proof is a set
+     * of boxes each blocked by walls or other members, so none moves
+     * first. */
+    if (x->occ[a] && (r = x->mark[a] ? 1 : frozen(x, a, budget)) > 0)
+        return r;
+    if (x->occ[c] && (r = x->mark[c] ? 1 : frozen(x, c, budget)) > 0)
+        return r;
+    return 0;
+}
+
+/* Whether box b can never move again; same returns as axis_blocked. Past
+ * the budget it answers 0 (losing a prune, never a solution). */
+static int frozen(sok_ctx *x, int b, int *budget)
+{
+    if (--*budget < 0)
+        return 0;
+    x->mark[b] = 1;
+    int v = axis_blocked(x, b, 0, budget);
+    int h = v ? axis_blocked(x, b, 2, budget) : 0;
+    x->mark[b] = 0;
+    if (!v || !h)
+        return 0;
+    return v == 2 || h == 2 || !x->goal[b] ? 2 : 1;
+}
+
+/* Whether the box just pushed onto `to` froze itself or a neighbour with
+ * a box off goal (x->occ holds the new position). */
+bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to)
+{
+    int budget = SOK_FREEZE_BUDGET;
+    if (frozen(x, to, &budget) == 2)
+        return true;
+    for (int d = 0; d < 4; d++) {
+        int t = x->nb[to * 4 + d];
+        if (t >= 0 && x->occ[t] && !x->goal[t]) {
+            budget = SOK_FREEZE_BUDGET;
+            if (frozen(x, t, &budget) == 2)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------ corrals */
+
+/* Labels the corral holding the unreachable empty cell `start` with `id`
+ * (x->seen == gen marks the player's region, x->occ the boxes) and marks
+ * the slots of the boxes next to it in x->inb. Returns whether the corral
+ * needs work: an empty goal inside, or a box next to it off goal. */
+static bool corral_fill(sok_ctx *x, int start, int id)
+{
+    int head = 0, tail = 0;
+    bool work = false;
+    x->corral[start] = id;
+    x->queue[tail++] = start;
+    memset(x->inb, 0, (size_t)x->nboxes);
+    while (head < tail) {
+        int c = x->queue[head++];
+        work |= x->goal[c] != 0;
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[c * 4 + d];
+            if (t < 0 || x->corral[t] >= 0)
+                continue;
+            if (x->occ[t]) {
+                for (int i = 0; i < x->nboxes; i++)
+                    if (x->boxes[i] == t && !x->inb[i]) {
+                        x->inb[i] = 1;
+                        work |= !x->goal[t];
+                    }
+                continue;
+            }
+            if (x->seen[t] == x->gen)
+                continue;
+            x->corral[t] = id;
+            x->queue[tail++] = t;
+        }
+    }
+    return work;
+}
+
+/* Whether the corral `id` (its boxes in x->inb) is a PI-corral: every push
+ * of one of its boxes that the player could make without entering the
+ * corral goes into the corral (I), and each of them can be made now (P).
+ * Pushes from inside the corral need a push into it first; a push whose
+ * player cell is a box or another unreachable area might open up later,
+ * so it disqualifies the corral. Counts the pushes in *n. */
+static bool corral_is_pi(sok_ctx *x, int id, int *n)
+{
+    *n = 0;
+    for (int i = 0; i < x->nboxes; i++) {
+        if (!x->inb[i])
+            continue;
+        int b = x->boxes[i];
+        for (int d = 0; d < 4; d++) {
+            int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
+            if (from < 0 || to < 0 || x->occ[to] || x->dead[to])
+                continue; /* never a useful push while `to` is as it is */
+            if (!x->occ[from] && x->corral[from] == id)
+                continue; /* from inside: the corral is entered first */
+            if (x->occ[from] || x->seen[from] != x->gen)
+                return false; /* not possible now, maybe later (P) */
+            if (x->corral[to] != id)
+                return false; /* a push out of or along the corral (I) */
+            (*n)++;
+        }
+    }
+    return *n > 0;
+}
+
+/* PI-corral pruning (for `any` only; it keeps solvability, not lengths):
+ * when an area the player cannot reach needs work and every push of the
+ * boxes around it goes into it and can be made now, some such push comes
+ * first in some solution, so the other pushes of this state are dropped.
+ * Keeps, of x->pushes[0..k), the pushes of the PI-corral with the fewest
+ * pushes, if any; returns the new count. */
+int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
+{
+    int best_id = -1, best_n = 0, id = 0;
+    for (int c = 0; c < x->n; c++)
+        x->corral[c] = -1;
+    for (int c = 0; c < x->n; c++) {
+        if (x->corral[c] >= 0 || x->occ[c] || x->seen[c] == x->gen)
+            continue;
+        int n;
+        if (corral_fill(x, c, id) && corral_is_pi(x, id, &n) &&
+            (best_id < 0 || n < best_n)) {
+            best_id = id;
+            best_n = n;
+        }
+        id++;
+    }
+    if (best_id < 0 || best_n >= k)
+        return k;
+    int m = 0;
+    for (int j = 0; j < k; j++) {
+        int b = x->boxes[x->pushes[j].box];
+        int to = x->nb[b * 4 + x->pushes[j].dir];
+        if (x->corral[to] == best_id)
+            x->pushes[m++] = x->pushes[j];
+    }
+    return m;
+}

@@ -1,0 +1,387 @@
+/* search.c - the sokoban solver: push every box onto a goal.
+ *
+ * The search runs over PUSHES, not single steps: a state is the set of box
+ * cells (sorted, so each configuration has one key) plus the player's cell
+ * right after the last push. One expansion floods the player's free region
+ * and offers every push the player can walk to; the walk is not stored but
+ * recomputed (shortest, by BFS) when the answer is rebuilt. This keeps the
+ * visited set in the search core small: no state for every step of a walk.
+ *
+ * Objectives, all on the search core's priority queue:
+ *   - moves (default): A*, edge cost = walk + 1, heuristic = minimum-cost
+ *     matching of boxes to goals by relaxed push distance (a lower bound on
+ *     pushes, hence on moves). One push changes one box's distance to any
+ *     goal by at most 1 and costs at least 1, so the heuristic is consistent
+ *     and the first expansion of a goal state is optimal.
+ *   - pushes: the same graph with cost (pushes, moves) packed
+ *     lexicographically into one integer; exact for both components because
+ *     the player's exact cell is part of the state.
+ *   - any: the player normalized to the smallest cell of its region (fewer
+ *     states; answers not minimal). With a deadline, A* on pushes for 1/10
+ *     of it, then greedy best-first on the heuristic; without, greedy.
+ *
+ * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
+ * can never be pulled back from a goal), matchings with no finite cost, and
+ * freeze deadlocks (boxes blocked on both axes by walls, dead pairs or other
+ * frozen boxes, one of them off goal). `any` also applies PI-corral
+ * pruning, which keeps some solution whenever one exists (so its
+ * "impossible" is a proof too) but not the shortest one.
+ *
+ * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
+ * deadlock.c (pruning), search.c (this: the search and the answer).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sokoban.h"
+
+/* Move letters by direction (U D L R). */
+static const char STEP[4] = {'u', 'd', 'l', 'r'};
+static const char PUSH[4] = {'U', 'D', 'L', 'R'};
+
+/* Writes boxes with slot i moved to `to` into x->child, kept sorted. */
+static void move_box(sok_ctx *x, int i, int to)
+{
+    int32_t *c = x->child;
+    memcpy(c, x->boxes, sizeof *c * (size_t)x->nboxes);
+    c[i] = to;
+    while (i > 0 && c[i - 1] > c[i]) {
+        int32_t t = c[i - 1];
+        c[i - 1] = c[i];
+        c[i] = t;
+        i--;
+    }
+    while (i + 1 < x->nboxes && c[i + 1] < c[i]) {
+        int32_t t = c[i + 1];
+        c[i + 1] = c[i];
+        c[i] = t;
+        i++;
+    }
+}
+
+/* Whether every box stands on a goal. */
+static bool all_on_goals(const sok_ctx *x, const int32_t *boxes)
+{
+    for (int i = 0; i < x->nboxes; i++)
+        if (!x->goal[boxes[i]])
+            return false;
+    return true;
+}
+
+/* The queue priority of a state with path cost `cost` and bound h. Ties
+ * on f go to the smaller h (deeper states) where bits allow it. */
+static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
+{
+    switch (obj) {
+    case SOK_MOVES:
+        return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
+    case SOK_PUSHES:
+        return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
+    case SOK_ANY_ASTAR:
+        return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
+    default: /* greedy: the bound first, fewer pushes on ties */
+        return (uint64_t)h << 32 | (cost < 0xffffffffu ? cost : 0xffffffffu);
+    }
+}
+
+/* How far priority() shifts the bound that progress events should show:
+ * the f value (or greedy's h) without the tie-break bits. */
+static unsigned bound_shift(sok_objective obj)
+{
+    switch (obj) {
+    case SOK_MOVES:
+    case SOK_ANY_ASTAR:
+        return 16;
+    case SOK_PUSHES:
+        return SOK_PUSH_SHIFT;
+    default:
+        return 32;
+    }
+}
+
+/* The cost of one push after a walk of `walk` steps. */
+static uint64_t push_cost(sok_objective obj, uint32_t walk)
+{
+    switch (obj) {
+    case SOK_MOVES:
+        return (uint64_t)walk + 1;
+    case SOK_PUSHES:
+        return ((uint64_t)1 << SOK_PUSH_SHIFT) + walk + 1;
+    default:
+        return 1;
+    }
+}
+
+int gs_sokoban_list_pushes(sok_ctx *x, int player)
+{
+    gs_sokoban_flood(x, player);
+    int k = 0;
+    for (int i = 0; i < x->nboxes; i++) {
+        int b = x->boxes[i];
+        for (int d = 0; d < 4; d++) {
+            int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
+            if (from < 0 || to < 0 || x->seen[from] != x->gen || x->occ[to] ||
+                x->dead[to])
+                continue;
+            x->pushes[k].box = i;
+            x->pushes[k].dir = (uint8_t)d;
+            x->pushes[k].walk = x->dist[from];
+            k++;
+        }
+    }
+    return k;
+}
+
+/* Expands state `id` (player, x->boxes, path cost g): queues every push
+ * that leads to a state not known to be dead. Returns GS_OK or the
+ * search core's error. */
+static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
+{
+    sok_objective obj = x->obj;
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
+    if (obj >= SOK_ANY && k > 1)
+        k = gs_sokoban_pi_corral_prune(x, k);
+    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
+    for (int j = 0; j < k && rc >= 0; j++) {
+        int i = x->pushes[j].box, d = x->pushes[j].dir;
+        int b = x->boxes[i], to = x->nb[b * 4 + d];
+        x->occ[b] = 0;
+        x->occ[to] = 1;
+        uint32_t h = SOK_INF;
+        if (!gs_sokoban_freeze_deadlock(x, to)) {
+            move_box(x, i, to);
+            h = gs_sokoban_child_bound(x, hp, i, b, to);
+        }
+        if (h != SOK_INF) {
+            /* After a push the player stands where the box was; `any`
+             * keeps only the region, named by its smallest cell. */
+            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, b) : b;
+            uint64_t cost = g + push_cost(obj, x->pushes[j].walk);
+            gs_sokoban_key_pack(x, p, x->child);
+            rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
+                                    priority(obj, cost, h), NULL);
+        }
+        x->occ[to] = 0;
+        x->occ[b] = 1;
+    }
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    return rc < 0 ? rc : GS_OK;
+}
+
+/* Runs the search. Returns 1 with *goal set when solved, 0 when the space
+ * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM. */
+static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
+{
+    sok_objective obj = x->obj;
+    uint32_t h =
+        x->start_dead ? SOK_INF : gs_sokoban_lower_bound(x, x->start_boxes);
+    if (h != SOK_INF) {
+        int p = x->start_player;
+        if (obj >= SOK_ANY) {
+            gs_sokoban_occ_set(x, x->start_boxes, 1);
+            p = gs_sokoban_flood(x, p);
+            gs_sokoban_occ_set(x, x->start_boxes, 0);
+        }
+        gs_sokoban_key_pack(x, p, x->start_boxes);
+        int rc = gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
+                                    priority(obj, 0, h), NULL);
+        if (rc < 0)
+            return rc;
+    }
+    for (;;) {
+        uint64_t id;
+        int rc = gs_search_pop(s, &id);
+        if (rc <= 0)
+            return rc;
+        int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
+        if (all_on_goals(x, x->boxes)) {
+            *goal = id;
+            return 1;
+        }
+        rc = expand(x, s, id, player, gs_search_cost(s, id));
+        if (rc < 0)
+            return rc;
+    }
+}
+
+/* bsearch/qsort order of cell numbers. */
+static int cmp_cell(const void *a, const void *b)
+{
+    int32_t u = *(const int32_t *)a, v = *(const int32_t *)b;
+    return (u > v) - (u < v);
+}
+
+/* Appends the shortest walk from `from` to `to` in lowercase (x->occ holds
+ * the boxes). Returns false when `to` is unreachable (a bug). */
+static bool append_walk(sok_ctx *x, int from, int to, gs_buf *out)
+{
+    gs_sokoban_flood(x, from);
+    if (x->seen[to] != x->gen)
+        return false;
+    uint32_t len = x->dist[to];
+    for (uint32_t i = len; i > 0; i--) {
+        int d = x->how[to];
+        x->walk[i - 1] = STEP[d];
+        to = x->nb[to * 4 + (d ^ 1)];
+    }
+    gs_buf_append(out, x->walk, len);
+    return true;
+}
+
+/* Rebuilds the full LURD answer for goal state `goal`: each push state
+ * records only its push direction, so the walks between pushes are
+ * recomputed by the same shortest flood the search costed them with. */
+static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
+                   gs_error *err)
+{
+    size_t k = 0;
+    unsigned char d;
+    for (uint64_t id = goal; gs_search_parent(s, id, &d) != GS_NO_PARENT;
+         id = gs_search_parent(s, id, &d))
+        k++;
+    uint64_t *chain = malloc(sizeof *chain * (k + 1));
+    if (!chain)
+        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    uint64_t id = goal;
+    for (size_t i = k + 1; i > 0; i--) {
+        chain[i - 1] = id;
+        id = gs_search_parent(s, id, &d);
+    }
+    gs_buf out = GS_BUF_INIT;
+    int player = x->start_player, rc = GS_OK;
+    if (x->nboxes > 0)
+        memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    for (size_t t = 1; t <= k && rc == GS_OK; t++) {
+        gs_search_parent(s, chain[t], &d);
+        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t]), x->child);
+        /* The pushed box: the one cell in the old set but not the new. */
+        int old = -1;
+        for (int i = 0; i < x->nboxes && old < 0; i++)
+            if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
+                         sizeof *x->child, cmp_cell))
+                old = x->boxes[i];
+        int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
+        gs_sokoban_occ_set(x, x->boxes, 1);
+        bool ok = from >= 0 && append_walk(x, player, from, &out);
+        gs_sokoban_occ_set(x, x->boxes, 0);
+        if (!ok) {
+            rc = gs_error_set(err, GS_EINTERNAL,
+                              "sokoban: push %zu of the answer is not "
+                              "reachable",
+                              t);
+            break;
+        }
+        gs_buf_append(&out, &PUSH[d], 1);
+        player = old;
+        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+    }
+    free(chain);
+    if (rc == GS_OK && gs_buf_status(&out))
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    if (rc) {
+        gs_buf_free(&out);
+        return rc;
+    }
+    res->moves = gs_buf_take(&out, &res->steps);
+    res->pushes = (long)k;
+    res->status = GS_SOLVED;
+    return GS_OK;
+}
+
+/* One search over x with limits lim: fills res (and st). Returns GS_OK
+ * or an error. */
+static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                     gs_sokoban_stats *st, gs_error *err)
+{
+    gs_search_config cfg = {
+        .key_size = x->key_size,
+        .queue = GS_QUEUE_PRIORITY,
+        .limits = lim,
+        .bound_shift = bound_shift(x->obj),
+    };
+    gs_search *s = NULL;
+    int rc = gs_search_new(&cfg, &s);
+    if (rc)
+        return gs_error_set(err, rc, "sokoban: cannot start the search");
+    uint64_t goal = 0;
+    rc = search(x, s, &goal);
+    if (rc == 1) {
+        rc = rebuild(x, s, goal, res, err);
+        /* Both exact objectives expand a goal first at its optimal cost;
+         * `any` answers are only known optimal when empty. */
+        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
+        res->expanded = gs_search_expanded(s);
+    } else {
+        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
+        if (rc)
+            gs_error_set(err, rc, "sokoban: out of memory in the search");
+    }
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x->bytes;
+    }
+    gs_search_free(s);
+    return rc;
+}
+
+int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
+                     gs_error *err)
+{
+    return gs_sokoban_solve_stats(inst, lim, res, NULL, err);
+}
+
+int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
+                           gs_sokoban_stats *st, gs_error *err)
+{
+    const gs_sokoban *g = inst;
+    res->pushes = -1;
+    sok_ctx x;
+    int rc = gs_sokoban_ctx_init(&x, g, lim, err);
+    if (rc) {
+        /* The tables refused by the memory budget (or the system): a
+         * limit, not an error. */
+        gs_sokoban_ctx_free(&x);
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        return GS_OK;
+    }
+    /* The tables already hold part of the memory budget: the store gets
+     * the rest, and nothing when the tables alone exceed it. */
+    gs_limits slim = lim ? *lim : (gs_limits){0};
+    if (slim.max_bytes && x.bytes >= slim.max_bytes) {
+        gs_sokoban_ctx_free(&x);
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_MEMORY;
+        return GS_OK;
+    }
+    if (slim.max_bytes)
+        slim.max_bytes -= x.bytes;
+    if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
+        /* `any`: A* on pushes first, for 1/10 of the time (greedy gets
+         * lost on some levels whose short solutions A* finds at once),
+         * then greedy for the rest. Either phase exhausting the space
+         * proves the level impossible. */
+        int64_t now = gs_now_ns();
+        gs_limits first = slim;
+        if (slim.deadline_ns > now)
+            first.deadline_ns = now + (slim.deadline_ns - now) / 10;
+        x.obj = SOK_ANY_ASTAR;
+        rc = run_phase(&x, &first, res, st, err);
+        if (rc == GS_OK && res->status == GS_LIMIT &&
+            res->limit == GS_LIMIT_TIME && !gs_limits_expired(&slim)) {
+            uint64_t expanded = res->expanded;
+            gs_result_clear(res);
+            res->pushes = -1;
+            x.obj = SOK_ANY;
+            rc = run_phase(&x, &slim, res, st, err);
+            res->expanded += expanded;
+        }
+    } else {
+        rc = run_phase(&x, &slim, res, st, err);
+    }
+    gs_sokoban_ctx_free(&x);
+    return rc;
+}

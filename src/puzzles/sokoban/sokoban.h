@@ -1,0 +1,182 @@
+/* sokoban.h - what the files of the sokoban puzzle share: the parsed level
+ * and the entry points between parsing (parse.c) and solving (solve.c).
+ * Internal to src/puzzles/sokoban/.
+ */
+#ifndef GRIDSOLVE_SOKOBAN_INTERNAL_H
+#define GRIDSOLVE_SOKOBAN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gridsolve/puzzle.h"
+
+/* Cell flags of a parsed instance. */
+enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
+
+/* The objectives a request names, and SOK_ANY_ASTAR: the second phase of
+ * `any`, A* on pushes alone with the player's region in the state. */
+typedef enum {
+    SOK_MOVES = 0,
+    SOK_PUSHES = 1,
+    SOK_ANY = 2,
+    SOK_ANY_ASTAR = 3
+} sok_objective;
+
+/* Judge text notations: the contest's `N M` header with `X` player, `*`
+ * box, `@` goal; or XSB collections as published. */
+typedef enum { SOK_TEXT_CONTEST = 0, SOK_TEXT_XSB = 1 } sok_text_format;
+
+/* A parsed level: the grid as flags, the player, the objective. */
+typedef struct gs_sokoban {
+    int rows, cols;
+    uint8_t *cell; /* rows*cols SOK_* flags */
+    int player;    /* r*cols + c */
+    int nboxes, ngoals;
+    sok_objective objective;
+    sok_text_format text_format; /* how format_text answers */
+} gs_sokoban;
+
+/* Builds an instance from nrows rows (row i is lens[i] bytes, not
+ * necessarily NUL-terminated). Missing cells of short rows are floor.
+ * Validates characters, one player, at least one box, enough goals.
+ * `seed` selects the contest notation. Returns GS_OK or an error. */
+int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
+                     bool seed, const gs_caps *caps, gs_sokoban **out,
+                     gs_error *err);
+
+void gs_sokoban_free(void *inst);
+
+/* The puzzle's solve entry (solve.c): solves one level for its objective
+ * within lim. Returns GS_OK with res filled, or an error. */
+int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
+                     gs_error *err);
+
+/* What one solve held, for benchmarks: states stored, bytes of the search
+ * store, bytes of the solver's own tables. */
+typedef struct gs_sokoban_stats {
+    uint64_t states;
+    uint64_t store_bytes;
+    uint64_t table_bytes;
+} gs_sokoban_stats;
+
+/* gs_sokoban_solve that also fills *st (when not NULL) on GS_OK. */
+int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
+                           gs_sokoban_stats *st, gs_error *err);
+
+#define SOK_INF 0xFFFFFFFFu
+#define SOK_GDIST_INF 0xFFFFu
+/* Per-goal distance tables above this many entries fall back to the sum of
+ * nearest-goal distances (memory stays bounded on huge levels). */
+#define SOK_GDIST_MAX_ENTRIES (8u << 20)
+/* Goals up to which the matching is kept as a square problem and updated
+ * per child in O(goals^2) rather than solved afresh. */
+#define SOK_SQUARE_MAX_GOALS 96
+/* Matching is O(boxes^2 * goals) per state; beyond this, use the sum. */
+#define SOK_MATCH_MAX_BOXES 64
+/* Calls allowed per freeze test; past it the box counts as not frozen. */
+#define SOK_FREEZE_BUDGET 256
+/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
+#define SOK_PUSH_SHIFT 32
+
+/* Everything one solve needs: the player's region renumbered 0..n-1 with
+ * its neighbour table, distance tables, and scratch buffers. */
+typedef struct sok_ctx {
+    const gs_sokoban *g;
+    sok_objective obj; /* what this search phase optimises */
+    int n;             /* cells in the player's region */
+    int nboxes;        /* boxes inside the region (the others never move) */
+    int w;             /* bytes per cell number in a key: 1, 2 or 4 */
+    size_t key_size;
+    int32_t *nb;    /* n*4 neighbours, -1 = wall */
+    uint8_t *goal;  /* n: 1 on a goal */
+    uint8_t *dead;  /* n: 1 when no goal can be reached by pushes */
+    uint32_t *near; /* n: relaxed pushes to the nearest goal */
+    int ngoals;     /* goals inside the region */
+    int32_t *goals;
+    uint16_t *gdist; /* ngoals*n relaxed pushes per goal, or NULL */
+    int start_player;
+    bool start_dead; /* a box that can never move sits off goal */
+    /* Scratch. */
+    uint8_t *occ;  /* n: 1 where a box stands */
+    uint8_t *mark; /* n: freeze test in progress */
+    uint32_t *seen, gen;
+    uint32_t *dist;
+    uint8_t *how; /* direction that reached a cell in the last flood */
+    int32_t *queue;
+    int32_t *boxes, *child, *start_boxes;
+    unsigned char *key;
+    int64_t *hu, *hv, *hminv;
+    int *hp, *hway;
+    uint8_t *hused;
+    /* The expanded state's square matching (see bound.c): duals, goal ->
+     * row; NULL when there are too many goals to square the problem. */
+    int64_t *su, *sv;
+    int *sp;
+    bool sq_ok;       /* su/sv/sp hold the expanded state's matching */
+    int32_t *rowcell; /* nboxes: a child's box cells, row order */
+    uint64_t bytes;   /* held by the tables above, counted against lim */
+    int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
+    uint8_t *inb;     /* nboxes: box slot borders the corral being tested */
+    int32_t *assign;  /* nboxes: goal of each box in the last matching */
+    int32_t *passign; /* the expanded state's matching, kept for children */
+    struct sok_push {
+        int32_t box;   /* slot in boxes[] */
+        uint8_t dir;   /* push direction */
+        uint32_t walk; /* steps to the cell behind the box */
+    } * pushes;        /* 4*nboxes candidate pushes of one expansion */
+    char *walk;        /* n: one walk's letters while rebuilding */
+} sok_ctx;
+
+/* ctx.c */
+/* Allocates one of the solve's tables (zeroed when asked) from the process
+ * memory budget (gs_mem) and counts it in x->bytes against the solve's
+ * own budget; free with gs_mem_free. NULL when either refuses. */
+void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero);
+/* Renumbers the player's region, finds the boxes and builds the tables
+ * (within lim's deadline where they are costly). GS_OK or GS_ENOMEM;
+ * gs_sokoban_ctx_free() afterwards either way. */
+int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
+                        gs_error *err);
+void gs_sokoban_ctx_free(sok_ctx *x);
+/* Key = [player][boxes in ascending order] into x->key; boxes sorted. */
+void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes);
+/* Reads a key's boxes into boxes[]; returns its player cell. */
+int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
+                          int32_t *boxes);
+/* Sets x->occ to v under each box. */
+void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v);
+/* Floods the free cells (no wall, no box) from `from`, filling dist/how
+ * for cells with seen == gen. Returns the smallest cell number reached. */
+int gs_sokoban_flood(sok_ctx *x, int from);
+/* Relaxed pull BFS from the goals (all when goal < 0, else that one). */
+void gs_sokoban_pull_bfs(sok_ctx *x, int goal, uint32_t *out);
+
+/* bound.c */
+/* Builds the per-goal distance tables; false only when out of memory. */
+bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim);
+/* Lower bound on pushes left for boxes (SOK_INF: no matching exists);
+ * leaves the matching in x->assign when the tables exist. */
+uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes);
+/* The bound of the state being expanded (x->boxes), keeping its matching
+ * (x->passign and the duals) for gs_sokoban_child_bound. */
+uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes);
+/* The bound after box slot i of x->boxes (bound hp from
+ * gs_sokoban_parent_bound) moved from b to `to`; x->child holds the new
+ * boxes. Equals gs_sokoban_lower_bound(x, x->child). */
+uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to);
+
+/* search.c */
+/* Lists in x->pushes the pushes the player at `player` can walk to (x->occ
+ * and x->boxes hold the boxes; floods from the player): the cell behind
+ * the box reachable, the cell ahead free and live. Returns how many. */
+int gs_sokoban_list_pushes(sok_ctx *x, int player);
+
+/* deadlock.c */
+/* Whether the box just pushed onto `to` froze itself or a neighbour off
+ * goal (x->occ holds the new position). */
+bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
+/* PI-corral pruning of x->pushes[0..k) after a flood from the player
+ * (x->occ, x->boxes set); returns how many pushes are kept. */
+int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
+#endif

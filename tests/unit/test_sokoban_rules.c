@@ -1,0 +1,238 @@
+/* test_sokoban_rules.c - the sokoban solver's pruning rules and bound on
+ * small hand-made levels, through the solver's internal interface
+ * (src/puzzles/sokoban/sokoban.h): each rule where it must fire and where
+ * it must not, and the incremental bound against a fresh matching. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/puzzles/sokoban/sokoban.h"
+#include "suites.h"
+
+/* A level's solver tables with the start position loaded: x->boxes,
+ * x->occ set, and the player's region flooded. */
+typedef struct {
+    gs_sokoban *g;
+    sok_ctx x;
+} rule_level;
+
+static void rule_load(rule_level *L, const char *const *rows, int n)
+{
+    size_t lens[32];
+    ck_assert_int_le(n, 32);
+    for (int r = 0; r < n; r++) {
+        lens[r] = strlen(rows[r]);
+        ck_assert_uint_eq(lens[r], lens[0]); /* see cell_of */
+    }
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
+                     GS_OK);
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
+    sok_ctx *x = &L->x;
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+}
+
+static void rule_free(rule_level *L)
+{
+    gs_sokoban_ctx_free(&L->x);
+    gs_sokoban_free(L->g);
+}
+
+/* The region number of the cell at row r, column c (counted like
+ * ctx_init: row-major over the player's region; walls have none). The
+ * levels here are closed rectangles, so every other cell is in it. */
+static int cell_of(const rule_level *L, int r, int c)
+{
+    int want = r * L->g->cols + c, k = 0;
+    for (int i = 0; i < L->g->rows * L->g->cols; i++) {
+        if (L->g->cell[i] & SOK_WALL)
+            continue;
+        if (i == want)
+            return k;
+        k++;
+    }
+    return -1;
+}
+
+/* Moves the box at (r0, c0) to (r1, c1) in x->occ only (freeze tests). */
+static void shift_box(rule_level *L, int r0, int c0, int r1, int c1)
+{
+    L->x.occ[cell_of(L, r0, c0)] = 0;
+    L->x.occ[cell_of(L, r1, c1)] = 1;
+}
+
+/* ---------------------------------------------------------- freeze */
+
+START_TEST(test_freeze_fires)
+{
+    /* The right box is pushed up beside the other against the top wall:
+     * both are blocked on both axes (the wall, each other), off goal.
+     * The goal in the top row keeps its squares live, so only the pair
+     * makes the deadlock. */
+    static const char *const rows[] = {"#######", "# $  .#", "#  $  #",
+                                       "#  @ .#", "#######"};
+    rule_level L;
+    rule_load(&L, rows, 5);
+    shift_box(&L, 2, 3, 1, 3);
+    ck_assert(gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_freeze_not)
+{
+    /* The same pair on goals is solved, not dead. */
+    static const char *const on_goals[] = {"#######", "# *.  #", "#  $  #",
+                                           "#  @ .#", "#######"};
+    rule_level L;
+    rule_load(&L, on_goals, 5);
+    shift_box(&L, 2, 3, 1, 3);
+    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
+    rule_free(&L);
+    /* Against the wall with a gap beside it (the other box rests on its
+     * goal in the corner): the pushed box can still slide along the wall
+     * to the goals on the right. */
+    static const char *const apart[] = {"#######", "#*  ..#", "#  $  #",
+                                        "#  @ .#", "#######"};
+    rule_load(&L, apart, 5);
+    shift_box(&L, 2, 3, 1, 3);
+    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
+    rule_free(&L);
+}
+END_TEST
+
+/* ---------------------------------------------------------- PI-corral */
+
+/* Whether the last flood left empty cells out of the player's reach: the
+ * must-not-fire cases need a corral that the rule rejects. */
+static bool has_corral(const rule_level *L)
+{
+    for (int c = 0; c < L->x.n; c++)
+        if (!L->x.occ[c] && L->x.seen[c] != L->x.gen)
+            return true;
+    return false;
+}
+
+/* Lists the pushes of the start position, prunes, and returns the count
+ * kept; *before gets the count listed. */
+static int prune_start(rule_level *L, int *before)
+{
+    sok_ctx *x = &L->x;
+    *before = gs_sokoban_list_pushes(x, x->start_player);
+    return gs_sokoban_pi_corral_prune(x, *before);
+}
+
+START_TEST(test_pi_corral_fires)
+{
+    /* Three boxes seal the top room, which holds goals; each can only be
+     * pushed up into it, and the player can make all three pushes now.
+     * The two pushes of the lower box are dropped. */
+    static const char *const rows[] = {"#########", "#  ..   #", "#    .  #",
+                                       "##$$$####", "#  @ $ .#", "#       #",
+                                       "#########"};
+    rule_level L;
+    rule_load(&L, rows, 7);
+    int before, after = prune_start(&L, &before);
+    ck_assert_int_eq(before, 5);
+    ck_assert_int_eq(after, 3);
+    for (int j = 0; j < after; j++)
+        ck_assert_int_eq(L.x.pushes[j].dir, 0); /* up, into the room */
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_pi_corral_not)
+{
+    rule_level L;
+    int before;
+    /* The room needs no work: its boxes are on goals, no goal is empty. */
+    static const char *const done[] = {"#########", "#       #", "#       #",
+                                       "##***####", "#  @ $ .#", "#       #",
+                                       "#########"};
+    rule_load(&L, done, 7);
+    ck_assert_int_eq(prune_start(&L, &before), before);
+    ck_assert(has_corral(&L));
+    rule_free(&L);
+    /* P fails: the middle box cannot be pushed up while a box stands
+     * below it, so the room is not a PI-corral. */
+    static const char *const blocked[] = {"#########", "#  ..   #", "#    .  #",
+                                          "##$$$####", "#  $@$ .#", "#.      #",
+                                          "#########"};
+    rule_load(&L, blocked, 7);
+    ck_assert_int_eq(prune_start(&L, &before), before);
+    ck_assert(has_corral(&L));
+    rule_free(&L);
+    /* I fails: the box under the room's door can also be pushed left or
+     * right, along the door, from where the player stands. */
+    static const char *const along[] = {"#######", "#  .  #", "###.###",
+                                        "#  $  #", "#  @  #", "#######"};
+    rule_load(&L, along, 6);
+    ck_assert_int_eq(prune_start(&L, &before), 3);
+    ck_assert(has_corral(&L));
+    ck_assert_int_eq(gs_sokoban_pi_corral_prune(&L.x, before), before);
+    rule_free(&L);
+}
+END_TEST
+
+/* ---------------------------------------------------------- bound */
+
+START_TEST(test_child_bound_exact)
+{
+    /* For every push of every position reached by a few random pushes,
+     * the incremental bound equals a fresh matching of the child. */
+    static const char *const rows[] = {"##########", "#  .  .  #", "# $$ $ $ #",
+                                       "#  .##.  #", "# $ @  $ #", "#  . . . #",
+                                       "##########"};
+    rule_level L;
+    rule_load(&L, rows, 7);
+    sok_ctx *x = &L.x;
+    uint64_t seed = 7;
+    int checked = 0;
+    int player = x->start_player;
+    for (int step = 0; step < 40; step++) {
+        int k = gs_sokoban_list_pushes(x, player);
+        if (k == 0)
+            break;
+        uint32_t hp = gs_sokoban_parent_bound(x, x->boxes);
+        ck_assert_uint_eq(hp, gs_sokoban_lower_bound(x, x->boxes));
+        ck_assert_uint_ne(hp, SOK_INF);
+        for (int j = 0; j < k; j++) {
+            int i = x->pushes[j].box, b = x->boxes[i];
+            int to = x->nb[b * 4 + x->pushes[j].dir];
+            memcpy(x->child, x->boxes, sizeof *x->child * (size_t)x->nboxes);
+            x->child[i] = to;
+            /* Sorted order is not needed by the bound itself. */
+            uint32_t inc = gs_sokoban_child_bound(x, hp, i, b, to);
+            uint32_t full = gs_sokoban_lower_bound(x, x->child);
+            ck_assert_uint_eq(inc, full);
+            checked++;
+        }
+        /* Take a random push. */
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((seed >> 33) % (uint64_t)k);
+        int i = x->pushes[j].box, b = x->boxes[i];
+        int to = x->nb[b * 4 + x->pushes[j].dir];
+        x->occ[b] = 0;
+        x->occ[to] = 1;
+        x->boxes[i] = to;
+        player = b;
+    }
+    ck_assert_int_gt(checked, 100);
+    rule_free(&L);
+}
+END_TEST
+
+Suite *gs_test_sokoban_rules_suite(void)
+{
+    Suite *s = suite_create("sokoban_rules");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, test_freeze_fires);
+    tcase_add_test(tc, test_freeze_not);
+    tcase_add_test(tc, test_pi_corral_fires);
+    tcase_add_test(tc, test_pi_corral_not);
+    tcase_add_test(tc, test_child_bound_exact);
+    suite_add_tcase(s, tc);
+    return s;
+}
