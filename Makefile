@@ -5,6 +5,8 @@
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
 #   make test TSAN=1       the same under ThreadSanitizer
 #   make bench   benchmarks (speed and memory figures)
+#   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
+#   make stress  the stress figures against build/gridsolve (not in test)
 #   make test-web  browser tests of the playground (chromium + node)
 #   make bench-sokoban   the sokoban targets of issue 8, each figure beside
 #                its target (long: full collections; SOK_XSOKOBAN_MS sets
@@ -275,3 +277,79 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (fuzz/, README "Fuzzing"): libFuzzer harnesses built with
+# clang into build-fuzz/, each run FUZZ_SECONDS per puzzle and mode.
+FUZZ_BUILD := build-fuzz
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_DEB_PKGS := clang libclang-rt-14-dev
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+            -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g -std=c11 -Wall -Wextra -Wno-unused-parameter -pthread \
+               $(FUZZ_SAN)
+FUZZ_CORE_OBJ := $(CORE_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_LIB := $(FUZZ_BUILD)/libgridsolve.a
+FUZZ_HARNESSES := fuzz_parse fuzz_service fuzz_http fuzz_config
+FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/fuzz_seeds
+
+.PHONY: fuzz fuzz-deps fuzz-build stress
+
+# Installs clang and its libFuzzer runtime when a fuzzer cannot be linked.
+fuzz-deps:
+	@if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+	    $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "make fuzz-deps: installing $(FUZZ_DEB_PKGS)"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends $(FUZZ_DEB_PKGS); \
+	else \
+	  echo "make fuzz-deps: no libFuzzer; run 'sudo make fuzz-deps' or install: $(FUZZ_DEB_PKGS)" >&2; \
+	  exit 1; \
+	fi
+
+fuzz: deps fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-build
+	FUZZ_NICE=$(FUZZ_NICE) fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# Keep the harness objects the pattern rule below builds (not temporaries).
+.SECONDARY: $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/fuzz/%.o)
+
+$(FUZZ_LIB): $(FUZZ_CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+# The HTTP harness runs the whole front end, which serves embedded files
+# (openapi.yaml, the playground): plain data, the normal build's objects.
+$(FUZZ_BUILD)/fuzz_http: $(FUZZ_BUILD)/obj/fuzz/fuzz_http.o $(FUZZ_BUILD)/obj/fuzz/fuzz.o $(FUZZ_LIB) $(filter $(BUILD)/gen/%,$(CORE_OBJ))
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+$(FUZZ_BUILD)/fuzz_seeds: $(FUZZ_BUILD)/obj/fuzz/seeds.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+	  $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- stress (tests/stress/, README "Stress"): not part of `make test`.
+# Starts build/gridsolve itself on 127.0.0.1 and prints one figure per
+# line; STRESS_ARGS passes options (e.g. --soak-secs 30 --only abc).
+STRESS_SRC := $(wildcard tests/stress/*.c)
+STRESS := $(BUILD)/stress
+STRESS_ARGS ?=
+
+$(STRESS): $(STRESS_SRC:%.c=$(BUILD)/obj/%.o)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+stress: deps
+	@$(MAKE) --no-print-directory $(BIN) $(STRESS)
+	$(STRESS) --bin $(BIN) $(STRESS_ARGS)

@@ -137,6 +137,9 @@ typedef struct gs_search_config {
     enum gs_queue_kind queue;  /* priority mode: hashed states only */
     const gs_limits *limits;   /* may be NULL */
     const gs_lattice *lattice; /* non-NULL selects lattice mode (FIFO) */
+    /* Priority mode: progress reports a popped priority shifted right by
+     * this, for priorities that pack tie-breaks into their low bits. */
+    unsigned bound_shift;
 } gs_search_config;
 
 typedef struct gs_search gs_search;

@@ -740,7 +740,7 @@ int gs_search_pop(gs_search *s, uint64_t *id)
                 continue; /* stale: improved and expanded already */
             *closed = 1;
             *id = e.id;
-            s->bound = e.prio;
+            s->bound = e.prio >> s->cfg.bound_shift;
             break;
         }
     }

@@ -459,6 +459,11 @@ int gs_config_parse(gs_server_config *c, int argc, char **argv,
         rc = apply_flags(c, argc, argv, given, msg, msglen);
     if (rc == GS_CONFIG_OK)
         rc = cross_check(c, given, msg, msglen);
+    /* Messages echo argv and environment bytes: keep them one printable
+     * line (found by make fuzz). */
+    for (char *p = msg; rc == GS_CONFIG_ERROR && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return rc;
 }
 

@@ -139,6 +139,20 @@ START_TEST(search_reports_progress)
     ck_assert_uint_le(atomic_load(&prog.bound), 100);
     gs_search_free(s);
 
+    /* A priority that packs a tie-break reports its bound without it. */
+    gs_search_config scfg = cfg;
+    scfg.bound_shift = 16;
+    atomic_store(&prog.bound, UINT64_MAX);
+    ck_assert_int_eq(gs_search_new(&scfg, &s), GS_OK);
+    for (uint64_t k = 0; k < 2000; k++)
+        ck_assert_int_eq(gs_search_add_prio(s, &k, GS_NO_PARENT, 0, k,
+                                            (k / 10) << 16 | 0xffff, NULL),
+                         1);
+    for (int i = 0; i < 2000; i++)
+        ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_le(atomic_load(&prog.bound), 199); /* and was written */
+    gs_search_free(s);
+
     gs_progress_report(&lim, 7, 8, 9);
     ck_assert_uint_eq(atomic_load(&prog.expanded), 7);
     ck_assert_uint_eq(atomic_load(&prog.stored), 8);

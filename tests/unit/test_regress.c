@@ -4,11 +4,20 @@
  * short cases declare huge boards, a deadline conversion that overflowed,
  * a cap compared through a signed cast, and error details that were cut
  * short or not UTF-8. */
+#include <arpa/inet.h>
+#include <fcntl.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/config.h"
+#include "gridsolve/http.h"
+#include "gridsolve/mem.h"
 #include "gridsolve/service.h"
 #include "gridsolve/text.h"
 #include "suites.h"
@@ -322,6 +331,135 @@ START_TEST(problem_json_is_valid_utf8)
 }
 END_TEST
 
+/* make fuzz: with cJSON allocating through the memory budget (as the
+ * server sets it up), the text cJSON printed (responses, GET /puzzles,
+ * problem documents) was released with free(), not cJSON_free(): a bad
+ * free on every request. Each path now runs under the hooks and gives the
+ * budget back. */
+START_TEST(cjson_hooks_printed_text_freed_by_cjson)
+{
+    uint64_t before = gs_mem_used();
+    gs_mem_install_cjson_hooks();
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    int rc = run_json(&gs_puzzle_bloxorz,
+                      "{\"grid\": [\"######\", \"#XEEO#\", \"######\"]}", 10000,
+                      60000, &out, NULL, &err);
+    ck_assert_msg(rc == GS_OK, "%s", err.detail);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"steps\":2"));
+    gs_buf_free(&out);
+
+    rc = run_json(&gs_puzzle_bloxorz, "{\"grid\": 5}", 10000, 60000, &out, NULL,
+                  &err);
+    ck_assert_int_eq(rc, GS_EBADREQ);
+    gs_service_problem_json(&err, 400, "/solve/bloxorz", &out);
+    ck_assert_int_eq(gs_buf_status(&out), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"status\":400"));
+    gs_buf_free(&out);
+
+    ck_assert_int_eq(gs_service_puzzles_json(&out), GS_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\"name\":\"holedox\""));
+    gs_buf_free(&out);
+    cJSON_InitHooks(NULL);
+    ck_assert_uint_eq(gs_mem_used(), before);
+}
+END_TEST
+
+/* Sends one raw request to 127.0.0.1:port and reads the first bytes of
+ * the answer (until a close or 2 s of silence) into buf. */
+static void raw_exchange(int port, const char *req, char *buf, size_t cap)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    size_t got = 0;
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(send(fd, req, strlen(req), 0), (ssize_t)strlen(req));
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    while (got < cap - 1 && poll(&p, 1, 2000) > 0) {
+        ssize_t n = recv(fd, buf + got, cap - 1 - got, 0);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    buf[got] = '\0';
+    close(fd);
+}
+
+/* make fuzz (fuzz_http): GET /version freed cJSON's printed text with
+ * free() too, a bad free once cJSON allocates through the budget. The
+ * HTTP front end in process, with the hooks, answers every cJSON-printed
+ * document. */
+START_TEST(http_documents_under_cjson_hooks)
+{
+    gs_server_config cfg;
+    gs_http h;
+    gs_error err = {0};
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t sl = sizeof a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(fd, 16), 0);
+    ck_assert_int_eq(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &sl), 0);
+
+    gs_mem_install_cjson_hooks();
+    gs_config_default(&cfg);
+    cfg.workers = 1;
+    ck_assert_int_eq(gs_http_init(&h, &cfg, &err), GS_OK);
+    ck_assert_int_eq(gs_http_start(&h, fd, &err), GS_OK);
+    atomic_store(&h.ready, 1);
+    static const char *const reqs[] = {
+        "GET /version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /puzzles HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "POST /solve/bloxorz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        "Content-Type: application/json\r\nContent-Length: 11\r\n\r\n"
+        "{\"grid\": 5}",
+    };
+    static const char *const want[] = {"HTTP/1.1 200", "HTTP/1.1 200",
+                                       "HTTP/1.1 400"};
+    for (size_t i = 0; i < sizeof reqs / sizeof *reqs; i++) {
+        char buf[512];
+        raw_exchange(ntohs(a.sin_port), reqs[i], buf, sizeof buf);
+        ck_assert_msg(strncmp(buf, want[i], strlen(want[i])) == 0,
+                      "request %zu answered '%.40s'", i, buf);
+    }
+    gs_http_free(&h); /* closes the listening socket too */
+    cJSON_InitHooks(NULL);
+}
+END_TEST
+
+/* make fuzz (fuzz_config): a flag or variable holding a newline was
+ * echoed raw, so the "one line on stderr" of a bad value spanned lines.
+ * Control bytes in messages are '?' now. */
+static const char *env_with_newline(const char *name)
+{
+    return strcmp(name, "GRIDSOLVE_WORKERS") == 0 ? "4\nx" : NULL;
+}
+
+START_TEST(config_error_is_one_line)
+{
+    gs_server_config c;
+    char msg[256];
+    char *argv[] = {"serve", "--cors-ori\ni", NULL};
+    gs_config_default(&c);
+    ck_assert_int_eq(gs_config_parse(&c, 2, argv, NULL, msg, sizeof msg),
+                     GS_CONFIG_ERROR);
+    ck_assert_ptr_null(strchr(msg, '\n'));
+    ck_assert_ptr_nonnull(strstr(msg, "--cors-ori?i"));
+
+    char *none[] = {"serve", NULL};
+    gs_config_default(&c);
+    ck_assert_int_eq(
+        gs_config_parse(&c, 1, none, env_with_newline, msg, sizeof msg),
+        GS_CONFIG_ERROR);
+    ck_assert_ptr_null(strchr(msg, '\n'));
+}
+END_TEST
+
 Suite *gs_test_regress_suite(void)
 {
     Suite *s = suite_create("regress");
@@ -339,6 +477,9 @@ Suite *gs_test_regress_suite(void)
     tcase_add_test(tc, wallpushers_huge_cap_accepts_mazes);
     tcase_add_test(tc, text_error_names_odd_bytes);
     tcase_add_test(tc, problem_json_is_valid_utf8);
+    tcase_add_test(tc, cjson_hooks_printed_text_freed_by_cjson);
+    tcase_add_test(tc, http_documents_under_cjson_hooks);
+    tcase_add_test(tc, config_error_is_one_line);
     suite_add_tcase(s, tc);
     return s;
 }

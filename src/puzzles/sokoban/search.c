@@ -85,6 +85,21 @@ static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
     }
 }
 
+/* How far priority() shifts the bound that progress events should show:
+ * the f value (or greedy's h) without the tie-break bits. */
+static unsigned bound_shift(sok_objective obj)
+{
+    switch (obj) {
+    case SOK_MOVES:
+    case SOK_ANY_ASTAR:
+        return 16;
+    case SOK_PUSHES:
+        return SOK_PUSH_SHIFT;
+    default:
+        return 32;
+    }
+}
+
 /* The cost of one push after a walk of `walk` steps. */
 static uint64_t push_cost(sok_objective obj, uint32_t walk)
 {
@@ -284,6 +299,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         .key_size = x->key_size,
         .queue = GS_QUEUE_PRIORITY,
         .limits = lim,
+        .bound_shift = bound_shift(x->obj),
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);

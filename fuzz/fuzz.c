@@ -1,0 +1,43 @@
+/* fuzz.c - target selection shared by the harnesses (see fuzz.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "gridsolve/mem.h"
+
+static void usage(void)
+{
+    fprintf(stderr, "set GS_FUZZ_PUZZLE to one of:");
+    for (size_t i = 0; i < gs_puzzle_count; i++)
+        fprintf(stderr, " %s", gs_puzzles[i]->name);
+    fprintf(stderr, "\nand GS_FUZZ_MODE to json or text\n");
+    exit(2);
+}
+
+void gs_fuzz_setup(gs_fuzz_target *t)
+{
+    const char *name = getenv("GS_FUZZ_PUZZLE");
+    const char *mode = getenv("GS_FUZZ_MODE");
+    if (!name || !mode)
+        usage();
+    t->puzzle = gs_puzzle_find(name, strlen(name));
+    if (!t->puzzle)
+        usage();
+    if (strcmp(mode, "text") == 0)
+        t->text = true;
+    else if (strcmp(mode, "json") == 0)
+        t->text = false;
+    else
+        usage();
+    gs_mem_set_budget(GS_FUZZ_BUDGET);
+    gs_mem_install_cjson_hooks();
+}
+
+void gs_fuzz_check(bool cond, const char *what)
+{
+    if (cond)
+        return;
+    fprintf(stderr, "gs_fuzz_check failed: %s\n", what);
+    abort();
+}
