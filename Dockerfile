@@ -43,7 +43,8 @@ RUN make -j"$(nproc)" build \
 FROM debian:bookworm-slim
 
 ARG DEBIAN_FRONTEND=noninteractive
-# libmicrohttpd12 and libcjson1 are all the binary links beyond libc; no
+# libcjson1 is all the binary links beyond libc, and `serve` loads
+# libmicrohttpd12 at start (dlopen: `solve` starts without it); no
 # ca-certificates (the service makes no outbound TLS calls) and no curl.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libcjson1 \
