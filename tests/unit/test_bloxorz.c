@@ -199,7 +199,7 @@ static int solve_checked(char **g, int rows, int cols)
 
 /* ---------------------------------------------------------------- tests */
 
-/* /work/shared/conformance/bloxorz/tricky.in, copied. */
+/* The conformance set's tricky bloxorz cases (judge text). */
 static const char TRICKY_IN[] = "5 7\n#######\n#.XX..#\n#.....#\n#...O.#\n"
                                 "#######\n"
                                 "6 7\n#######\n#..X..#\n#..X..#\n#.....#\n"
