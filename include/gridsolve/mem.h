@@ -49,6 +49,16 @@ uint64_t gs_mem_system_limit(void);
 /* The default budget: `percent` of gs_mem_system_limit(). */
 uint64_t gs_mem_default_budget(unsigned percent);
 
+/* What requests may reserve when the whole process is to stay within
+ * `bytes` (--max-memory): bytes less what the accounting cannot see, the
+ * memory resident now (image, libraries, start-up tables) and a slack of
+ * 1/32 (GS_MEM_SLACK_MIN to GS_MEM_SLACK_MAX) for thread stacks, the HTTP
+ * library's connection buffers and the allocator's own overhead. 0 stays
+ * 0 (no budget). Call at start-up, before threads. */
+#define GS_MEM_SLACK_MIN (1u << 20)
+#define GS_MEM_SLACK_MAX (64u << 20)
+uint64_t gs_mem_process_budget(uint64_t bytes);
+
 /* Makes cJSON allocate through the budget (process-wide; call once at
  * start-up, before any thread parses JSON). A parse that runs out of
  * budget fails like one that runs out of memory; gs_mem_refused() read

@@ -204,7 +204,7 @@ static int cmd_solve(int argc, char **argv)
         return EXIT_ERROR;
     }
 
-    gs_mem_set_budget(max_memory);
+    gs_mem_set_budget(gs_mem_process_budget(max_memory));
     gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);

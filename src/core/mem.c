@@ -183,6 +183,38 @@ uint64_t gs_mem_default_budget(unsigned percent)
     return gs_mem_system_limit() / 100 * percent;
 }
 
+/* Resident bytes of this process now (/proc/self/statm); 0 unknown. */
+static uint64_t resident_now(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long size = 0, res = 0;
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &size, &res) != 2)
+        res = 0;
+    fclose(f);
+    return page > 0 ? (uint64_t)res * (uint64_t)page : 0;
+}
+
+uint64_t gs_mem_process_budget(uint64_t bytes)
+{
+    if (!bytes)
+        return 0;
+    /* The slack scales with the budget because fragmentation and the
+     * allocator's headers do; the cap keeps a large budget useful. */
+    uint64_t slack = bytes / 32;
+    if (slack < GS_MEM_SLACK_MIN)
+        slack = GS_MEM_SLACK_MIN;
+    if (slack > GS_MEM_SLACK_MAX)
+        slack = GS_MEM_SLACK_MAX;
+    uint64_t overhead = resident_now() + slack;
+    /* A limit below the process's own size leaves requests nothing; 1,
+     * not 0, since 0 would mean no budget at all. */
+    return bytes > overhead ? bytes - overhead : 1;
+}
+
 void gs_mem_install_cjson_hooks(void)
 {
     cJSON_Hooks hooks = {.malloc_fn = gs_mem_malloc, .free_fn = gs_mem_free};

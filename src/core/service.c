@@ -201,10 +201,11 @@ static bool budget_refused(uint64_t mark)
 static int busy_error(gs_error *err, const char *what)
 {
     return gs_error_set(err, GS_EBUSY,
-                        "not enough memory to %s: the memory budget of %llu "
-                        "bytes (%llu in use) cannot hold it now; retry later",
-                        what, (unsigned long long)gs_mem_budget(),
-                        (unsigned long long)gs_mem_used());
+                        "not enough memory to %s: %llu of the %llu bytes "
+                        "the memory budget leaves requests are in use; "
+                        "retry later",
+                        what, (unsigned long long)gs_mem_used(),
+                        (unsigned long long)gs_mem_budget());
 }
 
 /* Line and column (1-based) of byte offset `pos` in body. */

@@ -213,7 +213,7 @@ int gs_server_main(int argc, char **argv)
     if (msg[0])
         fprintf(stderr, "gridsolve: %s\n", msg);
     /* Before any thread parses JSON (the hooks are process-wide). */
-    gs_mem_set_budget(cfg.max_memory);
+    gs_mem_set_budget(gs_mem_process_budget(cfg.max_memory));
     gs_mem_install_cjson_hooks();
 
     /* Before any thread exists, so that all of them inherit the mask. A
@@ -253,9 +253,10 @@ int gs_server_main(int argc, char **argv)
     fprintf(stderr,
             "gridsolve: listening on %s (io threads %u, workers %" PRIu64
             ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
-            " bytes, max memory %" PRIu64 " bytes, max connections %u)\n",
+            " bytes, max memory %" PRIu64 " bytes of which requests %" PRIu64
+            ", max connections %u)\n",
             addr, h.io_threads, cfg.workers, cfg.queue, cfg.timeout_ms,
-            cfg.max_body, cfg.max_memory, h.max_connections);
+            cfg.max_body, cfg.max_memory, gs_mem_budget(), h.max_connections);
 
     while (sigwait(&set, &sig) != 0)
         ;

@@ -161,6 +161,26 @@ START_TEST(search_reports_progress)
 }
 END_TEST
 
+/* --max-memory is the whole process: requests get it less the resident
+ * size and a slack of 1/32 between 1 and 64 MiB. */
+START_TEST(process_budget_keeps_overhead_back)
+{
+    const uint64_t mib = 1u << 20, gib = 1024 * mib;
+
+    ck_assert_uint_eq(gs_mem_process_budget(0), 0); /* none stays none */
+    ck_assert_uint_eq(gs_mem_process_budget(4096), 1); /* below our size */
+    /* This test process is resident for a few MiB at least. */
+    uint64_t b = gs_mem_process_budget(gib);
+    ck_assert_uint_lt(b, gib - gib / 32);
+    ck_assert_uint_gt(b, gib - gib / 32 - 512 * mib);
+    uint64_t big = gs_mem_process_budget(256 * gib);
+    ck_assert_uint_lt(big, 256 * gib - GS_MEM_SLACK_MAX);
+    ck_assert_uint_gt(big, 256 * gib - GS_MEM_SLACK_MAX - 512 * mib);
+    uint64_t small = gs_mem_process_budget(512 * mib);
+    ck_assert_uint_lt(small, 512 * mib - 16 * mib);
+}
+END_TEST
+
 Suite *gs_test_mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -170,6 +190,7 @@ Suite *gs_test_mem_suite(void)
     tcase_add_test(tc, system_limit_is_sane);
     tcase_add_test(tc, search_draws_from_process_budget);
     tcase_add_test(tc, search_reports_progress);
+    tcase_add_test(tc, process_budget_keeps_overhead_back);
     suite_add_tcase(s, tc);
     return s;
 }
