@@ -167,7 +167,7 @@ START_TEST(process_budget_keeps_overhead_back)
 {
     const uint64_t mib = 1u << 20, gib = 1024 * mib;
 
-    ck_assert_uint_eq(gs_mem_process_budget(0), 0); /* none stays none */
+    ck_assert_uint_eq(gs_mem_process_budget(0), 0);    /* none stays none */
     ck_assert_uint_eq(gs_mem_process_budget(4096), 1); /* below our size */
     /* This test process is resident for a few MiB at least. */
     uint64_t b = gs_mem_process_budget(gib);
