@@ -56,14 +56,27 @@ typedef struct tightened {
     bool time, states, bytes;
 } tightened;
 
+/* gs_deadline_after_ms(ms) as of `now` (a gs_now_ns() value): one clock
+ * read serves a request's deadlines and its solve's start. */
+static int64_t deadline_at(int64_t now, double ms)
+{
+    if (!(ms > 0)) /* also NaN */
+        return 0;
+    double ns = ms * 1e6;
+    if (ns >= 4e18) /* about 126 years: never (no int64_t overflow) */
+        return INT64_MAX;
+    return now + (int64_t)ns;
+}
+
 /* Applies o's probe budget (if any) to lim, recording what it tightened. */
-static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim)
+static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim,
+                              int64_t now)
 {
     tightened t = {false, false, false};
     const gs_probe *pr = &o->probe;
 
     if (pr->timeout_ms > 0) {
-        int64_t d = gs_deadline_after_ms(pr->timeout_ms);
+        int64_t d = deadline_at(now, pr->timeout_ms);
         if (!lim->deadline_ns || d < lim->deadline_ns) {
             lim->deadline_ns = d;
             t.time = true;
@@ -99,7 +112,7 @@ static bool probe_ran_out(const gs_result *res, tightened t)
 
 /* The limits of one request: requested values (< 0 = default) clamped. */
 static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
-                             long long max_states)
+                             long long max_states, int64_t now)
 {
     gs_limits lim = {0};
     double t = timeout_ms >= 0 ? timeout_ms : o->timeout_ms;
@@ -111,7 +124,7 @@ static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
     /* A zero timeout means "as the server allows", never "no deadline". */
     if (t <= 0)
         t = o->max_timeout_ms > 0 ? o->max_timeout_ms : o->timeout_ms;
-    lim.deadline_ns = gs_deadline_after_ms(t);
+    lim.deadline_ns = deadline_at(now, t);
     lim.max_states = m;
     lim.max_bytes = o->max_solve_bytes;
     lim.cancel = o->cancel;
@@ -258,9 +271,10 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
  * memory budget refused one of its allocations ran out of memory like it
  * runs out of states: that is a `limit` answer, not an error. */
 static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
-                     gs_result *res, gs_error *err)
+                     gs_result *res, gs_error *err, int64_t t0)
 {
-    int64_t t0 = gs_now_ns();
+    if (!t0) /* else the clock was read just before */
+        t0 = gs_now_ns();
     uint64_t mark = gs_mem_refused_here();
     gs_result_clear(res);
     int rc = p->solve(inst, lim, res, err);
@@ -495,9 +509,10 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
             p->free(inst);
         return rc;
     }
-    gs_limits lim = make_limits(opts, timeout_ms, max_states);
-    tightened t = probe_limits(opts, &lim);
-    rc = run_solve(p, inst, &lim, &res, err);
+    int64_t now = gs_now_ns();
+    gs_limits lim = make_limits(opts, timeout_ms, max_states, now);
+    tightened t = probe_limits(opts, &lim, now);
+    rc = run_solve(p, inst, &lim, &res, err, now);
     p->free(inst);
     if (!rc && probe_ran_out(&res, t))
         rc = GS_SERVICE_AGAIN;
@@ -576,8 +591,9 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         return busy_error(err, "hold the puzzles");
     if (rc)
         return rc;
-    gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states);
-    tightened t = probe_limits(opts, &lim);
+    int64_t now = gs_now_ns();
+    gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states, now);
+    tightened t = probe_limits(opts, &lim, now);
     size_t out_len = out->len;
     if (info)
         memset(info, 0, sizeof *info);
@@ -586,7 +602,7 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         if (gs_limits_expired(&lim))
             expired_result(&res);
         else
-            rc = run_solve(p, cases[i], &lim, &res, err);
+            rc = run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0);
         if (!rc && probe_ran_out(&res, t)) {
             gs_result_free(&res);
             rc = GS_SERVICE_AGAIN;
