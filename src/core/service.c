@@ -389,23 +389,24 @@ static cJSON *fj_value(fast_json *f)
 
     if (!n)
         return NULL;
-    if (left >= 4 && strncmp(f->p, "null", 4) == 0) {
+    char c = *f->p;
+    /* cJSON tries null, false and true first; only n, f and t start them. */
+    if (c == 'n' && left >= 4 && strncmp(f->p, "null", 4) == 0) {
         n->type = cJSON_NULL;
         f->p += 4;
         return n;
     }
-    if (left >= 5 && strncmp(f->p, "false", 5) == 0) {
+    if (c == 'f' && left >= 5 && strncmp(f->p, "false", 5) == 0) {
         n->type = cJSON_False;
         f->p += 5;
         return n;
     }
-    if (left >= 4 && strncmp(f->p, "true", 4) == 0) {
+    if (c == 't' && left >= 4 && strncmp(f->p, "true", 4) == 0) {
         n->type = cJSON_True;
         n->valueint = 1;
         f->p += 4;
         return n;
     }
-    char c = *f->p;
     if (c == '"') {
         n->type = cJSON_String;
         n->valuestring = fj_string(f);

@@ -95,6 +95,16 @@ enum stage {
 /* Values of a request's cancel flag (any non-zero stops its search). */
 enum { CANCEL_NONE = 0, CANCEL_GONE = 1, CANCEL_DRAIN = 2 };
 
+/* The request headers this file reads, found in one pass over them
+ * (scan_heads): the first of each, as MHD_lookup_connection_value finds
+ * it, and for the framing headers their count and the last one. */
+typedef struct heads {
+    const char *content_length, *transfer_encoding, *content_type, *accept,
+        *request_id, *traceparent, *origin, *if_none_match;
+    int n_content_length, n_transfer_encoding;
+    const char *last_content_length, *last_transfer_encoding;
+} heads;
+
 typedef struct req {
     gs_http *h;
     struct MHD_Connection *conn;
@@ -108,6 +118,7 @@ typedef struct req {
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
     char trace[GS_TRACEPARENT_LEN + 1]; /* valid traceparent, or "" */
+    heads hd; /* valid while MHD holds the request (its memory) */
     enum gs_route route;
     int puzzle; /* index into gs_puzzles, or -1 */
     bool text;  /* judge mode */
@@ -217,7 +228,7 @@ static bool add_cors(req *r, struct MHD_Response *resp)
     /* With "*" the Origin is not needed: no lookup. */
     const char *origin =
         any ? NULL
-            : MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+            : r->hd.origin;
 
     if (!any && !add_header(resp, "Vary", "Origin"))
         return false;
@@ -348,14 +359,77 @@ static void format_id(char *id, const char *prefix, unsigned long long n)
 
 static void assign_id(req *r)
 {
-    const char *given =
-        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Request-Id");
+    const char *given = r->hd.request_id;
     if (id_is_sane(given)) {
         snprintf(r->id, sizeof r->id, "%s", given);
         return;
     }
     unsigned long long n = atomic_fetch_add(&r->h->id_seq, 1) + 1;
     format_id(r->id, r->h->id_prefix, n);
+}
+
+static void note_first(const char **slot, const char *value)
+{
+    if (!*slot)
+        *slot = value;
+}
+
+/* One header, for scan_heads: names told apart by length first. */
+static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    heads *hd = cls;
+
+    (void)kind;
+    if (!key || !value)
+        return MHD_YES;
+    switch (strlen(key)) {
+    case 6:
+        if (strcasecmp(key, MHD_HTTP_HEADER_ACCEPT) == 0)
+            note_first(&hd->accept, value);
+        else if (strcasecmp(key, "Origin") == 0)
+            note_first(&hd->origin, value);
+        break;
+    case 11:
+        if (strcasecmp(key, "traceparent") == 0)
+            note_first(&hd->traceparent, value);
+        break;
+    case 12:
+        if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_TYPE) == 0)
+            note_first(&hd->content_type, value);
+        else if (strcasecmp(key, "X-Request-Id") == 0)
+            note_first(&hd->request_id, value);
+        break;
+    case 13:
+        if (strcasecmp(key, MHD_HTTP_HEADER_IF_NONE_MATCH) == 0)
+            note_first(&hd->if_none_match, value);
+        break;
+    case 14:
+        if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+            note_first(&hd->content_length, value);
+            hd->last_content_length = value;
+            hd->n_content_length++;
+        }
+        break;
+    case 17:
+        if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+            note_first(&hd->transfer_encoding, value);
+            hd->last_transfer_encoding = value;
+            hd->n_transfer_encoding++;
+        }
+        break;
+    default:
+        break;
+    }
+    return MHD_YES;
+}
+
+/* Reads the headers this file needs in one pass (instead of a lookup,
+ * each a walk over all of them, per header). */
+static void scan_heads(struct MHD_Connection *conn, heads *hd)
+{
+    memset(hd, 0, sizeof *hd);
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_head, hd);
 }
 
 static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
@@ -386,11 +460,10 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->cr = ci ? ci->socket_context : NULL;
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
+    scan_heads(conn, &r->hd);
     assign_id(r);
     /* W3C Trace Context: an invalid traceparent is ignored, not refused. */
-    if (!gs_traceparent_parse(
-            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"),
-            r->trace))
+    if (!gs_traceparent_parse(r->hd.traceparent, r->trace))
         r->trace[0] = '\0';
     return r;
 }
@@ -544,8 +617,7 @@ static void answer_cached(req *r, const char *ctype, const char *body,
                           size_t len, const char *etag,
                           const char *cache_control)
 {
-    const char *inm = MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    const char *inm = r->hd.if_none_match;
 
     r->etag = etag;
     r->cache = cache_control;
@@ -643,10 +715,8 @@ static bool media_type_is(const char *value, const char *want)
 }
 
 /* True when the Accept header lists text/event-stream (with q > 0). */
-static bool accepts_event_stream(struct MHD_Connection *conn)
+static bool accepts_event_stream(const char *a)
 {
-    const char *a = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                MHD_HTTP_HEADER_ACCEPT);
     char item[128];
 
     while (a && *a) {
@@ -789,8 +859,7 @@ static bool route_solve(req *r, const char *name, const char *method)
         set_not_allowed(r, ALLOW_POST);
         return false;
     }
-    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *ct = r->hd.content_type;
     char shown[96];
     if (!ct) {
         set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
@@ -810,9 +879,8 @@ static bool route_solve(req *r, const char *name, const char *method)
     }
     if (!check_query(r, p) || (r->text && !read_query(r)))
         return false;
-    r->wants_stream = accepts_event_stream(r->conn);
-    const char *cl = MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    r->wants_stream = accepts_event_stream(r->hd.accept);
+    const char *cl = r->hd.content_length;
     if (cl) {
         char *end;
         errno = 0;
@@ -833,28 +901,6 @@ static bool route_solve(req *r, const char *name, const char *method)
     return true;
 }
 
-/* Counts of the framing headers of a request, and the last of each. */
-typedef struct framing {
-    int cl, te;
-    const char *cl_value, *te_value;
-} framing;
-
-static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
-                                     const char *key, const char *value)
-{
-    framing *f = cls;
-
-    (void)kind;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
-        f->cl++;
-        f->cl_value = value;
-    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->te++;
-        f->te_value = value;
-    }
-    return MHD_YES;
-}
-
 /* Body framing libmicrohttpd accepts but a proxy in front of us may read
  * differently, which would let a request hide in another's body: two
  * Content-Length headers (it takes the first), a Transfer-Encoding other
@@ -863,10 +909,13 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
  * Content-Length value never reaches us: libmicrohttpd answers it.) */
 static bool framing_ok(req *r)
 {
-    framing f = {0};
+    struct {
+        int cl, te;
+        const char *te_value;
+    } f = {r->hd.n_content_length, r->hd.n_transfer_encoding,
+           r->hd.last_transfer_encoding};
     char shown[64];
 
-    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_framing, &f);
     if (f.cl > 1) {
         set_problem(r, MHD_HTTP_BAD_REQUEST,
                     "%d Content-Length headers; send exactly one", f.cl);
@@ -1290,7 +1339,8 @@ static enum MHD_Result start_stream(req *r)
                 .conn = r->conn,
                 .status = MHD_HTTP_OK,
                 .ctype = "text/event-stream",
-                .close = r->close};
+                .close = r->close,
+                .hd = r->hd}; /* set once in req_new: read-only since */
     memcpy(view.id, r->id, sizeof view.id);
     enum MHD_Result ret = MHD_NO;
     if (add_headers(&view, resp) && add_drain_header(&view, resp) &&
@@ -1301,12 +1351,9 @@ static enum MHD_Result start_stream(req *r)
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */
-static bool has_body(struct MHD_Connection *conn)
+static bool has_body(const heads *hd)
 {
-    const char *cl = MHD_lookup_connection_value(
-        conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    const char *te = MHD_lookup_connection_value(
-        conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    const char *cl = hd->content_length, *te = hd->transfer_encoding;
 
     if (te)
         return true;
@@ -1330,7 +1377,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
         *con_cls = r;
-        bool body = has_body(conn);
+        bool body = has_body(&r->hd);
         gs_conn_headers_done(h->conns, r->cr, body);
         if (begin(r, url, method))
             return MHD_YES; /* read the body */
