@@ -1428,25 +1428,37 @@ static const char *log_outcome(const req *r,
     return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted";
 }
 
-/* Writes the UTC time now as "2026-11-29T16:04:50.904Z" into when (at
- * least 32 bytes). The part up to the seconds is formatted once a second
- * per thread (gmtime and strftime cost more than a solve of the README's
- * example). */
-static void stamp_now(char *when)
+/* Writes the UTC time at `mono` (a gs_now_ns() value; 0: now) as
+ * "2026-11-29T16:04:50.904Z" into when (at least 32 bytes). Per thread,
+ * the wall clock is read once a second and the time in between derived
+ * from the monotonic clock the request's duration already read, and the
+ * part up to the seconds is formatted once a second (gmtime and strftime
+ * cost more than a solve of the README's example). */
+static void stamp_now(char *when, int64_t mono)
 {
+    static _Thread_local int64_t base_mono = INT64_MIN / 2, offset;
     static _Thread_local time_t sec = (time_t)-1;
     static _Thread_local char head[32];
     static _Thread_local size_t head_len;
-    struct timespec now;
 
-    clock_gettime(CLOCK_REALTIME, &now);
-    if (now.tv_sec != sec) {
-        struct tm tm;
-        gmtime_r(&now.tv_sec, &tm);
-        head_len = strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
-        sec = now.tv_sec;
+    if (!mono)
+        mono = gs_now_ns();
+    if (mono - base_mono >= 1000000000LL || mono < base_mono) {
+        struct timespec real;
+        clock_gettime(CLOCK_REALTIME, &real);
+        base_mono = gs_now_ns();
+        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec -
+                 base_mono;
     }
-    unsigned ms = (unsigned)(now.tv_nsec / 1000000);
+    int64_t ns = mono + offset;
+    time_t now_sec = (time_t)(ns / 1000000000LL);
+    if (now_sec != sec) {
+        struct tm tm;
+        gmtime_r(&now_sec, &tm);
+        head_len = strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
+        sec = now_sec;
+    }
+    unsigned ms = (unsigned)(ns % 1000000000LL / 1000000);
     memcpy(when, head, head_len);
     char *p = when + head_len;
     *p++ = '.';
@@ -1457,12 +1469,12 @@ static void stamp_now(char *when)
     *p = '\0';
 }
 
-/* Writes one request log line for e, stamped now. */
-static void log_line(const gs_http *h, gs_log_entry *e)
+/* Writes one request log line for e, stamped at mono (0: now). */
+static void log_line(const gs_http *h, gs_log_entry *e, int64_t mono)
 {
     char when[40], line[1024];
 
-    stamp_now(when);
+    stamp_now(when, mono);
     e->time = when;
     size_t n = gs_log_format(e, h->log_json, line, sizeof line);
     /* Batched (logq.h): no system call per request on the I/O thread. */
@@ -1471,18 +1483,19 @@ static void log_line(const gs_http *h, gs_log_entry *e)
 
 static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
+    int64_t now = gs_now_ns();
     gs_log_entry e = {
         .method = r->method,
         .path = r->path,
         .status = r->status,
-        .ms = (double)(gs_now_ns() - r->start_ns) / 1e6,
+        .ms = (double)(now - r->start_ns) / 1e6,
         .id = r->id,
         .result = r->solved ? gs_status_name(r->info.status) : NULL,
         .expanded = r->info.expanded,
         .traceparent = r->trace[0] ? r->trace : NULL,
         .outcome = log_outcome(r, toe),
     };
-    log_line(r->h, &e);
+    log_line(r->h, &e, now);
 }
 
 /* Counts r in the metrics, once. A plain answer is counted when it is
@@ -1787,10 +1800,12 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     bool solve = strncmp(path, SOLVE_PREFIX, strlen(SOLVE_PREFIX)) == 0;
     gs_metrics_request(h->metrics, solve ? GS_ROUTE_SOLVE : GS_ROUTE_OTHER, -1,
                        MHD_HTTP_BAD_REQUEST);
-    log_line(h, &(gs_log_entry){.method = method,
-                                .path = path,
-                                .status = MHD_HTTP_BAD_REQUEST,
-                                .id = id});
+    log_line(h,
+             &(gs_log_entry){.method = method,
+                             .path = path,
+                             .status = MHD_HTTP_BAD_REQUEST,
+                             .id = id},
+             0);
 }
 
 static void gate_timed_out(void *ud)
