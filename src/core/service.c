@@ -3,7 +3,8 @@
  *
  * Memory: JSON trees (cJSON, once gs_mem_install_cjson_hooks() ran), the
  * search stores and the puzzles' tables draw from the process budget
- * (mem.h); a small body's tree (fast_parse) lives on the stack, bounded. When the budget refuses, the answer depends on the stage:
+ * (mem.h); a small body's tree (fast_parse) lives on the stack, bounded.
+ * When the budget refuses, the answer depends on the stage:
  * - before solving (parsing the body, building the instance) the request
  *   cannot be held now: GS_EBUSY, a 503 with Retry-After, since the same
  *   body may well fit once other requests have finished;
@@ -317,7 +318,7 @@ static bool fj_number(fast_json *f, cJSON *n)
     if (after == num)
         return false;
     n->valuedouble = d;
-    n->valueint = d >= INT_MAX            ? INT_MAX
+    n->valueint = d >= INT_MAX           ? INT_MAX
                   : d <= (double)INT_MIN ? INT_MIN
                                          : (int)d;
     n->type = cJSON_Number;
@@ -573,8 +574,8 @@ static void put_int(jw *w, long long v)
 {
     char d[24];
     size_t i = sizeof d;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
-                                 : (unsigned long long)v;
+    unsigned long long u =
+        v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
 
     do {
         d[--i] = (char)('0' + u % 10);

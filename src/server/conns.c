@@ -275,10 +275,11 @@ gs_conn *gs_conns_open(gs_conns *cs, int fd)
     socklen_t len = sizeof c->peer;
     if (getpeername(fd, (struct sockaddr *)&c->peer, &len) != 0)
         c->peer.ss_family = AF_UNSPEC;
-    atomic_init(&c->phase,
-                phase_word(PH_HEAD, cs->cfg.header_timeout_ns
-                                        ? gs_now_ns() + cs->cfg.header_timeout_ns
-                                        : 0));
+    atomic_init(
+        &c->phase,
+        phase_word(PH_HEAD, cs->cfg.header_timeout_ns
+                                ? gs_now_ns() + cs->cfg.header_timeout_ns
+                                : 0));
     atomic_init(&c->body_bytes, 0);
     pthread_mutex_lock(&cs->lock);
     c->next = cs->head;
@@ -347,8 +348,7 @@ static void set_phase(gs_conn *c, enum phase ph, bool stamp)
 {
     if (ph == PH_BODY) /* counted afresh before the body's time shows */
         atomic_store_explicit(&c->body_bytes, 0, memory_order_relaxed);
-    atomic_store_explicit(&c->phase,
-                          phase_word(ph, 0) | (stamp ? STAMP : 0u),
+    atomic_store_explicit(&c->phase, phase_word(ph, 0) | (stamp ? STAMP : 0u),
                           memory_order_release);
 }
 

@@ -64,13 +64,13 @@
 #define PROGRESS_MS 250   /* event stream: progress events this often */
 #define STREAM_LAG 65536  /* skip progress while this much is unread */
 #define IO_THREADS_MAX 16 /* MHD polling threads, at most */
+#define LOG_FLUSH_MS 20   /* a request's log line is written within */
 /* MHD's memory per connection: it holds a request's head (request line
  * and headers: so at most about 16 KB, Node.js's default limit; a longer
  * one gets MHD's 431) and its read and write buffers, and MHD zeroes all
  * of it after every request. 16 KB instead of MHD's 32 KB default saves
  * about a tenth of the CPU of a tiny solve (make bench-http). */
 #define CONN_MEMORY_BYTES 16384
-#define LOG_FLUSH_MS 20   /* a request's log line is written within */
 /* The budget of a solve on the I/O thread itself (run_inline): about a
  * millisecond at most, parsing included. */
 #define INLINE_MAX_BODY 4096
@@ -226,9 +226,7 @@ static bool add_cors(req *r, struct MHD_Response *resp)
     const gs_server_config *cfg = r->h->cfg;
     bool any = r->h->cors_any;
     /* With "*" the Origin is not needed: no lookup. */
-    const char *origin =
-        any ? NULL
-            : r->hd.origin;
+    const char *origin = any ? NULL : r->hd.origin;
 
     if (!any && !add_header(resp, "Vary", "Origin"))
         return false;
@@ -1447,8 +1445,7 @@ static void stamp_now(char *when, int64_t mono)
         struct timespec real;
         clock_gettime(CLOCK_REALTIME, &real);
         base_mono = gs_now_ns();
-        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec -
-                 base_mono;
+        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec - base_mono;
     }
     int64_t ns = mono + offset;
     time_t now_sec = (time_t)(ns / 1000000000LL);

@@ -58,7 +58,7 @@ struct gs_metrics {
     size_t nslots; /* of one shard's requests */
     /* [shard][route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
     counter *requests;
-    size_t stats_stride; /* bytes from one shard's puzzle_stats to the next */
+    size_t stats_stride;  /* bytes from one shard's puzzle_stats to the next */
     unsigned char *stats; /* SHARDS arrays of npuzzles puzzle_stats */
     counter header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
 };
@@ -70,8 +70,8 @@ static size_t my_shard(void)
     static _Thread_local unsigned shard = UINT32_MAX;
 
     if (shard == UINT32_MAX)
-        shard = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) %
-                SHARDS;
+        shard =
+            atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % SHARDS;
     return shard;
 }
 
@@ -162,8 +162,8 @@ void gs_metrics_free(gs_metrics *m)
     free(m);
 }
 
-static counter *request_slot(gs_metrics *m, size_t shard, int route,
-                             int puzzle, int code)
+static counter *request_slot(gs_metrics *m, size_t shard, int route, int puzzle,
+                             int code)
 {
     size_t p = (size_t)(puzzle + 1);
     return &m->requests[shard * m->nslots +
@@ -319,9 +319,9 @@ static void render_solves(gs_metrics *m, gs_buf *out)
         const char *name = gs_puzzles[p]->name;
         unsigned long long cum = 0;
         for (size_t b = 0; b < NBUCKETS; b++) {
-            cum += stat_sum(m, (int)p,
-                            offsetof(puzzle_stats, buckets) +
-                                b * sizeof(counter));
+            cum +=
+                stat_sum(m, (int)p,
+                         offsetof(puzzle_stats, buckets) + b * sizeof(counter));
             gs_buf_printf(out,
                           "gridsolve_solve_duration_seconds_bucket{puzzle="
                           "\"%s\",le=\"%g\"} %llu\n",
