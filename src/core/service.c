@@ -3,8 +3,7 @@
  *
  * Memory: JSON trees (cJSON, once gs_mem_install_cjson_hooks() ran), the
  * search stores and the puzzles' tables draw from the process budget
- * (mem.h); a small body's tree (fast_parse) lives on the stack, bounded.
- * When the budget refuses, the answer depends on the stage:
+ * (mem.h). When the budget refuses, the answer depends on the stage:
  * - before solving (parsing the body, building the instance) the request
  *   cannot be held now: GS_EBUSY, a 503 with Retry-After, since the same
  *   body may well fit once other requests have finished;
@@ -16,7 +15,6 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,211 +233,6 @@ static void locate(const char *body, size_t pos, int *line, int *col)
             (*col)++;
         }
     }
-}
-
-/* ---- small bodies: a cJSON tree without allocations ---------------------
- *
- * Parsing a tiny body with cJSON costs more than solving it: a node and a
- * string per value, each drawn from the memory budget and freed again.
- * A small body in plain JSON (no escapes, no BOM, no NUL byte, shallow,
- * few values) is parsed here instead, into nodes and strings on the
- * caller's stack, with cJSON's own grammar (1.7.15's parse_value and
- * friends, step for step: the same literals, number characters and
- * strtod, whitespace as any byte <= 32), so the tree is the one cJSON
- * would build. Anything else, including every error, is left to cJSON,
- * whose messages stay the only ones. Puzzles only read the tree. */
-#define FAST_MAX_BODY 2048
-#define FAST_MAX_NODES 64
-#define FAST_MAX_DEPTH 32
-
-typedef struct fast_json {
-    const char *p, *end;
-    char str[FAST_MAX_BODY + FAST_MAX_NODES]; /* the strings, NUL-ended */
-    size_t str_used;
-    cJSON node[FAST_MAX_NODES];
-    size_t used;
-    int depth;
-} fast_json;
-
-static void fj_skip(fast_json *f)
-{
-    while (f->p < f->end && (unsigned char)*f->p <= 32)
-        f->p++;
-}
-
-static cJSON *fj_node(fast_json *f)
-{
-    if (f->used == FAST_MAX_NODES)
-        return NULL;
-    cJSON *n = &f->node[f->used++];
-    memset(n, 0, sizeof *n);
-    return n;
-}
-
-/* A string at '"' without escapes: its copy, or NULL. */
-static char *fj_string(fast_json *f)
-{
-    const char *s = ++f->p;
-
-    while (f->p < f->end && *f->p != '"') {
-        if (*f->p == '\\')
-            return NULL;
-        f->p++;
-    }
-    if (f->p >= f->end)
-        return NULL;
-    size_t n = (size_t)(f->p - s);
-    if (f->str_used + n + 1 > sizeof f->str)
-        return NULL;
-    char *out = f->str + f->str_used;
-    memcpy(out, s, n);
-    out[n] = '\0';
-    f->str_used += n + 1;
-    f->p++;
-    return out;
-}
-
-/* cJSON's parse_number: the longest run of number characters (at most
- * 63), then strtod, which says how much of it is the number. */
-static bool fj_number(fast_json *f, cJSON *n)
-{
-    char num[64];
-    size_t i = 0;
-
-    while (i < sizeof num - 1 && f->p + i < f->end &&
-           strchr("0123456789+-eE.", f->p[i]) && f->p[i])
-        i++;
-    if (i == sizeof num - 1)
-        return false; /* longer numbers: cJSON's */
-    memcpy(num, f->p, i);
-    num[i] = '\0';
-    char *after;
-    double d = strtod(num, &after);
-    if (after == num)
-        return false;
-    n->valuedouble = d;
-    n->valueint = d >= INT_MAX           ? INT_MAX
-                  : d <= (double)INT_MIN ? INT_MIN
-                                         : (int)d;
-    n->type = cJSON_Number;
-    f->p += after - num;
-    return true;
-}
-
-static cJSON *fj_value(fast_json *f);
-
-/* An array or object at '[' or '{': its items, linked as cJSON links
- * them (the first item's prev is the last). */
-static bool fj_list(fast_json *f, cJSON *n, bool object)
-{
-    char close = object ? '}' : ']';
-    cJSON *head = NULL, *last = NULL;
-
-    if (++f->depth > FAST_MAX_DEPTH)
-        return false;
-    f->p++;
-    fj_skip(f);
-    if (f->p < f->end && *f->p == close)
-        goto done;
-    for (;;) {
-        char *key = NULL;
-        if (object) {
-            if (f->p >= f->end || *f->p != '"' || !(key = fj_string(f)))
-                return false;
-            fj_skip(f);
-            if (f->p >= f->end || *f->p != ':')
-                return false;
-            f->p++;
-            fj_skip(f);
-        }
-        cJSON *item = fj_value(f);
-        if (!item)
-            return false;
-        item->string = key;
-        if (last) {
-            last->next = item;
-            item->prev = last;
-        } else {
-            head = item;
-        }
-        last = item;
-        fj_skip(f);
-        if (f->p < f->end && *f->p == ',') {
-            f->p++;
-            fj_skip(f);
-            continue;
-        }
-        if (f->p >= f->end || *f->p != close)
-            return false;
-        break;
-    }
-done:
-    f->depth--;
-    if (head)
-        head->prev = last;
-    n->type = object ? cJSON_Object : cJSON_Array;
-    n->child = head;
-    f->p++;
-    return true;
-}
-
-static cJSON *fj_value(fast_json *f)
-{
-    size_t left = (size_t)(f->end - f->p);
-    cJSON *n = left ? fj_node(f) : NULL;
-
-    if (!n)
-        return NULL;
-    char c = *f->p;
-    /* cJSON tries null, false and true first; only n, f and t start them. */
-    if (c == 'n' && left >= 4 && strncmp(f->p, "null", 4) == 0) {
-        n->type = cJSON_NULL;
-        f->p += 4;
-        return n;
-    }
-    if (c == 'f' && left >= 5 && strncmp(f->p, "false", 5) == 0) {
-        n->type = cJSON_False;
-        f->p += 5;
-        return n;
-    }
-    if (c == 't' && left >= 4 && strncmp(f->p, "true", 4) == 0) {
-        n->type = cJSON_True;
-        n->valueint = 1;
-        f->p += 4;
-        return n;
-    }
-    if (c == '"') {
-        n->type = cJSON_String;
-        n->valuestring = fj_string(f);
-        return n->valuestring ? n : NULL;
-    }
-    if (c == '-' || (c >= '0' && c <= '9'))
-        return fj_number(f, n) ? n : NULL;
-    if (c == '[' || c == '{')
-        return fj_list(f, n, c == '{') ? n : NULL;
-    return NULL;
-}
-
-/* The body as an object in f, when it is small and plain and nothing but
- * whitespace follows it; else NULL (cJSON then parses it). */
-static cJSON *fast_parse(fast_json *f, const char *body, size_t len)
-{
-    if (len == 0 || len > FAST_MAX_BODY || (unsigned char)body[0] == 0xEF ||
-        memchr(body, '\0', len))
-        return NULL;
-    f->p = body;
-    f->end = body + len;
-    f->str_used = 0;
-    f->used = 0;
-    f->depth = 0;
-    fj_skip(f);
-    cJSON *doc = fj_value(f);
-    if (!doc || doc->type != cJSON_Object)
-        return NULL;
-    for (; f->p < f->end; f->p++)
-        if (*f->p != ' ' && *f->p != '\t' && *f->p != '\r' && *f->p != '\n')
-            return NULL;
-    return doc;
 }
 
 static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
@@ -696,11 +489,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     long long max_states;
 
     gs_result_clear(&res);
-    /* On the stack: a small body's tree (fast_parse), freed with it. */
-    fast_json fast;
-    doc = fast_parse(&fast, body, len);
-    bool fast_doc = doc != NULL;
-    int rc = fast_doc ? GS_OK : parse_body(body, len, &doc, err);
+    int rc = parse_body(body, len, &doc, err);
     if (rc)
         return rc;
     uint64_t mark = gs_mem_refused_here();
@@ -712,8 +501,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
                                  err);
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
-    if (!fast_doc)
-        cJSON_Delete(doc);
+    cJSON_Delete(doc);
     if (rc == GS_ENOMEM && budget_refused(mark))
         rc = busy_error(err, "hold the puzzle");
     if (rc) {

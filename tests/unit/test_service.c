@@ -299,71 +299,6 @@ START_TEST(problem_document_fields)
 }
 END_TEST
 
-/* A small body is parsed without cJSON (service.c, fast_parse), a large
- * one with it: the same body either way gets the same answer or the same
- * error. Each body here is run as is (small) and padded past the small
- * limit with trailing whitespace, which both parsers accept. */
-START_TEST(small_bodies_parse_like_cjson)
-{
-    static const char *const bodies[] = {
-        "{\"n\": 3}",
-        "\t{\"n\":2}\r\n",
-        "{\"n\": 3, \"limits\": {\"timeout_ms\": 500, \"max_states\": 1e2}}",
-        "{\"n\": 1, \"limits\": null}",
-        "{\"limits\": {}, \"n\": 4}",
-        "{\"n\": 1, \"x\": [true, false, null, {}, [], \"s\", -0.5e-3]}",
-        "{\"n\": 1, \"n\": 2}",
-        "{\"n\": 01}",
-        "{\"n\": -1}",
-        "{\"n\": 1.5}",
-        "{\"n\": 2147483648}",
-        "{\"n\": \"2\"}",
-        "{\"n\": 1, \"limits\": {\"timeout\": 5}}",
-        "{\"n\": 1, \"limits\": {\"max_states\": 0}}",
-        "{\"n\": 1, \"limits\": 5}",
-        "{\"n\": 1,}",
-        "{\"n\": 1} x",
-        "[1]",
-        "{\"n\": \"a\\u0041\"}",
-    };
-    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
-        size_t n = strlen(bodies[i]);
-        char *big = malloc(n + 4001);
-        ck_assert_ptr_nonnull(big);
-        memcpy(big, bodies[i], n);
-        memset(big + n, ' ', 4000);
-        big[n + 4000] = '\0';
-        cJSON *a = NULL, *b = NULL;
-        gs_error ea = {0}, eb = {0};
-        int ra = run_json(bodies[i], &a, &ea);
-        int rb = run_json(big, &b, &eb);
-        ck_assert_msg(ra == rb, "body %zu: rc %d vs %d", i, ra, rb);
-        /* (A syntax error's column may differ: cJSON places an error at
-         * the end of its input on the last byte.) */
-        if (!strstr(ea.detail, "not valid JSON"))
-            ck_assert_msg(strcmp(ea.detail, eb.detail) == 0,
-                          "body %zu: %s vs %s", i, ea.detail, eb.detail);
-        if (!ra) {
-            const char *keys[] = {"status", "moves"};
-            for (size_t k = 0; k < 2; k++) {
-                cJSON *va = cJSON_GetObjectItem(a, keys[k]);
-                cJSON *vb = cJSON_GetObjectItem(b, keys[k]);
-                ck_assert_ptr_nonnull(va);
-                ck_assert_ptr_nonnull(vb);
-                char *ta = cJSON_PrintUnformatted(va);
-                char *tb = cJSON_PrintUnformatted(vb);
-                ck_assert_str_eq(ta, tb);
-                cJSON_free(ta);
-                cJSON_free(tb);
-            }
-        }
-        cJSON_Delete(a);
-        cJSON_Delete(b);
-        free(big);
-    }
-}
-END_TEST
-
 /* ---- the process memory budget ---------------------------------------- */
 
 /* A budget that leaves `room` bytes free now. */
@@ -614,7 +549,6 @@ Suite *gs_test_service_suite(void)
     tcase_add_test(tc, json_impossible_and_limit);
     tcase_add_test(tc, json_limits_are_clamped);
     tcase_add_test(tc, json_errors_are_precise);
-    tcase_add_test(tc, small_bodies_parse_like_cjson);
     tcase_add_test(tc, text_mode_all_cases);
     tcase_add_test(tc, text_mode_error_names_case);
     tcase_add_test(tc, puzzles_document_lists_registry);
