@@ -6,6 +6,7 @@
 #define GRIDSOLVE_HTTP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gridsolve/config.h"
@@ -46,6 +47,8 @@ typedef struct gs_http {
     atomic_long pending;      /* accepted solves not yet answered */
     char *puzzles_json;       /* GET /puzzles, built once */
     size_t puzzles_len;
+    bool log_json;     /* --log-format json */
+    bool cors_any;     /* --cors-origin "*" */
     char id_prefix[9]; /* random per process: ids stay unique */
     atomic_ullong id_seq;
     /* Validator of GET /openapi.yaml, made once at start. */

@@ -56,14 +56,27 @@ typedef struct tightened {
     bool time, states, bytes;
 } tightened;
 
+/* gs_deadline_after_ms(ms) as of `now` (a gs_now_ns() value): one clock
+ * read serves a request's deadlines and its solve's start. */
+static int64_t deadline_at(int64_t now, double ms)
+{
+    if (!(ms > 0)) /* also NaN */
+        return 0;
+    double ns = ms * 1e6;
+    if (ns >= 4e18) /* about 126 years: never (no int64_t overflow) */
+        return INT64_MAX;
+    return now + (int64_t)ns;
+}
+
 /* Applies o's probe budget (if any) to lim, recording what it tightened. */
-static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim)
+static tightened probe_limits(const gs_solve_opts *o, gs_limits *lim,
+                              int64_t now)
 {
     tightened t = {false, false, false};
     const gs_probe *pr = &o->probe;
 
     if (pr->timeout_ms > 0) {
-        int64_t d = gs_deadline_after_ms(pr->timeout_ms);
+        int64_t d = deadline_at(now, pr->timeout_ms);
         if (!lim->deadline_ns || d < lim->deadline_ns) {
             lim->deadline_ns = d;
             t.time = true;
@@ -99,7 +112,7 @@ static bool probe_ran_out(const gs_result *res, tightened t)
 
 /* The limits of one request: requested values (< 0 = default) clamped. */
 static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
-                             long long max_states)
+                             long long max_states, int64_t now)
 {
     gs_limits lim = {0};
     double t = timeout_ms >= 0 ? timeout_ms : o->timeout_ms;
@@ -111,7 +124,7 @@ static gs_limits make_limits(const gs_solve_opts *o, double timeout_ms,
     /* A zero timeout means "as the server allows", never "no deadline". */
     if (t <= 0)
         t = o->max_timeout_ms > 0 ? o->max_timeout_ms : o->timeout_ms;
-    lim.deadline_ns = gs_deadline_after_ms(t);
+    lim.deadline_ns = deadline_at(now, t);
     lim.max_states = m;
     lim.max_bytes = o->max_solve_bytes;
     lim.cancel = o->cancel;
@@ -259,9 +272,10 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
  * memory budget refused one of its allocations ran out of memory like it
  * runs out of states: that is a `limit` answer, not an error. */
 static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
-                     gs_result *res, gs_error *err)
+                     gs_result *res, gs_error *err, int64_t t0)
 {
-    int64_t t0 = gs_now_ns();
+    if (!t0) /* else the clock was read just before */
+        t0 = gs_now_ns();
     uint64_t mark = gs_mem_refused_here();
     gs_result_clear(res);
     int rc = p->solve(inst, lim, res, err);
@@ -289,45 +303,99 @@ static void expired_result(gs_result *res)
     res->limit = GS_LIMIT_TIME;
 }
 
+/* The answer's writer: pieces gather in a small array and go to `out` in
+ * few appends (the buffer then grows once or twice, not per piece). */
+typedef struct jw {
+    gs_buf *out;
+    size_t n;
+    char tmp[240];
+} jw;
+
+static void jw_flush(jw *w)
+{
+    if (w->n)
+        gs_buf_append(w->out, w->tmp, w->n);
+    w->n = 0;
+}
+
+static void jw_put(jw *w, const char *s, size_t k)
+{
+    if (w->n + k > sizeof w->tmp) {
+        jw_flush(w);
+        if (k > sizeof w->tmp) {
+            gs_buf_append(w->out, s, k);
+            return;
+        }
+    }
+    memcpy(w->tmp + w->n, s, k);
+    w->n += k;
+}
+
+#define JW_LIT(w, lit) jw_put((w), (lit), sizeof(lit) - 1)
+
+static void jw_puts(jw *w, const char *s)
+{
+    jw_put(w, s, strlen(s));
+}
+
 /* Appends s as a JSON string, escaped exactly as cJSON escapes it. */
-static void put_string(gs_buf *out, const char *s)
+static void put_string(jw *w, const char *s)
 {
     static const char named[] = "\"\\\b\f\n\r\t", as[] = "\"\\bfnrt";
+    char esc[8];
 
-    gs_buf_append(out, "\"", 1);
+    JW_LIT(w, "\"");
     for (const char *run = s;; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 32 && c != '"' && c != '\\')
             continue;
-        gs_buf_append(out, run, (size_t)(s - run));
+        jw_put(w, run, (size_t)(s - run));
         if (!c)
             break;
         const char *k = strchr(named, c);
         if (k)
-            gs_buf_printf(out, "\\%c", as[k - named]);
+            snprintf(esc, sizeof esc, "\\%c", as[k - named]);
         else
-            gs_buf_printf(out, "\\u%04x", c);
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        jw_puts(w, esc);
         run = s + 1;
     }
-    gs_buf_append(out, "\"", 1);
+    JW_LIT(w, "\"");
+}
+
+/* Appends v in decimal (a minus sign when negative). */
+static void put_int(jw *w, long long v)
+{
+    char d[24];
+    size_t i = sizeof d;
+    unsigned long long u =
+        v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        d[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        d[--i] = '-';
+    jw_put(w, d + i, sizeof d - i);
 }
 
 /* Appends d as cJSON prints a number: as an int when it equals its int
  * value (saturated, like cJSON's valueint), else with 15 significant
  * digits when they read back as d, else 17. */
-static void put_number(gs_buf *out, double d)
+static void put_number(jw *w, double d)
 {
     char tmp[32];
 
     if (isnan(d) || isinf(d)) {
-        gs_buf_puts(out, "null");
+        JW_LIT(w, "null");
         return;
     }
     int i = d >= (double)INT_MAX   ? INT_MAX
             : d <= (double)INT_MIN ? INT_MIN
                                    : (int)d;
     if (d == (double)i) {
-        gs_buf_printf(out, "%d", i);
+        put_int(w, i);
         return;
     }
     snprintf(tmp, sizeof tmp, "%1.15g", d);
@@ -335,13 +403,31 @@ static void put_number(gs_buf *out, double d)
     double big = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
     if (!(fabs(back - d) <= big * DBL_EPSILON))
         snprintf(tmp, sizeof tmp, "%1.17g", d);
-    gs_buf_puts(out, tmp);
+    jw_puts(w, tmp);
 }
 
-/* Appends ,"name": and a value. */
-static void put_key(gs_buf *out, const char *name)
+/* Appends ms rounded to the microsecond, as put_number prints that
+ * value: k / 1000 with k < 10^15 has at most 15 significant digits, so
+ * "%1.15g" prints the decimal itself, trailing zeros dropped; written
+ * here by hand (printf's floating point cost as much as a tiny solve). */
+static void put_ms(jw *w, double ms)
 {
-    gs_buf_printf(out, ",\"%s\":", name);
+    double k = round(ms * 1000);
+
+    if (!(k >= 0 && k < 1e15) || k == 0 || fmod(k, 1000) == 0) {
+        put_number(w, k / 1000); /* integers, and anything unusual */
+        return;
+    }
+    unsigned long long u = (unsigned long long)k;
+    unsigned frac = (unsigned)(u % 1000);
+    char f[4] = {(char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+                 (char)('0' + frac % 10), '\0'};
+    size_t n = 3;
+    while (f[n - 1] == '0')
+        n--;
+    put_int(w, (long long)(u / 1000));
+    JW_LIT(w, ".");
+    jw_put(w, f, n);
 }
 
 /* Serializes a result as the JSON response of API.md, written directly:
@@ -351,40 +437,45 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
                        gs_error *err)
 {
     bool solved = res->status == GS_SOLVED;
+    jw w = {.out = out};
 
     (void)err;
-    gs_buf_puts(out, "{\"puzzle\":");
-    put_string(out, p->name);
-    put_key(out, "status");
-    put_string(out, gs_status_name(res->status));
+    JW_LIT(&w, "{\"puzzle\":");
+    put_string(&w, p->name);
+    JW_LIT(&w, ",\"status\":");
+    put_string(&w, gs_status_name(res->status));
     if (res->status == GS_LIMIT) {
-        put_key(out, "limit");
-        put_string(out, gs_limit_name(res->limit));
+        JW_LIT(&w, ",\"limit\":");
+        put_string(&w, gs_limit_name(res->limit));
     }
-    put_key(out, "steps");
+    JW_LIT(&w, ",\"steps\":");
     if (solved)
-        put_number(out, (double)res->steps);
+        put_number(&w, (double)res->steps);
     else
-        gs_buf_puts(out, "null");
-    put_key(out, "moves");
+        JW_LIT(&w, "null");
+    JW_LIT(&w, ",\"moves\":");
     if (solved)
-        put_string(out, res->moves ? res->moves : "");
+        put_string(&w, res->moves ? res->moves : "");
     else
-        gs_buf_puts(out, "null");
+        JW_LIT(&w, "null");
     if (p->reports_pushes) {
-        put_key(out, "pushes");
+        JW_LIT(&w, ",\"pushes\":");
         if (solved && res->pushes >= 0)
-            put_number(out, (double)res->pushes);
+            put_number(&w, (double)res->pushes);
         else
-            gs_buf_puts(out, "null");
+            JW_LIT(&w, "null");
     }
-    put_key(out, "optimal");
-    gs_buf_puts(out, solved && res->optimal ? "true" : "false");
-    gs_buf_puts(out, ",\"stats\":{\"expanded\":");
-    put_number(out, (double)res->expanded);
-    put_key(out, "elapsed_ms");
-    put_number(out, round(res->elapsed_ms * 1000) / 1000);
-    gs_buf_puts(out, "}}\n");
+    JW_LIT(&w, ",\"optimal\":");
+    if (solved && res->optimal)
+        JW_LIT(&w, "true");
+    else
+        JW_LIT(&w, "false");
+    JW_LIT(&w, ",\"stats\":{\"expanded\":");
+    put_number(&w, (double)res->expanded);
+    JW_LIT(&w, ",\"elapsed_ms\":");
+    put_ms(&w, res->elapsed_ms);
+    JW_LIT(&w, "}}\n");
+    jw_flush(&w);
     return gs_buf_status(out);
 }
 
@@ -419,9 +510,10 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
             p->free(inst);
         return rc;
     }
-    gs_limits lim = make_limits(opts, timeout_ms, max_states);
-    tightened t = probe_limits(opts, &lim);
-    rc = run_solve(p, inst, &lim, &res, err);
+    int64_t now = gs_now_ns();
+    gs_limits lim = make_limits(opts, timeout_ms, max_states, now);
+    tightened t = probe_limits(opts, &lim, now);
+    rc = run_solve(p, inst, &lim, &res, err, now);
     p->free(inst);
     if (!rc && probe_ran_out(&res, t))
         rc = GS_SERVICE_AGAIN;
@@ -500,8 +592,9 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         return busy_error(err, "hold the puzzles");
     if (rc)
         return rc;
-    gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states);
-    tightened t = probe_limits(opts, &lim);
+    int64_t now = gs_now_ns();
+    gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states, now);
+    tightened t = probe_limits(opts, &lim, now);
     size_t out_len = out->len;
     if (info)
         memset(info, 0, sizeof *info);
@@ -510,7 +603,7 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         if (gs_limits_expired(&lim))
             expired_result(&res);
         else
-            rc = run_solve(p, cases[i], &lim, &res, err);
+            rc = run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0);
         if (!rc && probe_ran_out(&res, t)) {
             gs_result_free(&res);
             rc = GS_SERVICE_AGAIN;

@@ -29,12 +29,37 @@ enum phase {
     PH_IDLE  /* keep-alive, between requests: idle deadline */
 };
 
+/* A connection's phase and its time in one word, (ns << 3) | STAMP |
+ * phase, so that its I/O thread changes both with one store and no lock,
+ * and the watcher never reads a phase with another's time. The time is
+ * the deadline of PH_HEAD and PH_IDLE (0: none) and the start of the body
+ * for PH_BODY. The I/O thread reads no clock per request: it sets STAMP
+ * instead of a time, and the watcher, at its next tick, replaces that
+ * word with one holding the time it saw (by compare-and-swap: a newer
+ * phase wins). A deadline thus starts at most one tick late, which is
+ * the precision of its check anyway. */
+#define PHASE_MASK 3u
+#define STAMP 4u /* the time is not set yet: the watcher sets it */
+
+static uint64_t phase_word(enum phase ph, int64_t ns)
+{
+    return ((uint64_t)(ns > 0 ? ns : 0) << 3) | (uint64_t)ph;
+}
+
+static enum phase word_phase(uint64_t w)
+{
+    return (enum phase)(w & PHASE_MASK);
+}
+
+static int64_t word_ns(uint64_t w)
+{
+    return (int64_t)(w >> 3);
+}
+
 struct gs_conn {
     int fd;
     struct sockaddr_storage peer; /* for the per-address limit */
-    enum phase phase;
-    int64_t deadline_ns;  /* PH_HEAD / PH_IDLE */
-    int64_t body_from_ns; /* PH_BODY */
+    atomic_uint_fast64_t phase;   /* phase_word() */
     atomic_uint_fast64_t body_bytes;
     bool killed; /* shut down by us; MHD will close it */
     void *watch;
@@ -92,14 +117,23 @@ static void check_deadlines(gs_conns *cs, gs_conn *c, int64_t now)
 {
     if (c->killed || c->watch)
         return;
-    if ((c->phase == PH_HEAD || c->phase == PH_IDLE) && c->deadline_ns &&
-        now >= c->deadline_ns) {
+    uint64_t w = atomic_load_explicit(&c->phase, memory_order_acquire);
+    enum phase ph = word_phase(w);
+    int64_t t = word_ns(w);
+    if (w & STAMP) { /* first sight of this phase: its time starts now */
+        t = ph == PH_HEAD   ? now + cs->cfg.header_timeout_ns
+            : ph == PH_IDLE ? now + cs->cfg.idle_timeout_ns
+                            : now;
+        atomic_compare_exchange_strong(&c->phase, &w, phase_word(ph, t));
+        return;
+    }
+    if ((ph == PH_HEAD || ph == PH_IDLE) && t && now >= t) {
         kill_conn(cs, c, GS_CONN_HEADER_TIMEOUT);
         return;
     }
-    if (c->phase != PH_BODY || !cs->cfg.min_body_rate)
+    if (ph != PH_BODY || !cs->cfg.min_body_rate)
         return;
-    int64_t ran = now - c->body_from_ns;
+    int64_t ran = now - t;
     if (ran < cs->cfg.body_grace_ns)
         return;
     double want = (double)cs->cfg.min_body_rate * (double)ran / 1e9;
@@ -241,9 +275,11 @@ gs_conn *gs_conns_open(gs_conns *cs, int fd)
     socklen_t len = sizeof c->peer;
     if (getpeername(fd, (struct sockaddr *)&c->peer, &len) != 0)
         c->peer.ss_family = AF_UNSPEC;
-    c->phase = PH_HEAD;
-    if (cs->cfg.header_timeout_ns)
-        c->deadline_ns = gs_now_ns() + cs->cfg.header_timeout_ns;
+    atomic_init(
+        &c->phase,
+        phase_word(PH_HEAD, cs->cfg.header_timeout_ns
+                                ? gs_now_ns() + cs->cfg.header_timeout_ns
+                                : 0));
     atomic_init(&c->body_bytes, 0);
     pthread_mutex_lock(&cs->lock);
     c->next = cs->head;
@@ -305,36 +341,32 @@ size_t gs_conns_count_addr(gs_conns *cs, const struct sockaddr *addr)
     return n;
 }
 
-/* Sets c's phase and deadline under the lock. */
-static void set_phase(gs_conns *cs, gs_conn *c, enum phase ph, int64_t deadline)
+/* Sets c's phase, its time to be stamped by the watcher when `stamp`,
+ * else none (see phase_word). Only c's I/O thread calls it: no lock, the
+ * watcher reads the word atomically. */
+static void set_phase(gs_conn *c, enum phase ph, bool stamp)
 {
-    pthread_mutex_lock(&cs->lock);
-    c->phase = ph;
-    c->deadline_ns = deadline;
-    if (ph == PH_BODY) {
-        c->body_from_ns = gs_now_ns();
-        atomic_store(&c->body_bytes, 0);
-    }
-    pthread_mutex_unlock(&cs->lock);
+    if (ph == PH_BODY) /* counted afresh before the body's time shows */
+        atomic_store_explicit(&c->body_bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->phase, phase_word(ph, 0) | (stamp ? STAMP : 0u),
+                          memory_order_release);
 }
 
 void gs_conn_request_line(gs_conns *cs, gs_conn *c)
 {
     if (!c || !cs->cfg.header_timeout_ns)
         return;
-    int64_t d = gs_now_ns() + cs->cfg.header_timeout_ns;
-    pthread_mutex_lock(&cs->lock);
+    uint64_t w = atomic_load_explicit(&c->phase, memory_order_relaxed);
     /* A head begun on a fresh connection keeps its accept-time deadline. */
-    if (c->phase != PH_HEAD || !c->deadline_ns || d < c->deadline_ns)
-        c->deadline_ns = d;
-    c->phase = PH_HEAD;
-    pthread_mutex_unlock(&cs->lock);
+    if (word_phase(w) == PH_HEAD && (word_ns(w) || (w & STAMP)))
+        return;
+    set_phase(c, PH_HEAD, true);
 }
 
 void gs_conn_headers_done(gs_conns *cs, gs_conn *c, bool body)
 {
     if (c)
-        set_phase(cs, c, body ? PH_BODY : PH_BUSY, 0);
+        set_phase(c, body ? PH_BODY : PH_BUSY, body);
 }
 
 void gs_conn_body_bytes(gs_conn *c, size_t n)
@@ -346,15 +378,14 @@ void gs_conn_body_bytes(gs_conn *c, size_t n)
 void gs_conn_body_done(gs_conns *cs, gs_conn *c)
 {
     if (c)
-        set_phase(cs, c, PH_BUSY, 0);
+        set_phase(c, PH_BUSY, false);
 }
 
 void gs_conn_request_done(gs_conns *cs, gs_conn *c)
 {
     if (!c)
         return;
-    int64_t idle = cs->cfg.idle_timeout_ns;
-    set_phase(cs, c, PH_IDLE, idle ? gs_now_ns() + idle : 0);
+    set_phase(c, PH_IDLE, cs->cfg.idle_timeout_ns != 0);
 }
 
 void gs_conns_watch(gs_conns *cs, gs_conn *c, void *watch)
@@ -382,7 +413,8 @@ size_t gs_conns_close_idle(gs_conns *cs)
 
     pthread_mutex_lock(&cs->lock);
     for (gs_conn *c = cs->head; c; c = c->next) {
-        if (c->phase == PH_IDLE && !c->killed && !c->watch) {
+        if (word_phase(atomic_load(&c->phase)) == PH_IDLE && !c->killed &&
+            !c->watch) {
             /* FIN only: the client reads EOF and closes; MHD then sees
              * its EOF and cleans up. Nothing unread, so no reset. */
             shutdown(c->fd, SHUT_WR);

@@ -65,6 +65,12 @@
 #define STREAM_LAG 65536  /* skip progress while this much is unread */
 #define IO_THREADS_MAX 16 /* MHD polling threads, at most */
 #define LOG_FLUSH_MS 20   /* a request's log line is written within */
+/* MHD's memory per connection: it holds a request's head (request line
+ * and headers: so at most about 16 KB, Node.js's default limit; a longer
+ * one gets MHD's 431) and its read and write buffers, and MHD zeroes all
+ * of it after every request. 16 KB instead of MHD's 32 KB default saves
+ * about a tenth of the CPU of a tiny solve (make bench-http). */
+#define CONN_MEMORY_BYTES 16384
 /* The budget of a solve on the I/O thread itself (run_inline): about a
  * millisecond at most, parsing included. */
 #define INLINE_MAX_BODY 4096
@@ -89,6 +95,16 @@ enum stage {
 /* Values of a request's cancel flag (any non-zero stops its search). */
 enum { CANCEL_NONE = 0, CANCEL_GONE = 1, CANCEL_DRAIN = 2 };
 
+/* The request headers this file reads, found in one pass over them
+ * (scan_heads): the first of each, as MHD_lookup_connection_value finds
+ * it, and for the framing headers their count and the last one. */
+typedef struct heads {
+    const char *content_length, *transfer_encoding, *content_type, *accept,
+        *request_id, *traceparent, *origin, *if_none_match;
+    int n_content_length, n_transfer_encoding;
+    const char *last_content_length, *last_transfer_encoding;
+} heads;
+
 typedef struct req {
     gs_http *h;
     struct MHD_Connection *conn;
@@ -102,6 +118,7 @@ typedef struct req {
     char method[16];
     char path[PATH_MAX_LOG]; /* printable copy, for instance and logs */
     char trace[GS_TRACEPARENT_LEN + 1]; /* valid traceparent, or "" */
+    heads hd; /* valid while MHD holds the request (its memory) */
     enum gs_route route;
     int puzzle; /* index into gs_puzzles, or -1 */
     bool text;  /* judge mode */
@@ -207,13 +224,13 @@ static bool add_header(struct MHD_Response *resp, const char *name,
 static bool add_cors(req *r, struct MHD_Response *resp)
 {
     const gs_server_config *cfg = r->h->cfg;
-    bool any = strcmp(cfg->cors_origin, "*") == 0;
-    const char *origin =
-        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+    bool any = r->h->cors_any;
+    /* With "*" the Origin is not needed: no lookup. */
+    const char *origin = any ? NULL : r->hd.origin;
 
     if (!any && !add_header(resp, "Vary", "Origin"))
         return false;
-    if (!gs_config_origin_allowed(cfg->cors_origin, origin))
+    if (!any && !gs_config_origin_allowed(cfg->cors_origin, origin))
         return true;
     bool ok =
         add_header(resp, "Access-Control-Allow-Origin", any ? "*" : origin) &&
@@ -317,16 +334,100 @@ static bool id_is_sane(const char *id)
     return true;
 }
 
+/* Writes "PREFIX-%06llx" of n into id (REQ_ID_MAX + 1 bytes), by hand:
+ * snprintf cost more than the rest of the request's setup. */
+static void format_id(char *id, const char *prefix, unsigned long long n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char d[16];
+    size_t k = 0, plen = strlen(prefix);
+
+    do {
+        d[k++] = hex[n & 15];
+        n >>= 4;
+    } while (n);
+    while (k < 6)
+        d[k++] = '0';
+    memcpy(id, prefix, plen);
+    id[plen] = '-';
+    for (size_t i = 0; i < k; i++)
+        id[plen + 1 + i] = d[k - 1 - i];
+    id[plen + 1 + k] = '\0';
+}
+
 static void assign_id(req *r)
 {
-    const char *given =
-        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Request-Id");
+    const char *given = r->hd.request_id;
     if (id_is_sane(given)) {
         snprintf(r->id, sizeof r->id, "%s", given);
         return;
     }
     unsigned long long n = atomic_fetch_add(&r->h->id_seq, 1) + 1;
-    snprintf(r->id, sizeof r->id, "%s-%06llx", r->h->id_prefix, n);
+    format_id(r->id, r->h->id_prefix, n);
+}
+
+static void note_first(const char **slot, const char *value)
+{
+    if (!*slot)
+        *slot = value;
+}
+
+/* One header, for scan_heads: names told apart by length first. */
+static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    heads *hd = cls;
+
+    (void)kind;
+    if (!key || !value)
+        return MHD_YES;
+    switch (strlen(key)) {
+    case 6:
+        if (strcasecmp(key, MHD_HTTP_HEADER_ACCEPT) == 0)
+            note_first(&hd->accept, value);
+        else if (strcasecmp(key, "Origin") == 0)
+            note_first(&hd->origin, value);
+        break;
+    case 11:
+        if (strcasecmp(key, "traceparent") == 0)
+            note_first(&hd->traceparent, value);
+        break;
+    case 12:
+        if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_TYPE) == 0)
+            note_first(&hd->content_type, value);
+        else if (strcasecmp(key, "X-Request-Id") == 0)
+            note_first(&hd->request_id, value);
+        break;
+    case 13:
+        if (strcasecmp(key, MHD_HTTP_HEADER_IF_NONE_MATCH) == 0)
+            note_first(&hd->if_none_match, value);
+        break;
+    case 14:
+        if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+            note_first(&hd->content_length, value);
+            hd->last_content_length = value;
+            hd->n_content_length++;
+        }
+        break;
+    case 17:
+        if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+            note_first(&hd->transfer_encoding, value);
+            hd->last_transfer_encoding = value;
+            hd->n_transfer_encoding++;
+        }
+        break;
+    default:
+        break;
+    }
+    return MHD_YES;
+}
+
+/* Reads the headers this file needs in one pass (instead of a lookup,
+ * each a walk over all of them, per header). */
+static void scan_heads(struct MHD_Connection *conn, heads *hd)
+{
+    memset(hd, 0, sizeof *hd);
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_head, hd);
 }
 
 static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
@@ -357,11 +458,10 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->cr = ci ? ci->socket_context : NULL;
     printable_copy(r->method, sizeof r->method, method);
     printable_copy(r->path, sizeof r->path, url);
+    scan_heads(conn, &r->hd);
     assign_id(r);
     /* W3C Trace Context: an invalid traceparent is ignored, not refused. */
-    if (!gs_traceparent_parse(
-            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"),
-            r->trace))
+    if (!gs_traceparent_parse(r->hd.traceparent, r->trace))
         r->trace[0] = '\0';
     return r;
 }
@@ -515,8 +615,7 @@ static void answer_cached(req *r, const char *ctype, const char *body,
                           size_t len, const char *etag,
                           const char *cache_control)
 {
-    const char *inm = MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    const char *inm = r->hd.if_none_match;
 
     r->etag = etag;
     r->cache = cache_control;
@@ -614,10 +713,8 @@ static bool media_type_is(const char *value, const char *want)
 }
 
 /* True when the Accept header lists text/event-stream (with q > 0). */
-static bool accepts_event_stream(struct MHD_Connection *conn)
+static bool accepts_event_stream(const char *a)
 {
-    const char *a = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                MHD_HTTP_HEADER_ACCEPT);
     char item[128];
 
     while (a && *a) {
@@ -760,10 +857,8 @@ static bool route_solve(req *r, const char *name, const char *method)
         set_not_allowed(r, ALLOW_POST);
         return false;
     }
-    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *ct = r->hd.content_type;
     char shown[96];
-    printable_copy(shown, sizeof shown, ct);
     if (!ct) {
         set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
                     "missing Content-Type; use application/json (JSON "
@@ -773,6 +868,7 @@ static bool route_solve(req *r, const char *name, const char *method)
     if (media_type_is(ct, "text/plain")) {
         r->text = true;
     } else if (!media_type_is(ct, "application/json")) {
+        printable_copy(shown, sizeof shown, ct);
         set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
                     "unsupported Content-Type '%s'; use application/json "
                     "(JSON mode) or text/plain (judge mode)",
@@ -781,9 +877,8 @@ static bool route_solve(req *r, const char *name, const char *method)
     }
     if (!check_query(r, p) || (r->text && !read_query(r)))
         return false;
-    r->wants_stream = accepts_event_stream(r->conn);
-    const char *cl = MHD_lookup_connection_value(
-        r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    r->wants_stream = accepts_event_stream(r->hd.accept);
+    const char *cl = r->hd.content_length;
     if (cl) {
         char *end;
         errno = 0;
@@ -804,28 +899,6 @@ static bool route_solve(req *r, const char *name, const char *method)
     return true;
 }
 
-/* Counts of the framing headers of a request, and the last of each. */
-typedef struct framing {
-    int cl, te;
-    const char *cl_value, *te_value;
-} framing;
-
-static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
-                                     const char *key, const char *value)
-{
-    framing *f = cls;
-
-    (void)kind;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
-        f->cl++;
-        f->cl_value = value;
-    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->te++;
-        f->te_value = value;
-    }
-    return MHD_YES;
-}
-
 /* Body framing libmicrohttpd accepts but a proxy in front of us may read
  * differently, which would let a request hide in another's body: two
  * Content-Length headers (it takes the first), a Transfer-Encoding other
@@ -834,10 +907,13 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind,
  * Content-Length value never reaches us: libmicrohttpd answers it.) */
 static bool framing_ok(req *r)
 {
-    framing f = {0};
+    struct {
+        int cl, te;
+        const char *te_value;
+    } f = {r->hd.n_content_length, r->hd.n_transfer_encoding,
+           r->hd.last_transfer_encoding};
     char shown[64];
 
-    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_framing, &f);
     if (f.cl > 1) {
         set_problem(r, MHD_HTTP_BAD_REQUEST,
                     "%d Content-Length headers; send exactly one", f.cl);
@@ -1261,7 +1337,8 @@ static enum MHD_Result start_stream(req *r)
                 .conn = r->conn,
                 .status = MHD_HTTP_OK,
                 .ctype = "text/event-stream",
-                .close = r->close};
+                .close = r->close,
+                .hd = r->hd}; /* set once in req_new: read-only since */
     memcpy(view.id, r->id, sizeof view.id);
     enum MHD_Result ret = MHD_NO;
     if (add_headers(&view, resp) && add_drain_header(&view, resp) &&
@@ -1272,12 +1349,9 @@ static enum MHD_Result start_stream(req *r)
 }
 
 /* True when the request announces a body (chunked or a non-zero length). */
-static bool has_body(struct MHD_Connection *conn)
+static bool has_body(const heads *hd)
 {
-    const char *cl = MHD_lookup_connection_value(
-        conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    const char *te = MHD_lookup_connection_value(
-        conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    const char *cl = hd->content_length, *te = hd->transfer_encoding;
 
     if (te)
         return true;
@@ -1301,7 +1375,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
         *con_cls = r;
-        bool body = has_body(conn);
+        bool body = has_body(&r->hd);
         gs_conn_headers_done(h->conns, r->cr, body);
         if (begin(r, url, method))
             return MHD_YES; /* read the body */
@@ -1352,38 +1426,73 @@ static const char *log_outcome(const req *r,
     return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted";
 }
 
-/* Writes one request log line for e, stamped now. */
-static void log_line(const gs_http *h, gs_log_entry *e)
+/* Writes the UTC time at `mono` (a gs_now_ns() value; 0: now) as
+ * "2026-11-29T16:04:50.904Z" into when (at least 32 bytes). Per thread,
+ * the wall clock is read once a second and the time in between derived
+ * from the monotonic clock the request's duration already read, and the
+ * part up to the seconds is formatted once a second (gmtime and strftime
+ * cost more than a solve of the README's example). */
+static void stamp_now(char *when, int64_t mono)
 {
-    struct timespec now;
-    struct tm tm;
+    static _Thread_local int64_t base_mono = INT64_MIN / 2, offset;
+    static _Thread_local time_t sec = (time_t)-1;
+    static _Thread_local char head[32];
+    static _Thread_local size_t head_len;
+
+    if (!mono)
+        mono = gs_now_ns();
+    if (mono - base_mono >= 1000000000LL || mono < base_mono) {
+        struct timespec real;
+        clock_gettime(CLOCK_REALTIME, &real);
+        base_mono = gs_now_ns();
+        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec - base_mono;
+    }
+    int64_t ns = mono + offset;
+    time_t now_sec = (time_t)(ns / 1000000000LL);
+    if (now_sec != sec) {
+        struct tm tm;
+        gmtime_r(&now_sec, &tm);
+        head_len = strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
+        sec = now_sec;
+    }
+    unsigned ms = (unsigned)(ns % 1000000000LL / 1000000);
+    memcpy(when, head, head_len);
+    char *p = when + head_len;
+    *p++ = '.';
+    *p++ = (char)('0' + ms / 100);
+    *p++ = (char)('0' + ms / 10 % 10);
+    *p++ = (char)('0' + ms % 10);
+    *p++ = 'Z';
+    *p = '\0';
+}
+
+/* Writes one request log line for e, stamped at mono (0: now). */
+static void log_line(const gs_http *h, gs_log_entry *e, int64_t mono)
+{
     char when[40], line[1024];
 
-    clock_gettime(CLOCK_REALTIME, &now);
-    gmtime_r(&now.tv_sec, &tm);
-    size_t w = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(when + w, sizeof when - w, ".%03ldZ", now.tv_nsec / 1000000);
+    stamp_now(when, mono);
     e->time = when;
-    size_t n = gs_log_format(e, strcmp(h->cfg->log_format, "json") == 0, line,
-                             sizeof line);
+    size_t n = gs_log_format(e, h->log_json, line, sizeof line);
     /* Batched (logq.h): no system call per request on the I/O thread. */
     gs_logq_put(h->logq, line, n);
 }
 
 static void log_request(const req *r, enum MHD_RequestTerminationCode toe)
 {
+    int64_t now = gs_now_ns();
     gs_log_entry e = {
         .method = r->method,
         .path = r->path,
         .status = r->status,
-        .ms = (double)(gs_now_ns() - r->start_ns) / 1e6,
+        .ms = (double)(now - r->start_ns) / 1e6,
         .id = r->id,
         .result = r->solved ? gs_status_name(r->info.status) : NULL,
         .expanded = r->info.expanded,
         .traceparent = r->trace[0] ? r->trace : NULL,
         .outcome = log_outcome(r, toe),
     };
-    log_line(r->h, &e);
+    log_line(r->h, &e, now);
 }
 
 /* Counts r in the metrics, once. A plain answer is counted when it is
@@ -1599,6 +1708,8 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     atomic_init(&h->pending, 0);
     atomic_init(&h->id_seq, 0);
     make_id_prefix(h);
+    h->log_json = strcmp(cfg->log_format, "json") == 0;
+    h->cors_any = strcmp(cfg->cors_origin, "*") == 0;
 
     gs_solve_opts_default(&h->opts);
     h->opts.timeout_ms = (double)cfg->timeout_ms;
@@ -1668,8 +1779,8 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
     char id[REQ_ID_MAX + 1];
 
-    snprintf(id, sizeof id, "%s-%06llx", h->id_prefix,
-             (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
+    format_id(id, h->id_prefix,
+              (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
     gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
     gs_buf_printf(&out,
@@ -1686,10 +1797,12 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     bool solve = strncmp(path, SOLVE_PREFIX, strlen(SOLVE_PREFIX)) == 0;
     gs_metrics_request(h->metrics, solve ? GS_ROUTE_SOLVE : GS_ROUTE_OTHER, -1,
                        MHD_HTTP_BAD_REQUEST);
-    log_line(h, &(gs_log_entry){.method = method,
-                                .path = path,
-                                .status = MHD_HTTP_BAD_REQUEST,
-                                .id = id});
+    log_line(h,
+             &(gs_log_entry){.method = method,
+                             .path = path,
+                             .status = MHD_HTTP_BAD_REQUEST,
+                             .id = id},
+             0);
 }
 
 static void gate_timed_out(void *ud)
@@ -1795,7 +1908,8 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
         h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_END);
+        (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)CONN_MEMORY_BYTES, MHD_OPTION_END);
     if (!h->daemon) {
         close(listen_fd);
         return gs_error_set(err, GS_EINTERNAL, "libmicrohttpd failed to start");

@@ -1,6 +1,8 @@
 /* log.c - request log lines (text or JSON) and traceparent validation.
  * See log.h. */
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,11 +50,33 @@ bool gs_traceparent_parse(const char *v, char out[GS_TRACEPARENT_LEN + 1])
     return true;
 }
 
-/* A bounded writer: appends what fits and remembers the length. */
+/* A bounded writer: appends what fits and remembers the length. Lines
+ * are built from plain copies and hand-written numbers (one per request:
+ * printf's parsing of its format cost more than the rest of the line). */
 typedef struct line {
     char *buf;
     size_t n, len;
 } line;
+
+/* Appends the k bytes at s, or as many as fit. */
+static void put_raw(line *l, const char *s, size_t k)
+{
+    if (l->len + 1 >= l->n)
+        return;
+    size_t room = l->n - l->len - 1;
+    if (k > room)
+        k = room;
+    memcpy(l->buf + l->len, s, k);
+    l->len += k;
+    l->buf[l->len] = '\0';
+}
+
+static void put_s(line *l, const char *s)
+{
+    put_raw(l, s, strlen(s));
+}
+
+#define PUT_LIT(l, lit) put_raw((l), (lit), sizeof(lit) - 1)
 
 static void put(line *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -69,24 +93,60 @@ static void put(line *l, const char *fmt, ...)
         l->len += (size_t)w < l->n - l->len ? (size_t)w : l->n - l->len - 1;
 }
 
+/* Appends v in decimal. */
+static void put_u64(line *l, uint64_t v)
+{
+    char d[24];
+    size_t i = sizeof d;
+
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put_raw(l, d + i, sizeof d - i);
+}
+
+/* Appends ms as "%.3f" prints it (by hand in the usual range). */
+static void put_ms(line *l, double ms)
+{
+    if (!(ms >= 0 && ms < 1e12)) {
+        put(l, "%.3f", ms);
+        return;
+    }
+    uint64_t k = (uint64_t)nearbyint(ms * 1000.0);
+    char frac[4] = {(char)('0' + k / 100 % 10), (char)('0' + k / 10 % 10),
+                    (char)('0' + k % 10), '\0'};
+    put_u64(l, k / 1000);
+    PUT_LIT(l, ".");
+    put_raw(l, frac, 3);
+}
+
 /* Appends "name":"value" (value JSON-escaped; NULL as null). */
 static void put_str(line *l, const char *name, const char *value)
 {
-    put(l, "%s\"%s\":", l->len > 1 ? "," : "", name);
+    if (l->len > 1)
+        PUT_LIT(l, ",");
+    PUT_LIT(l, "\"");
+    put_s(l, name);
+    PUT_LIT(l, "\":");
     if (!value) {
-        put(l, "null");
+        PUT_LIT(l, "null");
         return;
     }
-    put(l, "\"");
+    PUT_LIT(l, "\"");
+    const char *run = value;
     for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+        if (*p != '"' && *p != '\\' && *p >= 0x20)
+            continue;
+        put_raw(l, run, (size_t)((const char *)p - run));
         if (*p == '"' || *p == '\\')
             put(l, "\\%c", *p);
-        else if (*p < 0x20)
-            put(l, "\\u%04x", *p);
         else
-            put(l, "%c", *p);
+            put(l, "\\u%04x", *p);
+        run = (const char *)p + 1;
     }
-    put(l, "\"");
+    put_s(l, run);
+    PUT_LIT(l, "\"");
 }
 
 /* The outcome word, or NULL when the request was answered. */
@@ -100,19 +160,22 @@ static const char *outcome(const gs_log_entry *e)
 
 static void format_json(const gs_log_entry *e, line *l)
 {
-    put(l, "{");
+    PUT_LIT(l, "{");
     put_str(l, "time", e->time);
     put_str(l, "method", e->method);
     put_str(l, "path", e->path);
+    PUT_LIT(l, ",\"status\":");
     if (e->status)
-        put(l, ",\"status\":%d", e->status);
+        put(l, "%d", e->status);
     else
-        put(l, ",\"status\":null");
-    put(l, ",\"ms\":%.3f", e->ms);
+        PUT_LIT(l, "null");
+    PUT_LIT(l, ",\"ms\":");
+    put_ms(l, e->ms);
     put_str(l, "id", e->id);
     if (e->result) {
         put_str(l, "result", e->result);
-        put(l, ",\"expanded\":%llu", (unsigned long long)e->expanded);
+        PUT_LIT(l, ",\"expanded\":");
+        put_u64(l, e->expanded);
     }
     if (e->traceparent) {
         put_str(l, "traceparent", e->traceparent);
@@ -120,24 +183,42 @@ static void format_json(const gs_log_entry *e, line *l)
     }
     if (outcome(e))
         put_str(l, "outcome", outcome(e));
-    put(l, "}\n");
+    PUT_LIT(l, "}\n");
 }
 
 static void format_text(const gs_log_entry *e, line *l)
 {
-    char status[16] = "-";
-    if (e->status)
-        snprintf(status, sizeof status, "%d", e->status);
-    put(l, "%s %s %s %s %.3fms id=%s", e->time, e->method, e->path, status,
-        e->ms, e->id);
-    if (e->result)
-        put(l, " result=%s expanded=%llu", e->result,
-            (unsigned long long)e->expanded);
-    if (e->traceparent)
-        put(l, " traceparent=%s", e->traceparent);
-    if (outcome(e))
-        put(l, " %s", outcome(e));
-    put(l, "\n");
+    put_s(l, e->time);
+    PUT_LIT(l, " ");
+    put_s(l, e->method);
+    PUT_LIT(l, " ");
+    put_s(l, e->path);
+    PUT_LIT(l, " ");
+    if (e->status && e->status > 0)
+        put_u64(l, (uint64_t)e->status);
+    else if (e->status)
+        put(l, "%d", e->status);
+    else
+        PUT_LIT(l, "-");
+    PUT_LIT(l, " ");
+    put_ms(l, e->ms);
+    PUT_LIT(l, "ms id=");
+    put_s(l, e->id);
+    if (e->result) {
+        PUT_LIT(l, " result=");
+        put_s(l, e->result);
+        PUT_LIT(l, " expanded=");
+        put_u64(l, e->expanded);
+    }
+    if (e->traceparent) {
+        PUT_LIT(l, " traceparent=");
+        put_s(l, e->traceparent);
+    }
+    if (outcome(e)) {
+        PUT_LIT(l, " ");
+        put_s(l, outcome(e));
+    }
+    PUT_LIT(l, "\n");
 }
 
 size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n)

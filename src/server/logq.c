@@ -1,9 +1,19 @@
 /* logq.c - batched log writer (see logq.h).
  *
- * Two buffers: threads append to the current one under the lock while the
- * writer writes the other without it. The writer is woken only when a
- * batch begins (the buffer turns non-empty), when the buffer is half
- * full, and for a flush or stop; otherwise appending is a memcpy.
+ * Each producing thread appends to a shard of its own (threads are given
+ * shards round robin, SHARDS of them), under the shard's mutex, which
+ * only the writer otherwise takes: two I/O threads appending to one
+ * shared buffer passed its lock and cache lines back and forth on every
+ * request. A shard has two buffers: the writer swaps them and writes the
+ * full one without any lock. The writer is woken only when a batch
+ * begins (the `active` flag turns on), when a shard is half full, and for
+ * a flush or stop; otherwise appending is a memcpy.
+ *
+ * The writer works in cycles: it clears `active`, empties every shard,
+ * writes what it took, and counts the cycle done. A line appended before
+ * a cycle starts is written by it, so a flush waits for one cycle begun
+ * after its call. A thread's lines keep their order (one shard, drained
+ * in order); lines of different threads may be reordered within a batch.
  *
  * Batches are written in pieces of at most PIPE_BUF bytes that end at a
  * line end: stderr is often a pipe (a container's log driver), where a
@@ -14,6 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,21 +36,28 @@
 #include "gridsolve/logq.h"
 
 #define LOGQ_DEFAULT_CAP (256u * 1024)
+#define SHARDS 8
+
+typedef struct shard {
+    pthread_mutex_t lock;
+    char *buf;   /* takes new lines; NULL until the shard's first line */
+    char *spare; /* the writer's */
+    size_t len;  /* bytes in buf */
+} shard;
 
 struct gs_logq {
     int fd;
     int flush_ms;
-    size_t cap;
-    char *buf[2];
-    int cur;        /* buf[cur] takes new lines */
-    size_t len;     /* bytes in buf[cur] */
-    uint64_t added; /* bytes ever queued */
-    uint64_t done;  /* bytes ever written (or given up on) */
-    bool urgent;    /* a flush or a full buffer: write without delay */
+    size_t cap;         /* of each buffer */
+    atomic_bool active; /* lines wait in some shard: a batch is on */
+    bool urgent;        /* a flush, a half-full shard: write without delay */
     bool stop;
-    pthread_mutex_t lock;
-    pthread_cond_t work; /* to the writer */
-    pthread_cond_t room; /* from the writer: a batch is out */
+    uint64_t started, done; /* writer cycles begun, finished */
+    pthread_mutex_t lock;   /* the fields above but active, and the conds */
+    pthread_cond_t work;    /* to the writer */
+    pthread_cond_t room;    /* from the writer: a cycle is done */
+    pthread_mutex_t out;    /* one writer of fd at a time */
+    shard shards[SHARDS];
     pthread_t thread;
 };
 
@@ -89,19 +107,53 @@ static struct timespec after_ms(int ms)
 }
 
 /* Writer, lock held: waits for a batch to begin, then lets it grow for
- * flush_ms unless it must go at once. False when stopped with nothing
- * left to write. */
+ * flush_ms unless it must go at once. False when stopped. */
 static bool wait_batch(gs_logq *q)
 {
-    while (q->len == 0 && !q->stop)
+    while (!atomic_load(&q->active) && !q->stop && !q->urgent)
         pthread_cond_wait(&q->work, &q->lock);
-    if (q->len == 0)
+    if (q->stop)
         return false;
     struct timespec until = after_ms(q->flush_ms);
-    while (!q->stop && !q->urgent && q->len < q->cap / 2 &&
+    while (!q->stop && !q->urgent &&
            pthread_cond_timedwait(&q->work, &q->lock, &until) != ETIMEDOUT)
         ;
     return true;
+}
+
+/* Writer, no lock held: empties every shard and writes what it held. */
+static void drain(gs_logq *q)
+{
+    for (size_t i = 0; i < SHARDS; i++) {
+        shard *s = &q->shards[i];
+        pthread_mutex_lock(&s->lock);
+        char *full = s->buf;
+        size_t n = s->len;
+        if (n) {
+            s->buf = s->spare;
+            s->spare = full;
+            s->len = 0;
+        }
+        pthread_mutex_unlock(&s->lock);
+        if (n) {
+            pthread_mutex_lock(&q->out);
+            write_lines(q->fd, full, n);
+            pthread_mutex_unlock(&q->out);
+        }
+    }
+}
+
+/* One cycle, lock held (released while draining). */
+static void cycle(gs_logq *q)
+{
+    uint64_t c = ++q->started;
+    q->urgent = false;
+    atomic_store(&q->active, false); /* later lines start a new batch */
+    pthread_mutex_unlock(&q->lock);
+    drain(q);
+    pthread_mutex_lock(&q->lock);
+    q->done = c;
+    pthread_cond_broadcast(&q->room);
 }
 
 static void *writer_main(void *arg)
@@ -109,32 +161,34 @@ static void *writer_main(void *arg)
     gs_logq *q = arg;
 
     pthread_mutex_lock(&q->lock);
-    while (wait_batch(q)) {
-        char *out = q->buf[q->cur];
-        size_t n = q->len;
-        q->cur ^= 1;
-        q->len = 0;
-        q->urgent = false;
-        pthread_mutex_unlock(&q->lock);
-        write_lines(q->fd, out, n);
-        pthread_mutex_lock(&q->lock);
-        q->done += n;
-        pthread_cond_broadcast(&q->room);
-    }
+    while (wait_batch(q))
+        cycle(q);
+    cycle(q); /* stopped: whatever is left */
     pthread_mutex_unlock(&q->lock);
     return NULL;
 }
 
-/* Lock held: waits until every byte queued so far is written. */
+/* Lock held: wakes the writer at once and waits for a whole cycle begun
+ * after this call, which writes every line queued before it. */
 static void wait_written(gs_logq *q)
 {
-    uint64_t target = q->added;
+    uint64_t target = q->started + 1;
 
-    while (q->done < target) {
-        q->urgent = true;
-        pthread_cond_signal(&q->work);
+    q->urgent = true;
+    pthread_cond_signal(&q->work);
+    while (q->done < target)
         pthread_cond_wait(&q->room, &q->lock);
-    }
+}
+
+/* This thread's shard. */
+static shard *my_shard(gs_logq *q)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned idx = UINT_MAX;
+
+    if (idx == UINT_MAX)
+        idx = atomic_fetch_add(&next, 1);
+    return &q->shards[idx % SHARDS];
 }
 
 void gs_logq_put(gs_logq *q, const char *line, size_t len)
@@ -143,29 +197,48 @@ void gs_logq_put(gs_logq *q, const char *line, size_t len)
         write_all(STDERR_FILENO, line, len);
         return;
     }
-    pthread_mutex_lock(&q->lock);
-    if (len > q->cap) {
-        /* Rare (a line of more than the buffer): in order, at once. */
-        wait_written(q);
+    shard *s = my_shard(q);
+    pthread_mutex_lock(&s->lock);
+    if (!s->buf && len <= q->cap) { /* the shard's first line */
+        s->buf = malloc(q->cap);
+        s->spare = malloc(q->cap);
+        if (!s->buf || !s->spare) {
+            free(s->buf);
+            free(s->spare);
+            s->buf = s->spare = NULL;
+        }
+    }
+    if (len > q->cap || !s->buf) {
+        /* Rare (a line of more than the buffer, or no memory for one):
+         * in order, at once. */
+        pthread_mutex_unlock(&s->lock);
+        gs_logq_flush(q);
+        pthread_mutex_lock(&q->out);
         write_lines(q->fd, line, len);
-        q->added += len;
-        q->done += len;
-        pthread_mutex_unlock(&q->lock);
+        pthread_mutex_unlock(&q->out);
         return;
     }
-    while (q->len + len > q->cap) { /* the writer is behind: wait */
-        q->urgent = true;
-        pthread_cond_signal(&q->work);
-        pthread_cond_wait(&q->room, &q->lock);
+    while (s->len + len > q->cap) { /* the writer is behind: wait */
+        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_lock(&q->lock);
+        wait_written(q);
+        pthread_mutex_unlock(&q->lock);
+        pthread_mutex_lock(&s->lock);
     }
-    size_t was = q->len;
-    memcpy(q->buf[q->cur] + was, line, len);
-    q->len += len;
-    q->added += len;
+    size_t was = s->len;
+    memcpy(s->buf + was, line, len);
+    s->len += len;
+    pthread_mutex_unlock(&s->lock);
     /* Wake the writer only when a batch begins or should go now. */
-    if (was == 0 || (was < q->cap / 2 && q->len >= q->cap / 2))
+    bool half = was < q->cap / 2 && was + len >= q->cap / 2;
+    if (half || (was == 0 && !atomic_exchange(&q->active, true))) {
+        pthread_mutex_lock(&q->lock);
+        atomic_store(&q->active, true);
+        if (half)
+            q->urgent = true;
         pthread_cond_signal(&q->work);
-    pthread_mutex_unlock(&q->lock);
+        pthread_mutex_unlock(&q->lock);
+    }
 }
 
 void gs_logq_flush(gs_logq *q)
@@ -177,7 +250,7 @@ void gs_logq_flush(gs_logq *q)
     pthread_mutex_unlock(&q->lock);
 }
 
-/* Mutex and conditions, the conditions on CLOCK_MONOTONIC. */
+/* Mutexes and conditions, the conditions on CLOCK_MONOTONIC. */
 static int init_sync(gs_logq *q)
 {
     pthread_condattr_t ca;
@@ -185,6 +258,10 @@ static int init_sync(gs_logq *q)
 
     if (pthread_mutex_init(&q->lock, NULL))
         return GS_EINTERNAL;
+    if (pthread_mutex_init(&q->out, NULL)) {
+        pthread_mutex_destroy(&q->lock);
+        return GS_EINTERNAL;
+    }
     if (pthread_condattr_init(&ca) == 0) {
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
         if (pthread_cond_init(&q->work, &ca) == 0) {
@@ -195,15 +272,38 @@ static int init_sync(gs_logq *q)
         }
         pthread_condattr_destroy(&ca);
     }
-    if (rc)
+    for (size_t i = 0; rc == GS_OK && i < SHARDS; i++) {
+        if (pthread_mutex_init(&q->shards[i].lock, NULL)) {
+            while (i--)
+                pthread_mutex_destroy(&q->shards[i].lock);
+            pthread_cond_destroy(&q->work);
+            pthread_cond_destroy(&q->room);
+            rc = GS_EINTERNAL;
+        }
+    }
+    if (rc) {
+        pthread_mutex_destroy(&q->out);
         pthread_mutex_destroy(&q->lock);
+    }
     return rc;
 }
 
-static void free_bufs(gs_logq *q)
+static void destroy_sync(gs_logq *q)
 {
-    free(q->buf[0]);
-    free(q->buf[1]);
+    for (size_t i = 0; i < SHARDS; i++)
+        pthread_mutex_destroy(&q->shards[i].lock);
+    pthread_cond_destroy(&q->work);
+    pthread_cond_destroy(&q->room);
+    pthread_mutex_destroy(&q->out);
+    pthread_mutex_destroy(&q->lock);
+}
+
+static void free_q(gs_logq *q)
+{
+    for (size_t i = 0; i < SHARDS; i++) {
+        free(q->shards[i].buf);
+        free(q->shards[i].spare);
+    }
     free(q);
 }
 
@@ -217,21 +317,14 @@ int gs_logq_new(int fd, size_t cap, int flush_ms, gs_logq **out)
     q->fd = fd;
     q->cap = cap ? cap : LOGQ_DEFAULT_CAP;
     q->flush_ms = flush_ms > 0 ? flush_ms : 1;
-    q->buf[0] = malloc(q->cap);
-    q->buf[1] = malloc(q->cap);
-    if (!q->buf[0] || !q->buf[1]) {
-        free_bufs(q);
-        return GS_ENOMEM;
-    }
+    atomic_init(&q->active, false);
     if (init_sync(q)) {
-        free_bufs(q);
+        free(q);
         return GS_EINTERNAL;
     }
     if (pthread_create(&q->thread, NULL, writer_main, q)) {
-        pthread_cond_destroy(&q->work);
-        pthread_cond_destroy(&q->room);
-        pthread_mutex_destroy(&q->lock);
-        free_bufs(q);
+        destroy_sync(q);
+        free(q);
         return GS_EINTERNAL;
     }
     *out = q;
@@ -247,8 +340,6 @@ void gs_logq_free(gs_logq *q)
     pthread_cond_signal(&q->work);
     pthread_mutex_unlock(&q->lock);
     pthread_join(q->thread, NULL);
-    pthread_cond_destroy(&q->work);
-    pthread_cond_destroy(&q->room);
-    pthread_mutex_destroy(&q->lock);
-    free_bufs(q);
+    destroy_sync(q);
+    free_q(q);
 }

@@ -1,12 +1,21 @@
 /* metrics.c - Prometheus counters and histogram (see metrics.h).
  *
- * Counters are dense arrays indexed by route, puzzle and status code under
- * one mutex: a request touches a few words, and a scrape renders a
- * consistent snapshot without any allocation beyond the output buffer.
+ * Counters are dense arrays indexed by route, puzzle and status code, of
+ * atomic words bumped with relaxed adds: a request touches a few words
+ * and takes no lock (the I/O threads count every request), and a scrape
+ * renders them without any allocation beyond the output buffer. Each
+ * histogram is rendered self-consistent: its count is its +Inf bucket.
+ *
+ * The per-request counters come in SHARDS copies, one per thread (round
+ * robin): two I/O threads bumping the same word would pass its cache line
+ * back and forth on every request. A scrape sums the shards.
  */
-#include <pthread.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
@@ -32,22 +41,54 @@ enum {
 static const char *const result_label[RES_COUNT] = {
     "solved", "impossible", "limit", "error", "abandoned"};
 
+typedef _Atomic uint64_t counter;
+
 typedef struct puzzle_stats {
-    uint64_t results[RES_COUNT];
-    uint64_t buckets[NBUCKETS + 1]; /* last: above every bound (+Inf) */
-    uint64_t count;
-    double sum;
-    uint64_t expanded;
+    counter results[RES_COUNT];
+    counter buckets[NBUCKETS + 1]; /* last: above every bound (+Inf) */
+    counter sum_ns;                /* the durations' sum, in nanoseconds */
+    counter expanded;
 } puzzle_stats;
 
+#define SHARDS 8
+#define SHARD_ALIGN 128 /* two cache lines: no false sharing between shards */
+
 struct gs_metrics {
-    pthread_mutex_t lock;
     size_t npuzzles;
-    /* [route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
-    uint64_t *requests;
-    puzzle_stats *puzzles;
-    uint64_t header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
+    size_t nslots; /* of one shard's requests */
+    /* [shard][route][puzzle + 1][code - CODE_MIN]; puzzle -1 is slot 0. */
+    counter *requests;
+    size_t stats_stride;  /* bytes from one shard's puzzle_stats to the next */
+    unsigned char *stats; /* SHARDS arrays of npuzzles puzzle_stats */
+    counter header_timeouts, slow_bodies, conn_rejected, conn_limit_hits;
 };
+
+/* This thread's shard, assigned on its first count. */
+static size_t my_shard(void)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned shard = UINT32_MAX;
+
+    if (shard == UINT32_MAX)
+        shard =
+            atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % SHARDS;
+    return shard;
+}
+
+static puzzle_stats *stats_of(gs_metrics *m, size_t shard, int puzzle)
+{
+    return (puzzle_stats *)(m->stats + shard * m->stats_stride) + puzzle;
+}
+
+static void bump(counter *c, uint64_t n)
+{
+    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+static unsigned long long get(counter *c)
+{
+    return (unsigned long long)atomic_load_explicit(c, memory_order_relaxed);
+}
 
 static const char *const route_labels[GS_ROUTE_COUNT] = {
     "/solve/{puzzle}", "/puzzles", "/healthz", "/readyz", "/metrics",
@@ -94,16 +135,20 @@ int gs_metrics_new(gs_metrics **out)
     if (!m)
         return GS_ENOMEM;
     m->npuzzles = gs_puzzle_count;
-    m->requests = calloc((size_t)GS_ROUTE_COUNT * (m->npuzzles + 1) * CODE_SPAN,
-                         sizeof *m->requests);
-    m->puzzles = calloc(m->npuzzles ? m->npuzzles : 1, sizeof *m->puzzles);
-    if (!m->requests || !m->puzzles ||
-        pthread_mutex_init(&m->lock, NULL) != 0) {
+    m->nslots = (size_t)GS_ROUTE_COUNT * (m->npuzzles + 1) * CODE_SPAN;
+    m->requests = calloc(SHARDS * m->nslots, sizeof *m->requests);
+    size_t one = (m->npuzzles ? m->npuzzles : 1) * sizeof(puzzle_stats);
+    m->stats_stride = (one + SHARD_ALIGN - 1) / SHARD_ALIGN * SHARD_ALIGN;
+    m->stats = aligned_alloc(SHARD_ALIGN, SHARDS * m->stats_stride);
+    /* Zero bytes are zero counters (lock-free 64-bit atomics are plain
+     * words). */
+    if (!m->requests || !m->stats) {
         free(m->requests);
-        free(m->puzzles);
+        free(m->stats);
         free(m);
         return GS_ENOMEM;
     }
+    memset(m->stats, 0, SHARDS * m->stats_stride);
     *out = m;
     return GS_OK;
 }
@@ -112,17 +157,38 @@ void gs_metrics_free(gs_metrics *m)
 {
     if (!m)
         return;
-    pthread_mutex_destroy(&m->lock);
     free(m->requests);
-    free(m->puzzles);
+    free(m->stats);
     free(m);
 }
 
-static uint64_t *request_slot(gs_metrics *m, int route, int puzzle, int code)
+static counter *request_slot(gs_metrics *m, size_t shard, int route, int puzzle,
+                             int code)
 {
     size_t p = (size_t)(puzzle + 1);
-    return &m->requests[((size_t)route * (m->npuzzles + 1) + p) * CODE_SPAN +
+    return &m->requests[shard * m->nslots +
+                        ((size_t)route * (m->npuzzles + 1) + p) * CODE_SPAN +
                         (size_t)(code - CODE_MIN)];
+}
+
+/* A request counter summed over the shards. */
+static unsigned long long request_count(gs_metrics *m, int route, int puzzle,
+                                        int code)
+{
+    unsigned long long n = 0;
+    for (size_t s = 0; s < SHARDS; s++)
+        n += get(request_slot(m, s, route, puzzle, code));
+    return n;
+}
+
+/* A puzzle's counter at `field` (an offset into puzzle_stats) summed
+ * over the shards. */
+static unsigned long long stat_sum(gs_metrics *m, int puzzle, size_t field)
+{
+    unsigned long long n = 0;
+    for (size_t s = 0; s < SHARDS; s++)
+        n += get((counter *)((unsigned char *)stats_of(m, s, puzzle) + field));
+    return n;
 }
 
 void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
@@ -133,9 +199,7 @@ void gs_metrics_request(gs_metrics *m, enum gs_route route, int puzzle,
         return;
     if (puzzle < -1 || puzzle >= (int)m->npuzzles)
         puzzle = -1;
-    pthread_mutex_lock(&m->lock);
-    (*request_slot(m, route, puzzle, status))++;
-    pthread_mutex_unlock(&m->lock);
+    bump(request_slot(m, my_shard(), route, puzzle, status), 1);
 }
 
 void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
@@ -161,47 +225,33 @@ void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
     }
     while (b < NBUCKETS && seconds > bucket_le[b])
         b++;
-    pthread_mutex_lock(&m->lock);
-    puzzle_stats *ps = &m->puzzles[puzzle];
-    ps->results[res]++;
-    ps->buckets[b]++;
-    ps->count++;
-    ps->sum += seconds;
+    puzzle_stats *ps = stats_of(m, my_shard(), puzzle);
+    bump(&ps->results[res], 1);
+    bump(&ps->buckets[b], 1);
+    if (seconds > 0)
+        bump(&ps->sum_ns, (uint64_t)llround(seconds * 1e9));
     if (ok && info)
-        ps->expanded += info->expanded;
-    pthread_mutex_unlock(&m->lock);
+        bump(&ps->expanded, info->expanded);
 }
 
 void gs_metrics_abandoned(gs_metrics *m, int puzzle)
 {
     if (puzzle < 0 || puzzle >= (int)m->npuzzles)
         return;
-    pthread_mutex_lock(&m->lock);
-    m->puzzles[puzzle].results[RES_ABANDONED]++;
-    pthread_mutex_unlock(&m->lock);
+    bump(&stats_of(m, my_shard(), puzzle)->results[RES_ABANDONED], 1);
 }
 
 void gs_metrics_conn_killed(gs_metrics *m, bool slow_body)
 {
-    pthread_mutex_lock(&m->lock);
-    if (slow_body)
-        m->slow_bodies++;
-    else
-        m->header_timeouts++;
-    pthread_mutex_unlock(&m->lock);
+    bump(slow_body ? &m->slow_bodies : &m->header_timeouts, 1);
 }
 
 void gs_metrics_conn_limit(gs_metrics *m, bool reached)
 {
-    pthread_mutex_lock(&m->lock);
-    if (reached)
-        m->conn_limit_hits++;
-    else
-        m->conn_rejected++;
-    pthread_mutex_unlock(&m->lock);
+    bump(reached ? &m->conn_limit_hits : &m->conn_rejected, 1);
 }
 
-/* The connection counters (under the lock). */
+/* The connection counters. */
 static void render_connections(gs_metrics *m, gs_buf *out)
 {
     gs_buf_printf(out,
@@ -221,10 +271,8 @@ static void render_connections(gs_metrics *m, gs_buf *out)
                   "then wait in the listen backlog).\n"
                   "# TYPE gridsolve_connection_limit_reached_total counter\n"
                   "gridsolve_connection_limit_reached_total %llu\n",
-                  (unsigned long long)m->header_timeouts,
-                  (unsigned long long)m->slow_bodies,
-                  (unsigned long long)m->conn_rejected,
-                  (unsigned long long)m->conn_limit_hits);
+                  get(&m->header_timeouts), get(&m->slow_bodies),
+                  get(&m->conn_rejected), get(&m->conn_limit_hits));
 }
 
 static void render_requests(gs_metrics *m, gs_buf *out)
@@ -235,15 +283,14 @@ static void render_requests(gs_metrics *m, gs_buf *out)
     for (int r = 0; r < GS_ROUTE_COUNT; r++) {
         for (int p = -1; p < (int)m->npuzzles; p++) {
             for (int c = CODE_MIN; c < CODE_MIN + CODE_SPAN; c++) {
-                uint64_t n = *request_slot(m, r, p, c);
+                unsigned long long n = request_count(m, r, p, c);
                 if (!n)
                     continue;
                 gs_buf_printf(out, "gridsolve_http_requests_total{route=\"%s\"",
                               route_labels[r]);
                 if (p >= 0)
                     gs_buf_printf(out, ",puzzle=\"%s\"", gs_puzzles[p]->name);
-                gs_buf_printf(out, ",code=\"%d\"} %llu\n", c,
-                              (unsigned long long)n);
+                gs_buf_printf(out, ",code=\"%d\"} %llu\n", c, n);
             }
         }
     }
@@ -261,22 +308,30 @@ static void render_solves(gs_metrics *m, gs_buf *out)
                           "gridsolve_solves_total{puzzle=\"%s\",result=\"%s\"} "
                           "%llu\n",
                           gs_puzzles[p]->name, result_label[r],
-                          (unsigned long long)m->puzzles[p].results[r]);
+                          stat_sum(m, (int)p,
+                                   offsetof(puzzle_stats, results) +
+                                       (size_t)r * sizeof(counter)));
 
     gs_buf_puts(out, "# HELP gridsolve_solve_duration_seconds Wall time of "
                      "a solve on its worker.\n"
                      "# TYPE gridsolve_solve_duration_seconds histogram\n");
     for (size_t p = 0; p < m->npuzzles; p++) {
-        const puzzle_stats *ps = &m->puzzles[p];
         const char *name = gs_puzzles[p]->name;
-        uint64_t cum = 0;
+        unsigned long long cum = 0;
         for (size_t b = 0; b < NBUCKETS; b++) {
-            cum += ps->buckets[b];
+            cum +=
+                stat_sum(m, (int)p,
+                         offsetof(puzzle_stats, buckets) + b * sizeof(counter));
             gs_buf_printf(out,
                           "gridsolve_solve_duration_seconds_bucket{puzzle="
                           "\"%s\",le=\"%g\"} %llu\n",
-                          name, bucket_le[b], (unsigned long long)cum);
+                          name, bucket_le[b], cum);
         }
+        cum += stat_sum(m, (int)p, /* the +Inf bucket: the count */
+                        offsetof(puzzle_stats, buckets) +
+                            NBUCKETS * sizeof(counter));
+        double sum =
+            (double)stat_sum(m, (int)p, offsetof(puzzle_stats, sum_ns)) / 1e9;
         gs_buf_printf(out,
                       "gridsolve_solve_duration_seconds_bucket{puzzle=\"%s\","
                       "le=\"+Inf\"} %llu\n"
@@ -284,8 +339,7 @@ static void render_solves(gs_metrics *m, gs_buf *out)
                       "%.6f\n"
                       "gridsolve_solve_duration_seconds_count{puzzle=\"%s\"} "
                       "%llu\n",
-                      name, (unsigned long long)ps->count, name, ps->sum, name,
-                      (unsigned long long)ps->count);
+                      name, cum, name, sum, name, cum);
     }
 
     gs_buf_puts(out, "# HELP gridsolve_states_expanded_total Search states "
@@ -296,7 +350,7 @@ static void render_solves(gs_metrics *m, gs_buf *out)
                       "gridsolve_states_expanded_total{puzzle=\"%s\"} "
                       "%llu\n",
                       gs_puzzles[p]->name,
-                      (unsigned long long)m->puzzles[p].expanded);
+                      stat_sum(m, (int)p, offsetof(puzzle_stats, expanded)));
 }
 
 static void gauge(gs_buf *out, const char *name, const char *help, unsigned v)
@@ -331,11 +385,9 @@ static void render_memory(gs_buf *out)
 int gs_metrics_render(gs_metrics *m, const gs_metrics_gauges *g, gs_buf *out)
 {
     render_build_info(out);
-    pthread_mutex_lock(&m->lock);
     render_requests(m, out);
     render_solves(m, out);
     render_connections(m, out);
-    pthread_mutex_unlock(&m->lock);
     gauge(out, "gridsolve_queue_depth", "Solves waiting for a worker.",
           g->queued);
     gauge(out, "gridsolve_queue_capacity", "Solves allowed to wait before 503.",
