@@ -16,7 +16,8 @@ typedef struct {
     sok_ctx x;
 } rule_level;
 
-static void rule_load(rule_level *L, const char *const *rows, int n)
+static void rule_load_obj(rule_level *L, const char *const *rows, int n,
+                          sok_objective obj)
 {
     size_t lens[32];
     ck_assert_int_le(n, 32);
@@ -27,11 +28,17 @@ static void rule_load(rule_level *L, const char *const *rows, int n)
     gs_error err = {0};
     ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
                      GS_OK);
+    L->g->objective = obj;
     gs_limits lim = {0};
     ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
     sok_ctx *x = &L->x;
     memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
+}
+
+static void rule_load(rule_level *L, const char *const *rows, int n)
+{
+    rule_load_obj(L, rows, n, SOK_MOVES);
 }
 
 static void rule_free(rule_level *L)
@@ -224,6 +231,63 @@ START_TEST(test_child_bound_exact)
 }
 END_TEST
 
+/* --------------------------------------------------- packing order */
+
+/* The layer of the goal at row r, column c. */
+static int layer_of(const rule_level *L, int r, int c)
+{
+    return L->x.glayer[L->x.gindex[cell_of(L, r, c)]];
+}
+
+START_TEST(test_pack_order_fires)
+{
+    /* A dead-end goal corridor: the goal at its mouth comes out first in
+     * the retrograde sweep, the one at the end last, so a box parked at
+     * the mouth while the end is empty is out of order. */
+    static const char *const rows[] = {"########", "#...$ @#", "####$  #",
+                                       "####$  #", "########"};
+    rule_level L;
+    rule_load_obj(&L, rows, 5, SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert_int_eq(x->pack_layers, 3);
+    ck_assert_int_eq(layer_of(&L, 1, 3), 0);
+    ck_assert_int_eq(layer_of(&L, 1, 2), 1);
+    ck_assert_int_eq(layer_of(&L, 1, 1), 2);
+    int32_t mouth[3] = {cell_of(&L, 1, 3), cell_of(&L, 2, 4),
+                        cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, mouth), 1);
+    int32_t inside[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 4),
+                         cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, inside), 0);
+    int32_t two[3] = {cell_of(&L, 1, 1), cell_of(&L, 1, 2), cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, two), 0);
+    /* The scratch marks are left clear for the next call. */
+    for (int i = 0; i < x->ngoals; i++)
+        ck_assert_uint_eq(x->pmark[i], 0);
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_pack_order_not)
+{
+    /* Goals in the open: each can be pulled off from outside at once, so
+     * there is one layer and no penalty anywhere; the exact objectives
+     * have no packing tables at all. */
+    static const char *const rows[] = {"#######", "#. . .#", "#  $$ #",
+                                       "# $ @ #", "#######"};
+    rule_level L;
+    rule_load_obj(&L, rows, 5, SOK_ANY);
+    ck_assert_int_le(L.x.pack_layers, 1);
+    int32_t some[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 3), cell_of(&L, 2, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(&L.x, some), 0);
+    rule_free(&L);
+    rule_load(&L, rows, 5);
+    ck_assert_ptr_null(L.x.glayer);
+    ck_assert_int_eq(L.x.pack_layers, 0);
+    rule_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -233,6 +297,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pi_corral_fires);
     tcase_add_test(tc, test_pi_corral_not);
     tcase_add_test(tc, test_child_bound_exact);
+    tcase_add_test(tc, test_pack_order_fires);
+    tcase_add_test(tc, test_pack_order_not);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -18,7 +18,8 @@
  *     the player's exact cell is part of the state.
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
- *     of it, then greedy best-first on the heuristic; without, greedy.
+ *     of it, then greedy best-first on the heuristic plus a penalty for
+ *     goals filled out of packing order (pack.c); without, greedy.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pulled back from a goal), matchings with no finite cost, and
@@ -139,6 +140,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             move_box(x, i, to);
             h = gs_sokoban_child_bound(x, hp, i, b, to);
         }
+        if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
+            h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */

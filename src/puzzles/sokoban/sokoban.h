@@ -1,5 +1,5 @@
 /* sokoban.h - what the files of the sokoban puzzle share: the parsed level
- * and the entry points between parsing (parse.c) and solving (solve.c).
+ * and the entry points between parsing (parse.c) and solving (search.c).
  * Internal to src/puzzles/sokoban/.
  */
 #ifndef GRIDSOLVE_SOKOBAN_INTERNAL_H
@@ -75,6 +75,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_MATCH_MAX_BOXES 64
 /* Calls allowed per freeze test; past it the box counts as not frozen. */
 #define SOK_FREEZE_BUDGET 256
+/* Greedy phase of `any`: bound + this * boxes out of packing order. */
+#define SOK_PACK_WEIGHT 3
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
 #define SOK_PUSH_SHIFT 32
 
@@ -125,6 +127,11 @@ typedef struct sok_ctx {
         uint32_t walk; /* steps to the cell behind the box */
     } * pushes;        /* 4*nboxes candidate pushes of one expansion */
     char *walk;        /* n: one walk's letters while rebuilding */
+    /* Packing order for `any` (pack.c): NULL on the exact objectives. */
+    uint16_t *glayer; /* ngoals: retrograde layer, deeper = fill earlier */
+    int32_t *gindex;  /* n: goal number of a goal cell */
+    uint8_t *pmark;   /* ngoals: scratch, zero between calls */
+    int pack_layers;  /* layers found; <= 1 means no order to keep */
 } sok_ctx;
 
 /* ctx.c */
@@ -178,5 +185,13 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
+/* pack.c */
+/* Computes x->glayer by a retrograde sweep (boxes on every goal, pulled
+ * off from the outside layer by layer); no-op without x->glayer. */
+void gs_sokoban_pack_layers(sok_ctx *x);
+/* Boxes on goals of a shallower layer than some empty goal: the greedy
+ * phase's penalty for filling a goal room from the door. */
+uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes);
 
 #endif
