@@ -288,6 +288,110 @@ START_TEST(test_pack_order_not)
 }
 END_TEST
 
+/* ---------------------------------------------------- tunnel macros */
+
+/* Where the tunnel macro takes the box at (r, c) pushed in direction d
+ * (U D L R = 0 1 2 3) by a player behind it. */
+static int tunnel_from(rule_level *L, int r, int c, int d)
+{
+    sok_ctx *x = &L->x;
+    int b = cell_of(L, r, c), to = x->nb[b * 4 + d];
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    int end = gs_sokoban_tunnel_end(x, b, to, d);
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return end;
+}
+
+START_TEST(test_tunnel_fires)
+{
+    /* A one-wide corridor: the box goes on to the goal at its end. */
+    static const char *const rows[] = {"########", "#@$   .#", "########"};
+    rule_level L;
+    rule_load_obj(&L, rows, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 6));
+    rule_free(&L);
+    /* A tunnel between two rooms: the box leaves it and stops on the
+     * first cell of the far room (not walled across). */
+    static const char *const rooms[] = {"###########", "#  #####  #",
+                                        "# @$     .#", "#  #####  #",
+                                        "###########"};
+    rule_load_obj(&L, rooms, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 8));
+    rule_free(&L);
+    /* The whole solve: one state for the run, every push in the answer. */
+    gs_sokoban *g;
+    size_t lens[3] = {8, 8, 8};
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, 3, false, NULL, &g, &err),
+                     GS_OK);
+    g->objective = SOK_ANY;
+    gs_limits lim = {0};
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "RRRR");
+    ck_assert_int_eq(res.pushes, 4);
+    gs_result_free(&res);
+    gs_sokoban_free(g);
+}
+END_TEST
+
+START_TEST(test_tunnel_not)
+{
+    rule_level L;
+    /* In the open the push is a single push. */
+    static const char *const open[] = {"#######", "#     #", "#@$  .#",
+                                       "#     #", "#######"};
+    rule_load_obj(&L, open, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 2, 3), cell_of(&L, 2, 3));
+    rule_free(&L);
+    /* A goal inside the tunnel stops the run on it; a box in the tunnel
+     * stops it in front of that box. */
+    static const char *const goal[] = {"########", "#@$ . .#", "########"};
+    rule_load_obj(&L, goal, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
+    rule_free(&L);
+    static const char *const box[] = {"##########", "#@$  $ ..#",
+                                      "##########"};
+    rule_load_obj(&L, box, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
+    rule_free(&L);
+    /* The box enters a tunnel but the player behind it stands in the
+     * open: no macro. */
+    static const char *const mouth[] = {"########", "#   ####", "# @$  .#",
+                                        "#   ####", "########"};
+    rule_load_obj(&L, mouth, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 4));
+    rule_free(&L);
+}
+END_TEST
+
+/* ---------------------------------------------------- connectivity */
+
+START_TEST(test_regions)
+{
+    rule_level L;
+    /* A wall of boxes shuts the player out of the left part: two areas
+     * (the left one, a single area of three cells). */
+    static const char *const split[] = {"#######", "# $ . #", "# $ .@#",
+                                        "# $ . #", "#######"};
+    rule_load_obj(&L, split, 5, SOK_ANY);
+    gs_sokoban_flood(&L.x, L.x.start_player);
+    ck_assert_int_eq(gs_sokoban_regions(&L.x), 2);
+    rule_free(&L);
+    /* With a gap in that wall the player reaches everything: one area. */
+    static const char *const gap[] = {"#######", "# $ . #", "#   .@#",
+                                      "# $ . #", "#######"};
+    rule_load_obj(&L, gap, 5, SOK_ANY);
+    gs_sokoban_flood(&L.x, L.x.start_player);
+    ck_assert_int_eq(gs_sokoban_regions(&L.x), 1);
+    rule_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -299,6 +403,9 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_child_bound_exact);
     tcase_add_test(tc, test_pack_order_fires);
     tcase_add_test(tc, test_pack_order_not);
+    tcase_add_test(tc, test_tunnel_fires);
+    tcase_add_test(tc, test_tunnel_not);
+    tcase_add_test(tc, test_regions);
     suite_add_tcase(s, tc);
     return s;
 }

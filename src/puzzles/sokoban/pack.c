@@ -130,3 +130,28 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
             full[x->gindex[boxes[i]]] = 0;
     return pen;
 }
+
+int gs_sokoban_regions(sok_ctx *x)
+{
+    /* The last flood marked the player's area: count the others. */
+    int regions = 1;
+    for (int s = 0; s < x->n; s++) {
+        if (x->occ[s] || x->seen[s] == x->gen)
+            continue;
+        regions++;
+        int head = 0, tail = 0;
+        x->seen[s] = x->gen;
+        x->queue[tail++] = s;
+        while (head < tail) {
+            int c = x->queue[head++];
+            for (int d = 0; d < 4; d++) {
+                int t = x->nb[c * 4 + d];
+                if (t < 0 || x->occ[t] || x->seen[t] == x->gen)
+                    continue;
+                x->seen[t] = x->gen;
+                x->queue[tail++] = t;
+            }
+        }
+    }
+    return regions;
+}

@@ -18,8 +18,11 @@
  *     the player's exact cell is part of the state.
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
- *     of it, then greedy best-first on the heuristic plus a penalty for
- *     goals filled out of packing order (pack.c); without, greedy.
+ *     of it, then the greedy phase (without a deadline, that alone): a
+ *     weighted A* on pushes whose estimate is the bound plus penalties for
+ *     goals filled out of packing order and for areas the player is shut
+ *     out of (pack.c), with tunnel macros (macro.c). When the macro search
+ *     runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pulled back from a goal), matchings with no finite cost, and
@@ -29,7 +32,8 @@
  * "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), search.c (this: the search and the answer).
+ * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
+ * (tunnel macros), search.c (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,8 +85,9 @@ static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
         return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
     case SOK_ANY_ASTAR:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
-    default: /* greedy: the bound first, fewer pushes on ties */
-        return (uint64_t)h << 32 | (cost < 0xffffffffu ? cost : 0xffffffffu);
+    default: /* greedy: weighted A* on pushes, the bound counting thrice */
+        return (SOK_GREEDY_WEIGHT * (uint64_t)h + cost) << 16 |
+               (h < 0xffff ? h : 0xffff);
     }
 }
 
@@ -132,9 +137,21 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
-        int b = x->boxes[i], to = x->nb[b * 4 + d];
+        int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
         x->occ[b] = 0;
         x->occ[to] = 1;
+        if (x->tunnels) {
+            /* A tunnel macro: the box goes on to `end`, the player to the
+             * cell behind it; the state records direction d only. */
+            int end = gs_sokoban_tunnel_end(x, b, to, d);
+            while (to != end) {
+                x->occ[to] = 0;
+                pl = to;
+                to = x->nb[to * 4 + d];
+                run++;
+            }
+            x->occ[to] = 1;
+        }
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
@@ -145,8 +162,11 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */
-            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, b) : b;
-            uint64_t cost = g + push_cost(obj, x->pushes[j].walk);
+            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
+            if (obj == SOK_ANY && h < SOK_INF / 2)
+                h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
+            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
+                            (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
             rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
                                     priority(obj, cost, h), NULL);
@@ -239,6 +259,7 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     }
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
+    long pushes = 0;
     if (x->nboxes > 0)
         memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     for (size_t t = 1; t <= k && rc == GS_OK; t++) {
@@ -254,6 +275,20 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         gs_sokoban_occ_set(x, x->boxes, 1);
         bool ok = from >= 0 && append_walk(x, player, from, &out);
         gs_sokoban_occ_set(x, x->boxes, 0);
+        /* The box goes on along d to its new cell: several pushes when a
+         * tunnel macro made the step. */
+        player = old;
+        int at = ok ? x->nb[old * 4 + d] : -1;
+        while (ok) {
+            gs_buf_append(&out, &PUSH[d], 1);
+            pushes++;
+            if (at < 0 || bsearch(&at, x->child, (size_t)x->nboxes,
+                                  sizeof *x->child, cmp_cell))
+                break;
+            player = at;
+            at = x->nb[at * 4 + d];
+        }
+        ok = ok && at >= 0;
         if (!ok) {
             rc = gs_error_set(err, GS_EINTERNAL,
                               "sokoban: push %zu of the answer is not "
@@ -261,8 +296,6 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                               t);
             break;
         }
-        gs_buf_append(&out, &PUSH[d], 1);
-        player = old;
         memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
     }
     free(chain);
@@ -273,7 +306,7 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         return rc;
     }
     res->moves = gs_buf_take(&out, &res->steps);
-    res->pushes = (long)k;
+    res->pushes = pushes;
     res->status = GS_SOLVED;
     return GS_OK;
 }
@@ -311,6 +344,25 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         st->table_bytes = x->bytes;
     }
     gs_search_free(s);
+    return rc;
+}
+
+/* `any`'s greedy phase: with tunnel macros first; when that search runs
+ * out of states (the macros may have skipped the only way) the plain one
+ * decides, so `impossible` stays a proof. */
+static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                        gs_sokoban_stats *st, gs_error *err)
+{
+    x->tunnels = true;
+    int rc = run_phase(x, lim, res, st, err);
+    x->tunnels = false;
+    if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
+        uint64_t expanded = res->expanded;
+        gs_result_clear(res);
+        res->pushes = -1;
+        rc = run_phase(x, lim, res, st, err);
+        res->expanded += expanded;
+    }
     return rc;
 }
 
@@ -363,9 +415,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             gs_result_clear(res);
             res->pushes = -1;
             x.obj = SOK_ANY;
-            rc = run_phase(&x, &slim, res, st, err);
+            rc = greedy_phase(&x, &slim, res, st, err);
             res->expanded += expanded;
         }
+    } else if (g->objective == SOK_ANY) {
+        rc = greedy_phase(&x, &slim, res, st, err);
     } else {
         rc = run_phase(&x, &slim, res, st, err);
     }
