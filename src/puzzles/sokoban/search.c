@@ -76,16 +76,20 @@ static bool all_on_goals(const sok_ctx *x, const int32_t *boxes)
 
 /* The queue priority of a state with path cost `cost` and bound h. Ties
  * on f go to the smaller h (deeper states) where bits allow it. */
-static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
+static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
 {
-    switch (obj) {
+    switch (x->obj) {
     case SOK_MOVES:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     case SOK_PUSHES:
         return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
     case SOK_ANY_ASTAR:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
-    default: /* greedy: weighted A* on pushes, the bound counting thrice */
+    default:
+        if (x->plain) /* the bound first, fewer pushes on ties */
+            return (uint64_t)h << 32 |
+                   (cost < 0xffffffffu ? cost : 0xffffffffu);
+        /* weighted A* on pushes, the estimate counting thrice */
         return (SOK_GREEDY_WEIGHT * (uint64_t)h + cost) << 16 |
                (h < 0xffff ? h : 0xffff);
     }
@@ -163,13 +167,13 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */
             int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
-            if (obj == SOK_ANY && h < SOK_INF / 2)
+            if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
                 h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
             uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
                             (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
             rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
-                                    priority(obj, cost, h), NULL);
+                                    priority(x, cost, h), NULL);
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
@@ -194,7 +198,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
         }
         gs_sokoban_key_pack(x, p, x->start_boxes);
         int rc = gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
-                                    priority(obj, 0, h), NULL);
+                                    priority(x, 0, h), NULL);
         if (rc < 0)
             return rc;
     }
@@ -347,12 +351,14 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     return rc;
 }
 
-/* `any`'s greedy phase: with tunnel macros first; when that search runs
- * out of states (the macros may have skipped the only way) the plain one
- * decides, so `impossible` stays a proof. */
+/* `any`'s feature-weighted greedy phase: with tunnel macros first; when
+ * that search runs out of states (the macros may have skipped the only
+ * way) the plain one decides, so `impossible` stays a proof. */
 static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
+    x->obj = SOK_ANY;
+    x->plain = false;
     x->tunnels = true;
     int rc = run_phase(x, lim, res, st, err);
     x->tunnels = false;
@@ -399,25 +405,35 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     if (slim.max_bytes)
         slim.max_bytes -= x.bytes;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
-        /* `any`: A* on pushes first, for 1/10 of the time (greedy gets
-         * lost on some levels whose short solutions A* finds at once),
-         * then greedy for the rest. Either phase exhausting the space
-         * proves the level impossible. */
-        int64_t now = gs_now_ns();
-        gs_limits first = slim;
-        if (slim.deadline_ns > now)
-            first.deadline_ns = now + (slim.deadline_ns - now) / 10;
-        x.obj = SOK_ANY_ASTAR;
-        rc = run_phase(&x, &first, res, st, err);
-        if (rc == GS_OK && res->status == GS_LIMIT &&
-            res->limit == GS_LIMIT_TIME && !gs_limits_expired(&slim)) {
-            uint64_t expanded = res->expanded;
-            gs_result_clear(res);
-            res->pushes = -1;
-            x.obj = SOK_ANY;
-            rc = greedy_phase(&x, &slim, res, st, err);
-            res->expanded += expanded;
+        /* `any`: a portfolio in time slices, each search from scratch:
+         * A* on pushes for the first 1/10 of the time (greedy gets lost
+         * on some levels whose short solutions A* finds at once), the
+         * plain greedy (bound + packing order) to 3/10 (it finds some
+         * short answers the weighted one misses: Microban II 74, 115),
+         * then the feature-weighted greedy phase. A phase exhausting the
+         * space proves the level impossible (greedy_phase re-checks
+         * without macros). */
+        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
+        uint64_t expanded = 0;
+        for (int phase = 0; phase < 3; phase++) {
+            gs_limits part = slim;
+            if (phase < 2 && span > 0)
+                part.deadline_ns = now + span / 10 * (phase == 0 ? 1 : 3);
+            if (phase > 0) {
+                if (rc != GS_OK || res->status != GS_LIMIT ||
+                    res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
+                    break;
+                expanded += res->expanded;
+                gs_result_clear(res);
+                res->pushes = -1;
+            }
+            x.obj = phase == 0 ? SOK_ANY_ASTAR : SOK_ANY;
+            x.plain = phase == 1;
+            x.tunnels = false;
+            rc = phase < 2 ? run_phase(&x, &part, res, st, err)
+                           : greedy_phase(&x, &slim, res, st, err);
         }
+        res->expanded += expanded;
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

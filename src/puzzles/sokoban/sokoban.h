@@ -139,6 +139,7 @@ typedef struct sok_ctx {
     uint8_t *pmark;   /* ngoals: scratch, zero between calls */
     int pack_layers;  /* layers found; <= 1 means no order to keep */
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
+    bool plain;       /* plain greedy: bound + packing order, no weights */
 } sok_ctx;
 
 /* ctx.c */
