@@ -18,7 +18,8 @@
  *     the player's exact cell is part of the state.
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
- *     of it, then the greedy phase (without a deadline, that alone): a
+ *     of it, plain greedy on the bound plus a packing-order penalty to
+ *     3/10, then the greedy phase (without a deadline, that alone): a
  *     weighted A* on pushes whose estimate is the bound plus penalties for
  *     goals filled out of packing order and for areas the player is shut
  *     out of (pack.c), with tunnel macros (macro.c). When the macro search
