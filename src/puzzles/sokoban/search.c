@@ -90,7 +90,7 @@ static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
         if (x->plain) /* the bound first, fewer pushes on ties */
             return (uint64_t)h << 32 |
                    (cost < 0xffffffffu ? cost : 0xffffffffu);
-        /* weighted A* on pushes, the estimate counting thrice */
+        /* weighted A* on pushes (the estimate weighted, sokoban.h) */
         return (SOK_GREEDY_WEIGHT * (uint64_t)h + cost) << 16 |
                (h < 0xffff ? h : 0xffff);
     }
