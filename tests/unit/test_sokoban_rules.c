@@ -16,7 +16,8 @@ typedef struct {
     sok_ctx x;
 } rule_level;
 
-static void rule_load(rule_level *L, const char *const *rows, int n)
+static void rule_load_obj(rule_level *L, const char *const *rows, int n,
+                          sok_objective obj)
 {
     size_t lens[32];
     ck_assert_int_le(n, 32);
@@ -27,11 +28,17 @@ static void rule_load(rule_level *L, const char *const *rows, int n)
     gs_error err = {0};
     ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
                      GS_OK);
+    L->g->objective = obj;
     gs_limits lim = {0};
     ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
     sok_ctx *x = &L->x;
     memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
+}
+
+static void rule_load(rule_level *L, const char *const *rows, int n)
+{
+    rule_load_obj(L, rows, n, SOK_MOVES);
 }
 
 static void rule_free(rule_level *L)
@@ -224,6 +231,167 @@ START_TEST(test_child_bound_exact)
 }
 END_TEST
 
+/* --------------------------------------------------- packing order */
+
+/* The layer of the goal at row r, column c. */
+static int layer_of(const rule_level *L, int r, int c)
+{
+    return L->x.glayer[L->x.gindex[cell_of(L, r, c)]];
+}
+
+START_TEST(test_pack_order_fires)
+{
+    /* A dead-end goal corridor: the goal at its mouth comes out first in
+     * the retrograde sweep, the one at the end last, so a box parked at
+     * the mouth while the end is empty is out of order. */
+    static const char *const rows[] = {"########", "#...$ @#", "####$  #",
+                                       "####$  #", "########"};
+    rule_level L;
+    rule_load_obj(&L, rows, 5, SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert_int_eq(x->pack_layers, 3);
+    ck_assert_int_eq(layer_of(&L, 1, 3), 0);
+    ck_assert_int_eq(layer_of(&L, 1, 2), 1);
+    ck_assert_int_eq(layer_of(&L, 1, 1), 2);
+    int32_t mouth[3] = {cell_of(&L, 1, 3), cell_of(&L, 2, 4),
+                        cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, mouth), 1);
+    int32_t inside[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 4),
+                         cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, inside), 0);
+    int32_t two[3] = {cell_of(&L, 1, 1), cell_of(&L, 1, 2), cell_of(&L, 3, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, two), 0);
+    /* The scratch marks are left clear for the next call. */
+    for (int i = 0; i < x->ngoals; i++)
+        ck_assert_uint_eq(x->pmark[i], 0);
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_pack_order_not)
+{
+    /* Goals in the open: each can be pulled off from outside at once, so
+     * there is one layer and no penalty anywhere; the exact objectives
+     * have no packing tables at all. */
+    static const char *const rows[] = {"#######", "#. . .#", "#  $$ #",
+                                       "# $ @ #", "#######"};
+    rule_level L;
+    rule_load_obj(&L, rows, 5, SOK_ANY);
+    ck_assert_int_le(L.x.pack_layers, 1);
+    int32_t some[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 3), cell_of(&L, 2, 4)};
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(&L.x, some), 0);
+    rule_free(&L);
+    rule_load(&L, rows, 5);
+    ck_assert_ptr_null(L.x.glayer);
+    ck_assert_int_eq(L.x.pack_layers, 0);
+    rule_free(&L);
+}
+END_TEST
+
+/* ---------------------------------------------------- tunnel macros */
+
+/* Where the tunnel macro takes the box at (r, c) pushed in direction d
+ * (U D L R = 0 1 2 3) by a player behind it. */
+static int tunnel_from(rule_level *L, int r, int c, int d)
+{
+    sok_ctx *x = &L->x;
+    int b = cell_of(L, r, c), to = x->nb[b * 4 + d];
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    int end = gs_sokoban_tunnel_end(x, b, to, d);
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return end;
+}
+
+START_TEST(test_tunnel_fires)
+{
+    /* A one-wide corridor: the box goes on to the goal at its end. */
+    static const char *const rows[] = {"########", "#@$   .#", "########"};
+    rule_level L;
+    rule_load_obj(&L, rows, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 6));
+    rule_free(&L);
+    /* A tunnel between two rooms: the box leaves it and stops on the
+     * first cell of the far room (not walled across). */
+    static const char *const rooms[] = {"###########", "#  #####  #",
+                                        "# @$     .#", "#  #####  #",
+                                        "###########"};
+    rule_load_obj(&L, rooms, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 8));
+    rule_free(&L);
+    /* The whole solve: one state for the run, every push in the answer. */
+    gs_sokoban *g;
+    size_t lens[3] = {8, 8, 8};
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, 3, false, NULL, &g, &err),
+                     GS_OK);
+    g->objective = SOK_ANY;
+    gs_limits lim = {0};
+    gs_result res;
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "RRRR");
+    ck_assert_int_eq(res.pushes, 4);
+    gs_result_free(&res);
+    gs_sokoban_free(g);
+}
+END_TEST
+
+START_TEST(test_tunnel_not)
+{
+    rule_level L;
+    /* In the open the push is a single push. */
+    static const char *const open[] = {"#######", "#     #", "#@$  .#",
+                                       "#     #", "#######"};
+    rule_load_obj(&L, open, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 2, 3), cell_of(&L, 2, 3));
+    rule_free(&L);
+    /* A goal inside the tunnel stops the run on it; a box in the tunnel
+     * stops it in front of that box. */
+    static const char *const goal[] = {"########", "#@$ . .#", "########"};
+    rule_load_obj(&L, goal, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
+    rule_free(&L);
+    static const char *const box[] = {"##########", "#@$  $ ..#",
+                                      "##########"};
+    rule_load_obj(&L, box, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
+    rule_free(&L);
+    /* The box enters a tunnel but the player behind it stands in the
+     * open: no macro. */
+    static const char *const mouth[] = {"########", "#   ####", "# @$  .#",
+                                        "#   ####", "########"};
+    rule_load_obj(&L, mouth, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 4));
+    rule_free(&L);
+}
+END_TEST
+
+/* ---------------------------------------------------- connectivity */
+
+START_TEST(test_regions)
+{
+    rule_level L;
+    /* A wall of boxes shuts the player out of the left part: two areas
+     * (the left one, a single area of three cells). */
+    static const char *const split[] = {"#######", "# $ . #", "# $ .@#",
+                                        "# $ . #", "#######"};
+    rule_load_obj(&L, split, 5, SOK_ANY);
+    gs_sokoban_flood(&L.x, L.x.start_player);
+    ck_assert_int_eq(gs_sokoban_regions(&L.x), 2);
+    rule_free(&L);
+    /* With a gap in that wall the player reaches everything: one area. */
+    static const char *const gap[] = {"#######", "# $ . #", "#   .@#",
+                                      "# $ . #", "#######"};
+    rule_load_obj(&L, gap, 5, SOK_ANY);
+    gs_sokoban_flood(&L.x, L.x.start_player);
+    ck_assert_int_eq(gs_sokoban_regions(&L.x), 1);
+    rule_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -233,6 +401,11 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pi_corral_fires);
     tcase_add_test(tc, test_pi_corral_not);
     tcase_add_test(tc, test_child_bound_exact);
+    tcase_add_test(tc, test_pack_order_fires);
+    tcase_add_test(tc, test_pack_order_not);
+    tcase_add_test(tc, test_tunnel_fires);
+    tcase_add_test(tc, test_tunnel_not);
+    tcase_add_test(tc, test_regions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -310,8 +310,12 @@ uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to)
     }
     size_t ng = (size_t)x->ngoals, gi = (size_t)x->passign[i];
     uint16_t dto = x->gdist[(size_t)to * ng + gi];
+    /* (The shortcut needs a single push: a tunnel macro moves the box
+     * further, and its distance to other goals by more than one.) */
     if (hp != SOK_INF && dto != SOK_GDIST_INF &&
-        dto + 1 == x->gdist[(size_t)b * ng + gi])
+        dto + 1 == x->gdist[(size_t)b * ng + gi] &&
+        (x->nb[b * 4] == to || x->nb[b * 4 + 1] == to ||
+         x->nb[b * 4 + 2] == to || x->nb[b * 4 + 3] == to))
         return hp - 1;
     if (x->sq_ok && hp != SOK_INF)
         return sq_child(x, i, to);

@@ -58,6 +58,9 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->passign);
     gs_mem_free(x->pushes);
     gs_mem_free(x->walk);
+    gs_mem_free(x->glayer);
+    gs_mem_free(x->gindex);
+    gs_mem_free(x->pmark);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */
@@ -153,6 +156,23 @@ void gs_sokoban_pull_bfs(sok_ctx *x, int goal, uint32_t *out)
             x->queue[tail++] = y;
         }
     }
+}
+
+/* The packing order tables, for `any` only (its greedy phase). Returns
+ * false when out of memory. */
+static bool init_packing(sok_ctx *x)
+{
+    if (x->obj != SOK_ANY || x->ngoals == 0)
+        return true;
+    size_t ng = (size_t)x->ngoals;
+    x->glayer = gs_sokoban_tab_alloc(x, sizeof *x->glayer * ng, false);
+    x->gindex =
+        gs_sokoban_tab_alloc(x, sizeof *x->gindex * (size_t)x->n, false);
+    x->pmark = gs_sokoban_tab_alloc(x, ng, true);
+    if (!x->glayer || !x->gindex || !x->pmark)
+        return false;
+    gs_sokoban_pack_layers(x);
+    return true;
 }
 
 /* Renumbers the player's region, finds the boxes and builds the tables
@@ -260,7 +280,7 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
         gs_sokoban_pull_bfs(x, -1, x->near);
         for (int i = 0; i < n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
-        ok = gs_sokoban_init_matching(x, lim);
+        ok = gs_sokoban_init_matching(x, lim) && init_packing(x);
     }
     free(num);
     free(stack);

@@ -18,7 +18,12 @@
  *     the player's exact cell is part of the state.
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
- *     of it, then greedy best-first on the heuristic; without, greedy.
+ *     of it, plain greedy on the bound plus a packing-order penalty to
+ *     3/10, then the greedy phase (without a deadline, that alone): a
+ *     weighted A* on pushes whose estimate is the bound plus penalties for
+ *     goals filled out of packing order and for areas the player is shut
+ *     out of (pack.c), with tunnel macros (macro.c). When the macro search
+ *     runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pulled back from a goal), matchings with no finite cost, and
@@ -28,7 +33,8 @@
  * "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), search.c (this: the search and the answer).
+ * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
+ * (tunnel macros), search.c (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,17 +77,22 @@ static bool all_on_goals(const sok_ctx *x, const int32_t *boxes)
 
 /* The queue priority of a state with path cost `cost` and bound h. Ties
  * on f go to the smaller h (deeper states) where bits allow it. */
-static uint64_t priority(sok_objective obj, uint64_t cost, uint32_t h)
+static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
 {
-    switch (obj) {
+    switch (x->obj) {
     case SOK_MOVES:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     case SOK_PUSHES:
         return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
     case SOK_ANY_ASTAR:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
-    default: /* greedy: the bound first, fewer pushes on ties */
-        return (uint64_t)h << 32 | (cost < 0xffffffffu ? cost : 0xffffffffu);
+    default:
+        if (x->plain) /* the bound first, fewer pushes on ties */
+            return (uint64_t)h << 32 |
+                   (cost < 0xffffffffu ? cost : 0xffffffffu);
+        /* weighted A* on pushes (the estimate weighted, sokoban.h) */
+        return (SOK_GREEDY_WEIGHT * (uint64_t)h + cost) << 16 |
+               (h < 0xffff ? h : 0xffff);
     }
 }
 
@@ -146,22 +157,39 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
-        int b = x->boxes[i], to = x->nb[b * 4 + d];
+        int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
         x->occ[b] = 0;
         x->occ[to] = 1;
+        if (x->tunnels) {
+            /* A tunnel macro: the box goes on to `end`, the player to the
+             * cell behind it; the state records direction d only. */
+            int end = gs_sokoban_tunnel_end(x, b, to, d);
+            while (to != end) {
+                x->occ[to] = 0;
+                pl = to;
+                to = x->nb[to * 4 + d];
+                run++;
+            }
+            x->occ[to] = 1;
+        }
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
             h = gs_sokoban_child_bound(x, hp, i, b, to);
         }
+        if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
+            h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */
-            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, b) : b;
-            uint64_t cost = g + push_cost(obj, x->pushes[j].walk);
+            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
+            if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
+                h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
+            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
+                            (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
             rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
-                                    priority(obj, cost, h), NULL);
+                                    priority(x, cost, h), NULL);
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
@@ -186,7 +214,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
         }
         gs_sokoban_key_pack(x, p, x->start_boxes);
         int rc = gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
-                                    priority(obj, 0, h), NULL);
+                                    priority(x, 0, h), NULL);
         if (rc < 0)
             return rc;
     }
@@ -251,6 +279,7 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     }
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
+    long pushes = 0;
     if (x->nboxes > 0)
         memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     for (size_t t = 1; t <= k && rc == GS_OK; t++) {
@@ -266,6 +295,20 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         gs_sokoban_occ_set(x, x->boxes, 1);
         bool ok = from >= 0 && append_walk(x, player, from, &out);
         gs_sokoban_occ_set(x, x->boxes, 0);
+        /* The box goes on along d to its new cell: several pushes when a
+         * tunnel macro made the step. */
+        player = old;
+        int at = ok ? x->nb[old * 4 + d] : -1;
+        while (ok) {
+            gs_buf_append(&out, &PUSH[d], 1);
+            pushes++;
+            if (at < 0 || bsearch(&at, x->child, (size_t)x->nboxes,
+                                  sizeof *x->child, cmp_cell))
+                break;
+            player = at;
+            at = x->nb[at * 4 + d];
+        }
+        ok = ok && at >= 0;
         if (!ok) {
             rc = gs_error_set(err, GS_EINTERNAL,
                               "sokoban: push %zu of the answer is not "
@@ -273,8 +316,6 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                               t);
             break;
         }
-        gs_buf_append(&out, &PUSH[d], 1);
-        player = old;
         memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
     }
     free(chain);
@@ -285,7 +326,7 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         return rc;
     }
     res->moves = gs_buf_take(&out, &res->steps);
-    res->pushes = (long)k;
+    res->pushes = pushes;
     res->status = GS_SOLVED;
     return GS_OK;
 }
@@ -327,6 +368,27 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     return rc;
 }
 
+/* `any`'s feature-weighted greedy phase: with tunnel macros first; when
+ * that search runs out of states (the macros may have skipped the only
+ * way) the plain one decides, so `impossible` stays a proof. */
+static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                        gs_sokoban_stats *st, gs_error *err)
+{
+    x->obj = SOK_ANY;
+    x->plain = false;
+    x->tunnels = true;
+    int rc = run_phase(x, lim, res, st, err);
+    x->tunnels = false;
+    if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
+        uint64_t expanded = res->expanded;
+        gs_result_clear(res);
+        res->pushes = -1;
+        rc = run_phase(x, lim, res, st, err);
+        res->expanded += expanded;
+    }
+    return rc;
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -360,25 +422,37 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     if (slim.max_bytes)
         slim.max_bytes -= x.bytes;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
-        /* `any`: A* on pushes first, for 1/10 of the time (greedy gets
-         * lost on some levels whose short solutions A* finds at once),
-         * then greedy for the rest. Either phase exhausting the space
-         * proves the level impossible. */
-        int64_t now = gs_now_ns();
-        gs_limits first = slim;
-        if (slim.deadline_ns > now)
-            first.deadline_ns = now + (slim.deadline_ns - now) / 10;
-        x.obj = SOK_ANY_ASTAR;
-        rc = run_phase(&x, &first, res, st, err);
-        if (rc == GS_OK && res->status == GS_LIMIT &&
-            res->limit == GS_LIMIT_TIME && !gs_limits_expired(&slim)) {
-            uint64_t expanded = res->expanded;
-            gs_result_clear(res);
-            res->pushes = -1;
-            x.obj = SOK_ANY;
-            rc = run_phase(&x, &slim, res, st, err);
-            res->expanded += expanded;
+        /* `any`: a portfolio in time slices, each search from scratch:
+         * A* on pushes for the first 1/10 of the time (greedy gets lost
+         * on some levels whose short solutions A* finds at once), the
+         * plain greedy (bound + packing order) to 3/10 (it finds some
+         * short answers the weighted one misses: Microban II 74, 115),
+         * then the feature-weighted greedy phase. A phase exhausting the
+         * space proves the level impossible (greedy_phase re-checks
+         * without macros). */
+        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
+        uint64_t expanded = 0;
+        for (int phase = 0; phase < 3; phase++) {
+            gs_limits part = slim;
+            if (phase < 2 && span > 0)
+                part.deadline_ns = now + span / 10 * (phase == 0 ? 1 : 3);
+            if (phase > 0) {
+                if (rc != GS_OK || res->status != GS_LIMIT ||
+                    res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
+                    break;
+                expanded += res->expanded;
+                gs_result_clear(res);
+                res->pushes = -1;
+            }
+            x.obj = phase == 0 ? SOK_ANY_ASTAR : SOK_ANY;
+            x.plain = phase == 1;
+            x.tunnels = false;
+            rc = phase < 2 ? run_phase(&x, &part, res, st, err)
+                           : greedy_phase(&x, &slim, res, st, err);
         }
+        res->expanded += expanded;
+    } else if (g->objective == SOK_ANY) {
+        rc = greedy_phase(&x, &slim, res, st, err);
     } else {
         rc = run_phase(&x, &slim, res, st, err);
     }

@@ -1,5 +1,5 @@
 /* sokoban.h - what the files of the sokoban puzzle share: the parsed level
- * and the entry points between parsing (parse.c) and solving (solve.c).
+ * and the entry points between parsing (parse.c) and solving (search.c).
  * Internal to src/puzzles/sokoban/.
  */
 #ifndef GRIDSOLVE_SOKOBAN_INTERNAL_H
@@ -75,6 +75,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_MATCH_MAX_BOXES 64
 /* Calls allowed per freeze test; past it the box counts as not frozen. */
 #define SOK_FREEZE_BUDGET 256
+/* Greedy phase of `any`: its estimate is the bound + SOK_PACK_WEIGHT *
+ * boxes out of packing order + SOK_CONN_WEIGHT * areas the player is shut
+ * out of; the queue orders states by SOK_GREEDY_WEIGHT * estimate +
+ * pushes. Chosen by measurement: greedy alone, capped at 300,000 states
+ * (deterministic on a shared machine), on XSokoban 1-40 and the hard
+ * Microban II levels; then checked at 10 s per level. */
+#define SOK_PACK_WEIGHT 3
+#define SOK_CONN_WEIGHT 3
+#define SOK_GREEDY_WEIGHT 2
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
 #define SOK_PUSH_SHIFT 32
 
@@ -125,6 +134,13 @@ typedef struct sok_ctx {
         uint32_t walk; /* steps to the cell behind the box */
     } * pushes;        /* 4*nboxes candidate pushes of one expansion */
     char *walk;        /* n: one walk's letters while rebuilding */
+    /* Packing order for `any` (pack.c): NULL on the exact objectives. */
+    uint16_t *glayer; /* ngoals: retrograde layer, deeper = fill earlier */
+    int32_t *gindex;  /* n: goal number of a goal cell */
+    uint8_t *pmark;   /* ngoals: scratch, zero between calls */
+    int pack_layers;  /* layers found; <= 1 means no order to keep */
+    bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
+    bool plain;       /* plain greedy: bound + packing order, no weights */
 } sok_ctx;
 
 /* ctx.c */
@@ -178,5 +194,26 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
+/* macro.c */
+/* Where a box pushed from b onto `to` in direction d ends when tunnel
+ * macros push it on through a one-wide tunnel (the player walled in
+ * behind it, no goal on the way, the next cell free and live): `to`
+ * itself when the macro does not apply. x->occ holds the boxes (the box
+ * on `to` or on b: neither cell is read). */
+int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
+
+/* pack.c */
+/* Computes x->glayer by a retrograde sweep (boxes on every goal, pulled
+ * off from the outside layer by layer); no-op without x->glayer. */
+void gs_sokoban_pack_layers(sok_ctx *x);
+/* Boxes on goals of a shallower layer than some empty goal: the greedy
+ * phase's penalty for filling a goal room from the door. */
+uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes);
+/* Connected areas of free cells (x->occ marks the boxes), right after a
+ * flood from the player (its area counts as one, the others are marked
+ * in x->seen too): more than one means the player is shut out of some
+ * (FESS's connectivity feature). */
+int gs_sokoban_regions(sok_ctx *x);
 
 #endif
