@@ -89,92 +89,7 @@ static bool nearest_distinct(sok_ctx *x, const int32_t *boxes, uint32_t *cost)
     return true;
 }
 
-/* Minimum-cost assignment of boxes to distinct goals (Hungarian method
- * with potentials, O(boxes^2 * goals)). Returns SOK_INF when every
- * assignment needs a goal some box cannot reach. */
-static uint32_t match_cost(sok_ctx *x, const int32_t *boxes)
-{
-    uint32_t quick;
-    if (nearest_distinct(x, boxes, &quick))
-        return quick;
-    const int64_t big = (int64_t)1 << 40, unreachable = (int64_t)1 << 30;
-    int nb = x->nboxes, ng = x->ngoals;
-    int64_t *u = x->hu, *v = x->hv, *minv = x->hminv;
-    int *p = x->hp, *way = x->hway;
-    for (int j = 0; j <= ng; j++) {
-        v[j] = 0;
-        p[j] = 0;
-    }
-    for (int i = 0; i <= nb; i++)
-        u[i] = 0;
-    for (int i = 1; i <= nb; i++) {
-        p[0] = i;
-        int j0 = 0;
-        for (int j = 0; j <= ng; j++) {
-            minv[j] = big;
-            x->hused[j] = 0;
-        }
-        do {
-            x->hused[j0] = 1;
-            int i0 = p[j0], j1 = 0;
-            int64_t delta = big;
-            const uint16_t *row =
-                x->gdist + (size_t)boxes[i0 - 1] * (size_t)ng - 1;
-            for (int j = 1; j <= ng; j++) {
-                if (x->hused[j])
-                    continue;
-                uint16_t d = row[j];
-                int64_t a = d == SOK_GDIST_INF ? unreachable : d;
-                int64_t cur = a - u[i0] - v[j];
-                if (cur < minv[j]) {
-                    minv[j] = cur;
-                    way[j] = j0;
-                }
-                if (minv[j] < delta) {
-                    delta = minv[j];
-                    j1 = j;
-                }
-            }
-            for (int j = 0; j <= ng; j++) {
-                if (x->hused[j]) {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-        } while (p[j0] != 0);
-        do {
-            int j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-        } while (j0);
-    }
-    int64_t cost = -v[0];
-    for (int j = 1; j <= ng; j++)
-        if (p[j] != 0)
-            x->assign[p[j] - 1] = j - 1;
-    return cost >= unreachable ? SOK_INF : (uint32_t)cost;
-}
-
-/* A lower bound on the pushes still needed (each push moves one box one
- * cell, changing its distance to any goal by at most one); SOK_INF when the
- * boxes cannot all reach distinct goals. */
-uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes)
-{
-    if (x->gdist)
-        return match_cost(x, boxes);
-    uint64_t sum = 0;
-    for (int i = 0; i < x->nboxes; i++) {
-        if (x->near[boxes[i]] == SOK_INF)
-            return SOK_INF;
-        sum += x->near[boxes[i]];
-    }
-    return sum >= SOK_INF ? SOK_INF - 1 : (uint32_t)sum;
-}
-
-/* ---------------------------------------------- incremental matching */
+/* ------------------------------------------------------------- matching */
 
 /* The square problem: rows 1..ngoals are the boxes (cells[r-1]) and then
  * dummy rows that cost 0 anywhere, so that every goal ends up matched and
@@ -211,10 +126,17 @@ static void sq_add_row(sok_ctx *x, const int32_t *cells, int i, int64_t *u,
         x->hused[j0] = 1;
         int i0 = p[j0], j1 = 0;
         int64_t delta = big;
+        /* Row i0's distances, read once per step (NULL: a dummy row). */
+        const uint16_t *row =
+            i0 <= x->nboxes ? x->gdist + (size_t)cells[i0 - 1] * (size_t)n - 1
+                            : NULL;
         for (int j = 1; j <= n; j++) {
             if (x->hused[j])
                 continue;
-            int64_t cur = sq_cost(x, cells, i0, j) - u[i0] - v[j];
+            int64_t c = !row                      ? 0
+                        : row[j] == SOK_GDIST_INF ? SOK_UNREACH
+                                                  : row[j];
+            int64_t cur = c - u[i0] - v[j];
             if (cur < minv[j]) {
                 minv[j] = cur;
                 way[j] = j0;
@@ -254,6 +176,42 @@ static uint32_t sq_total(sok_ctx *x, const int32_t *cells, const int *p)
     }
     return sum >= SOK_UNREACH ? SOK_INF : (uint32_t)sum;
 }
+
+/* Minimum-cost assignment of boxes to distinct goals: the boxes' rows
+ * added one by one to an empty matching (sq_add_row, the Hungarian
+ * method, O(boxes^2 * goals)). Returns SOK_INF when every assignment
+ * needs a goal some box cannot reach. */
+static uint32_t match_cost(sok_ctx *x, const int32_t *boxes)
+{
+    uint32_t quick;
+    if (nearest_distinct(x, boxes, &quick))
+        return quick;
+    size_t n1 = (size_t)x->ngoals + 1;
+    memset(x->hu, 0, sizeof *x->hu * n1);
+    memset(x->hv, 0, sizeof *x->hv * n1);
+    memset(x->hp, 0, sizeof *x->hp * n1);
+    for (int r = 1; r <= x->nboxes; r++)
+        sq_add_row(x, boxes, r, x->hu, x->hv, x->hp);
+    return sq_total(x, boxes, x->hp);
+}
+
+/* A lower bound on the pushes still needed (each push moves one box one
+ * cell, changing its distance to any goal by at most one); SOK_INF when the
+ * boxes cannot all reach distinct goals. */
+uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes)
+{
+    if (x->gdist)
+        return match_cost(x, boxes);
+    uint64_t sum = 0;
+    for (int i = 0; i < x->nboxes; i++) {
+        if (x->near[boxes[i]] == SOK_INF)
+            return SOK_INF;
+        sum += x->near[boxes[i]];
+    }
+    return sum >= SOK_INF ? SOK_INF - 1 : (uint32_t)sum;
+}
+
+/* ---------------------------------------------- incremental matching */
 
 /* See sokoban.h: the full square solve, duals kept in su/sv/sp. */
 uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes)
