@@ -105,12 +105,17 @@ void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v)
 
 /* Floods the free cells (no wall, no box) from `from`, filling dist/how for
  * cells with seen == gen. Returns the smallest cell number reached. */
-int gs_sokoban_flood(sok_ctx *x, int from)
+void gs_sokoban_next_gen(sok_ctx *x)
 {
     if (++x->gen == 0) { /* wrapped: old stamps could collide */
         memset(x->seen, 0, sizeof *x->seen * (size_t)x->n);
         x->gen = 1;
     }
+}
+
+int gs_sokoban_flood(sok_ctx *x, int from)
+{
+    gs_sokoban_next_gen(x);
     int head = 0, tail = 0, lo = from;
     x->seen[from] = x->gen;
     x->dist[from] = 0;

@@ -16,22 +16,11 @@
 
 #include "sokoban.h"
 
-/* Floods, into x->seen == gen, the free cells (no wall, x->occ clear)
- * reachable from any free non-goal cell: where the player can stand
- * outside the goal area. */
-static void flood_outside(sok_ctx *x)
+/* Marks seen == gen on every free cell (no wall, x->occ clear) reachable
+ * from the x->queue[0..tail) seeds, which are marked already. */
+static void spread(sok_ctx *x, int tail)
 {
-    if (++x->gen == 0) {
-        memset(x->seen, 0, sizeof *x->seen * (size_t)x->n);
-        x->gen = 1;
-    }
-    int head = 0, tail = 0;
-    for (int c = 0; c < x->n; c++)
-        if (!x->goal[c] && !x->occ[c]) {
-            x->seen[c] = x->gen;
-            x->queue[tail++] = c;
-        }
-    while (head < tail) {
+    for (int head = 0; head < tail;) {
         int c = x->queue[head++];
         for (int d = 0; d < 4; d++) {
             int t = x->nb[c * 4 + d];
@@ -41,6 +30,20 @@ static void flood_outside(sok_ctx *x)
             x->queue[tail++] = t;
         }
     }
+}
+
+/* Floods, into x->seen == gen, the free cells reachable from any free
+ * non-goal cell: where the player can stand outside the goal area. */
+static void flood_outside(sok_ctx *x)
+{
+    gs_sokoban_next_gen(x);
+    int tail = 0;
+    for (int c = 0; c < x->n; c++)
+        if (!x->goal[c] && !x->occ[c]) {
+            x->seen[c] = x->gen;
+            x->queue[tail++] = c;
+        }
+    spread(x, tail);
 }
 
 /* Whether the box on goal g can be pulled off by a player standing in the
@@ -139,19 +142,9 @@ int gs_sokoban_regions(sok_ctx *x)
         if (x->occ[s] || x->seen[s] == x->gen)
             continue;
         regions++;
-        int head = 0, tail = 0;
         x->seen[s] = x->gen;
-        x->queue[tail++] = s;
-        while (head < tail) {
-            int c = x->queue[head++];
-            for (int d = 0; d < 4; d++) {
-                int t = x->nb[c * 4 + d];
-                if (t < 0 || x->occ[t] || x->seen[t] == x->gen)
-                    continue;
-                x->seen[t] = x->gen;
-                x->queue[tail++] = t;
-            }
-        }
+        x->queue[0] = s;
+        spread(x, 1);
     }
     return regions;
 }

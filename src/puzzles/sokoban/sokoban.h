@@ -161,6 +161,8 @@ int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
                           int32_t *boxes);
 /* Sets x->occ to v under each box. */
 void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v);
+/* A fresh x->gen: no cell counts as seen any more. */
+void gs_sokoban_next_gen(sok_ctx *x);
 /* Floods the free cells (no wall, no box) from `from`, filling dist/how
  * for cells with seen == gen. Returns the smallest cell number reached. */
 int gs_sokoban_flood(sok_ctx *x, int from);
