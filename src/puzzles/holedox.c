@@ -151,13 +151,17 @@ static int holedox_snake_cell(holedox_build *b, int i, long r, long c,
     gs_holedox *h = b->h;
     char me[96], other[96];
 
-    name_item(b, me, sizeof me, "snake", i, r, c);
-    if (!on_board(h, r, c))
+    /* Items are named only on an error: a judge file has hundreds of
+     * them, and formatting each name was most of a small run's parse. */
+    if (!on_board(h, r, c)) {
+        name_item(b, me, sizeof me, "snake", i, r, c);
         return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
                             h->rows, h->cols);
+    }
     int cell = (int)(r * h->cols + c);
     int j = snake_index(h, i, cell);
     if (j >= 0) {
+        name_item(b, me, sizeof me, "snake", i, r, c);
         name_snake_at(b, other, sizeof other, j, cell);
         return gs_error_set(err, GS_EINVALID, "%s repeats %s", me, other);
     }
@@ -165,6 +169,7 @@ static int holedox_snake_cell(holedox_build *b, int i, long r, long c,
         int prev = h->snake[i - 1];
         long pr = prev / h->cols, pc = prev % h->cols;
         if (labs(pr - r) + labs(pc - c) != 1) {
+            name_item(b, me, sizeof me, "snake", i, r, c);
             name_item(b, other, sizeof other, "snake", i - 1, pr, pc);
             return gs_error_set(err, GS_EINVALID,
                                 "%s is not side-adjacent to %s", me, other);
@@ -181,14 +186,18 @@ static int holedox_stone(holedox_build *b, long i, long r, long c,
 {
     gs_holedox *h = b->h;
     char me[96], other[96];
+    const char *list = b->text ? "stone" : "blocks";
 
-    name_item(b, me, sizeof me, b->text ? "stone" : "blocks", i, r, c);
-    if (!on_board(h, r, c))
+    /* Named only on an error, as in holedox_snake_cell. */
+    if (!on_board(h, r, c)) {
+        name_item(b, me, sizeof me, list, i, r, c);
         return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
                             h->rows, h->cols);
+    }
     int cell = (int)(r * h->cols + c);
     int j = snake_index(h, h->len, cell);
     if (j >= 0) {
+        name_item(b, me, sizeof me, list, i, r, c);
         name_snake_at(b, other, sizeof other, j, cell);
         return gs_error_set(err, GS_EINVALID, "%s lies on %s", me, other);
     }
