@@ -772,6 +772,7 @@ static int blox_bfs_run(blox_bfs *f, gs_result *res)
         if (work >= BLOX_CHECK_EVERY && (work = 0, gs_limits_expired(f->lim))) {
             f->limit = GS_LIMIT_TIME;
             blox_progress(f, expanded, stored, depth);
+            res->expanded = expanded;
             return GS_ELIMIT;
         }
         /* A tile's successors lie in it and its four neighbours. */
@@ -779,6 +780,7 @@ static int blox_bfs_run(blox_bfs *f, gs_result *res)
         int rc = blox_lists_grow(f, room + 1);
         if (rc) {
             blox_progress(f, expanded, stored, depth);
+            res->expanded = expanded;
             return rc;
         }
         size_t n = blox_layer(f, ncur);
