@@ -415,6 +415,7 @@ static void *blox_table_alloc(size_t n)
     return p;
 }
 
+/* Frees a blox_table_alloc(n) block (NULL is fine). */
 static void blox_table_free(void *p, size_t n)
 {
     if (p == NULL)
@@ -443,6 +444,7 @@ static int blox_take(blox_bfs *f, uint64_t n)
     return GS_OK;
 }
 
+/* Frees the search's tables and returns its bytes to the budget. */
 static void blox_bfs_free(blox_bfs *f)
 {
     blox_table_free(f->t, f->ntiles * sizeof *f->t);
@@ -808,6 +810,9 @@ static int blox_bfs_run(blox_bfs *f, gs_result *res)
     }
 }
 
+/* Contract: see gs_puzzle.solve. The tables are sized from the board and
+ * taken from the state cap (as bytes) and the memory budgets first: a
+ * refusal is a `limit` result, not an error. */
 static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
                       gs_error *err)
 {
