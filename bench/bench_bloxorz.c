@@ -2,10 +2,10 @@
  *
  * Solves open N x N boards corner to corner and with the goal walled off
  * (the whole state space is exhausted) under the service's default limits
- * (20 M states: the lattice store counts them as bytes), printing time,
- * expanded states and peak RSS beside the board size: the lattice search
- * stays proportional to the board (about 1.5 bytes per cell of bitset and
- * moves, plus the 2-bit board and the frontier).
+ * (20 M states: the bitset search counts them as bytes), printing time,
+ * expanded states and peak RSS beside the board size: the search stays
+ * proportional to the board (1.5 bytes per cell of tiles: open, next
+ * layer and distance mod 3, plus the 2-bit board and the frontier).
  */
 #include <stdio.h>
 #include <stdlib.h>

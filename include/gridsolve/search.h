@@ -50,8 +50,10 @@ typedef struct gs_progress {
     atomic_uint_fast64_t stored;   /* states in the store */
     atomic_uint_fast64_t bound;    /* priority of the last popped state (A*:
                                       the f bound) or BFS depth; 0 unknown */
-    atomic_uint_fast64_t bytes;    /* bytes of the core's state store (set
-                                      by the core only; gs_search_finish
+    atomic_uint_fast64_t bytes;    /* bytes of the state store (set by
+                                      the core, or through
+                                      gs_progress_report_bytes by a solver
+                                      with its own store; gs_search_finish
                                       publishes the final counters) */
 } gs_progress;
 
@@ -222,5 +224,8 @@ bool gs_limits_expired(const gs_limits *lim);
  * for solvers that search outside the core or want to report a depth. */
 void gs_progress_report(const gs_limits *lim, uint64_t expanded,
                         uint64_t stored, uint64_t bound);
+/* Publishes the bytes of a solver's own state store to lim->progress
+ * (no-op without one), for solvers that search outside the core. */
+void gs_progress_report_bytes(const gs_limits *lim, uint64_t bytes);
 
 #endif

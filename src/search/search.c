@@ -160,6 +160,13 @@ void gs_progress_report(const gs_limits *lim, uint64_t expanded,
     atomic_store_explicit(&p->bound, bound, memory_order_relaxed);
 }
 
+void gs_progress_report_bytes(const gs_limits *lim, uint64_t bytes)
+{
+    if (lim && lim->progress)
+        atomic_store_explicit(&lim->progress->bytes, bytes,
+                              memory_order_relaxed);
+}
+
 bool gs_limits_expired(const gs_limits *lim)
 {
     if (!lim)

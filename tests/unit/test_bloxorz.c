@@ -410,6 +410,41 @@ START_TEST(test_random_vs_brute)
 }
 END_TEST
 
+/* Property: random boards of several 8 x 8 tiles each way, solver ==
+ * brute force and moves replay: rolls that cross a tile's edge, and walks
+ * back across them, on every side. */
+START_TEST(test_random_multi_tile_vs_brute)
+{
+    srand(20261201);
+    int solved = 0;
+    for (int iter = 0; iter < 30; iter++) {
+        int rows = 9 + rand() % 18, cols = 9 + rand() % 18;
+        char *g[26];
+        for (int r = 0; r < rows; r++) {
+            g[r] = calloc((size_t)cols + 1, 1);
+            ck_assert_ptr_nonnull(g[r]);
+            for (int c = 0; c < cols; c++) {
+                int k = rand() % 100;
+                g[r][c] = k < 12 ? '#' : k < 22 ? 'E' : '.';
+            }
+        }
+        int o = rand() % 3;
+        int sr = rand() % (rows - 1), sc = rand() % (cols - 1);
+        int er = sr + (o == 2), ec = sc + (o == 1);
+        int gr = rand() % rows, gc = rand() % cols;
+        if (!(gr == sr && gc == sc) && !(gr == er && gc == ec)) {
+            g[sr][sc] = 'X';
+            g[er][ec] = 'X';
+            g[gr][gc] = 'O';
+            solved += solve_checked(g, rows, cols) >= 0;
+        }
+        for (int r = 0; r < rows; r++)
+            free(g[r]);
+    }
+    ck_assert_int_gt(solved, 10);
+}
+END_TEST
+
 /* A larger open board: the dense search still agrees with brute force. */
 START_TEST(test_open_board)
 {
@@ -488,6 +523,7 @@ Suite *gs_test_bloxorz_suite(void)
     tcase_add_test(tc, test_moves_json);
     tcase_add_test(tc, test_limit_states);
     tcase_add_test(tc, test_random_vs_brute);
+    tcase_add_test(tc, test_random_multi_tile_vs_brute);
     tcase_add_test(tc, test_open_board);
     tcase_add_test(tc, test_cap_counts_bytes);
     suite_add_tcase(s, tc);

@@ -158,6 +158,9 @@ START_TEST(search_reports_progress)
     ck_assert_uint_eq(atomic_load(&prog.stored), 8);
     ck_assert_uint_eq(atomic_load(&prog.bound), 9);
     gs_progress_report(NULL, 1, 1, 1); /* no limits: nothing to do */
+    gs_progress_report_bytes(&lim, 4096);
+    ck_assert_uint_eq(atomic_load(&prog.bytes), 4096);
+    gs_progress_report_bytes(NULL, 1); /* no limits: nothing to do */
 }
 END_TEST
 
