@@ -7,7 +7,9 @@
  * kernel's OOM killer end the whole process, which serves other requests.
  *
  * The budget is one atomic counter: reservations are lock-free and cheap
- * enough to take per chunk (tens of KB), not per small object.
+ * enough to take per chunk (tens of KB). Code that makes many small
+ * blocks (a request's JSON tree) runs in a scope, where the thread
+ * reserves in chunks and hands out its own credit without atomics.
  */
 #ifndef GRIDSOLVE_MEM_H
 #define GRIDSOLVE_MEM_H
@@ -34,6 +36,18 @@ uint64_t gs_mem_refused_here(void);
 bool gs_mem_reserve(uint64_t n);
 /* Returns n bytes reserved earlier. */
 void gs_mem_release(uint64_t n);
+
+/* A scope on the calling thread, until the matching gs_mem_scope_end
+ * (scopes nest). Inside, reservations draw on a per-thread credit taken
+ * from the budget in chunks of tens of KB, and releases (of any block,
+ * wherever it was reserved) go back to that credit; the end gives the
+ * credit back. What other threads see is conservative: gs_mem_used()
+ * counts the credit, so a scope holds up to a chunk or two more than it
+ * uses (near a full budget it reserves exact amounts instead, and never
+ * holds more than MEM_CREDIT_MAX, mem.c). Refusals are as outside. Keep
+ * a scope short: a request's service call, not a thread's life. */
+void gs_mem_scope_begin(void);
+void gs_mem_scope_end(void);
 
 /* malloc/calloc/realloc/free that reserve what they hold: the block carries
  * its size in a small header. NULL when the budget or the system refuses.

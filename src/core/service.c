@@ -479,9 +479,9 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     return gs_buf_status(out);
 }
 
-int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
-                    gs_error *err)
+static int service_json(const gs_puzzle *p, const char *body, size_t len,
+                        const gs_solve_opts *opts, gs_buf *out,
+                        gs_solve_info *info, gs_error *err)
 {
     cJSON *doc = NULL;
     void *inst = NULL;
@@ -578,10 +578,10 @@ static int parse_cases(const gs_puzzle *p, const char *body, size_t len,
     return GS_OK;
 }
 
-int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, double query_timeout_ms,
-                    long long query_max_states, gs_buf *out,
-                    gs_solve_info *info, gs_error *err)
+static int service_text(const gs_puzzle *p, const char *body, size_t len,
+                        const gs_solve_opts *opts, double query_timeout_ms,
+                        long long query_max_states, gs_buf *out,
+                        gs_solve_info *info, gs_error *err)
 {
     void **cases = NULL;
     size_t n = 0;
@@ -630,6 +630,31 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         out->len = out_len;
         out->data[out_len] = '\0';
     }
+    return rc;
+}
+
+/* The service calls run in a memory scope (mem.h): the JSON tree's nodes,
+ * the instance and the search's small blocks draw on this thread's credit
+ * instead of an atomic operation each on the shared counter. */
+int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
+                    gs_error *err)
+{
+    gs_mem_scope_begin();
+    int rc = service_json(p, body, len, opts, out, info, err);
+    gs_mem_scope_end();
+    return rc;
+}
+
+int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, double query_timeout_ms,
+                    long long query_max_states, gs_buf *out,
+                    gs_solve_info *info, gs_error *err)
+{
+    gs_mem_scope_begin();
+    int rc = service_text(p, body, len, opts, query_timeout_ms,
+                          query_max_states, out, info, err);
+    gs_mem_scope_end();
     return rc;
 }
 

@@ -62,6 +62,58 @@ START_TEST(accounting_allocator)
 }
 END_TEST
 
+/* A scope reserves in chunks and keeps the rest as its thread's credit;
+ * near a full budget it asks for exact amounts, so it refuses nothing
+ * the plain counter would grant, and its end gives every byte back. */
+START_TEST(scope_credit_stays_within_budget)
+{
+    uint64_t base = gs_mem_used();
+    uint64_t refused = gs_mem_refused();
+
+    gs_mem_scope_begin();
+    ck_assert(gs_mem_reserve(100));
+    uint64_t held = gs_mem_used();
+    ck_assert_uint_ge(held, base + 100); /* a chunk, credit included */
+    ck_assert(gs_mem_reserve(100));      /* from the credit */
+    ck_assert_uint_eq(gs_mem_used(), held);
+    gs_mem_release(200);
+    gs_mem_scope_begin(); /* nested: the same credit */
+    char *p = gs_mem_malloc(50);
+    ck_assert_ptr_nonnull(p);
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), held); /* p still holds its bytes */
+    gs_mem_scope_end();
+    ck_assert_uint_gt(gs_mem_used(), base);
+    gs_mem_free(p); /* freed outside any scope: straight back */
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    /* Room for 1000 bytes: no chunk fits, exact amounts do. */
+    gs_mem_set_budget(base + 1000);
+    gs_mem_scope_begin();
+    ck_assert(gs_mem_reserve(600));
+    ck_assert_uint_eq(gs_mem_used(), base + 600);
+    ck_assert(!gs_mem_reserve(600));
+    ck_assert_uint_eq(gs_mem_refused(), refused + 1);
+    ck_assert(gs_mem_reserve(400));
+    ck_assert_uint_eq(gs_mem_used(), base + 1000);
+    gs_mem_release(1000); /* kept as credit until the end */
+    ck_assert(gs_mem_reserve(1000));
+    gs_mem_release(1000);
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), base);
+    gs_mem_set_budget(0);
+
+    /* A large block freed in a scope is not kept as its credit. */
+    gs_mem_scope_begin();
+    p = gs_mem_malloc(4u << 20);
+    ck_assert_ptr_nonnull(p);
+    gs_mem_free(p);
+    ck_assert_uint_lt(gs_mem_used(), base + (1u << 20));
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
 START_TEST(system_limit_is_sane)
 {
     ck_assert_uint_gt(gs_mem_system_limit(), 16u << 20);
@@ -187,6 +239,7 @@ Suite *gs_test_mem_suite(void)
     TCase *tc = tcase_create("mem");
     tcase_add_test(tc, reserve_respects_budget);
     tcase_add_test(tc, accounting_allocator);
+    tcase_add_test(tc, scope_credit_stays_within_budget);
     tcase_add_test(tc, system_limit_is_sane);
     tcase_add_test(tc, search_draws_from_process_budget);
     tcase_add_test(tc, search_reports_progress);
