@@ -284,8 +284,63 @@ uint64_t gs_mem_process_budget(uint64_t bytes)
     return bytes > overhead ? bytes - overhead : 1;
 }
 
+/* The calling thread's arena (gs_mem_arena_begin), or NULL. */
+static _Thread_local gs_mem_arena *arena;
+
+void gs_mem_arena_begin(gs_mem_arena *a, void *buf, size_t size)
+{
+    *a = (gs_mem_arena){.buf = buf, .size = size, .open = true};
+    arena = a;
+}
+
+void gs_mem_arena_close(gs_mem_arena *a)
+{
+    a->open = false;
+}
+
+void gs_mem_arena_end(gs_mem_arena *a)
+{
+    if (arena == a)
+        arena = NULL;
+}
+
+/* True when p lies in a's buffer (compared as integers: p may be any
+ * heap block). */
+static bool in_arena(const gs_mem_arena *a, const void *p)
+{
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)a->buf;
+    return at >= lo && at - lo < a->size;
+}
+
+/* cJSON's allocator: the open arena while it has room, else the heap
+ * through the budget. 16-byte steps keep every block aligned as malloc
+ * would. */
+static void *json_malloc(size_t n)
+{
+    gs_mem_arena *a = arena;
+
+    if (a && a->open && n <= a->size - a->used) {
+        size_t k = (n + 15) & ~(size_t)15;
+        if (k <= a->size - a->used) {
+            void *p = a->buf + a->used;
+            a->used += k;
+            return p;
+        }
+    }
+    return gs_mem_malloc(n);
+}
+
+static void json_free(void *p)
+{
+    gs_mem_arena *a = arena;
+
+    if (a && in_arena(a, p))
+        return; /* the arena goes as a whole */
+    gs_mem_free(p);
+}
+
 void gs_mem_install_cjson_hooks(void)
 {
-    cJSON_Hooks hooks = {.malloc_fn = gs_mem_malloc, .free_fn = gs_mem_free};
+    cJSON_Hooks hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
     cJSON_InitHooks(&hooks);
 }

@@ -31,6 +31,9 @@
 #define DEFAULT_MAX_STATES_LIMIT 100000000ull
 #define DEFAULT_MAX_CELLS (4096ull * 4096ull)
 #define DEFAULT_MAX_SOLVE_BYTES (2048ull * 1024 * 1024)
+/* The stack arena of a JSON body's tree (mem.h): the README's examples
+ * take about 1 KB; a larger tree goes on in the heap. */
+#define JSON_ARENA_BYTES 8192
 
 void gs_solve_opts_default(gs_solve_opts *o)
 {
@@ -490,9 +493,17 @@ static int service_json(const gs_puzzle *p, const char *body, size_t len,
     long long max_states;
 
     gs_result_clear(&res);
+    /* The tree of a small body fits in this (mem.h): deleted below,
+     * before the arena ends. */
+    _Alignas(16) unsigned char space[JSON_ARENA_BYTES];
+    gs_mem_arena arena;
+    gs_mem_arena_begin(&arena, space, sizeof space);
     int rc = parse_body(body, len, &doc, err);
-    if (rc)
+    gs_mem_arena_close(&arena);
+    if (rc) {
+        gs_mem_arena_end(&arena);
         return rc;
+    }
     uint64_t mark = gs_mem_refused_here();
     rc = read_limits(doc, &timeout_ms, &max_states, err);
     /* Strict input: a misspelt option must not silently fall back to
@@ -503,6 +514,7 @@ static int service_json(const gs_puzzle *p, const char *body, size_t len,
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
     cJSON_Delete(doc);
+    gs_mem_arena_end(&arena);
     if (rc == GS_ENOMEM && budget_refused(mark))
         rc = busy_error(err, "hold the puzzle");
     if (rc) {

@@ -2,9 +2,12 @@
  * search core's use of it (limit "memory", progress counters). Each test
  * leaves the budget unlimited again, so the suite also runs unforked
  * (CK_FORK=no, as under valgrind). */
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "gridsolve/mem.h"
 #include "gridsolve/search.h"
@@ -111,6 +114,53 @@ START_TEST(scope_credit_stays_within_budget)
     ck_assert_uint_lt(gs_mem_used(), base + (1u << 20));
     gs_mem_scope_end();
     ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
+/* An open arena holds a small tree's blocks (no budget, no heap); a
+ * tree larger than it goes on in the heap through the budget; deleting
+ * either gives every reserved byte back. */
+START_TEST(arena_holds_small_trees)
+{
+    uint64_t base = gs_mem_used();
+    _Alignas(16) unsigned char buf[2048];
+    gs_mem_arena a;
+    char big[4000];
+
+    gs_mem_install_cjson_hooks();
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    cJSON *doc = cJSON_Parse("{\"grid\": [\"#####\", \"#X.O#\", \"#####\"]}");
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert((unsigned char *)doc >= buf && (unsigned char *)doc < buf + 2048);
+    ck_assert_uint_eq((uintptr_t)doc % 16, 0);
+    ck_assert_uint_eq(gs_mem_used(), base);
+    cJSON *after = cJSON_CreateObject(); /* closed: from the heap */
+    ck_assert_ptr_nonnull(after);
+    ck_assert_uint_gt(gs_mem_used(), base);
+    cJSON_Delete(after);
+    ck_assert_str_eq(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "grid"), 1)->valuestring,
+        "#X.O#");
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    size_t n = (size_t)sprintf(big, "[");
+    for (int i = 0; i < 500; i++)
+        n += (size_t)sprintf(big + n, i ? ",%d" : "%d", i);
+    strcpy(big + n, "]");
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    doc = cJSON_Parse(big);
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_int_eq(cJSON_GetArraySize(doc), 500);
+    ck_assert_int_eq(cJSON_GetArrayItem(doc, 499)->valueint, 499);
+    ck_assert_uint_gt(gs_mem_used(), base); /* the rest is on the heap */
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
+    ck_assert_uint_eq(gs_mem_used(), base);
+    cJSON_InitHooks(NULL);
 }
 END_TEST
 
@@ -240,6 +290,7 @@ Suite *gs_test_mem_suite(void)
     tcase_add_test(tc, reserve_respects_budget);
     tcase_add_test(tc, accounting_allocator);
     tcase_add_test(tc, scope_credit_stays_within_budget);
+    tcase_add_test(tc, arena_holds_small_trees);
     tcase_add_test(tc, system_limit_is_sane);
     tcase_add_test(tc, search_draws_from_process_budget);
     tcase_add_test(tc, search_reports_progress);
