@@ -275,7 +275,7 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
  * memory budget refused one of its allocations ran out of memory like it
  * runs out of states: that is a `limit` answer, not an error. */
 static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
-                     gs_result *res, gs_error *err, int64_t t0)
+                     gs_result *res, gs_error *err, int64_t t0, int64_t *end_ns)
 {
     if (!t0) /* else the clock was read just before */
         t0 = gs_now_ns();
@@ -289,7 +289,8 @@ static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
         res->limit = GS_LIMIT_MEMORY;
         rc = GS_OK;
     }
-    res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+    *end_ns = gs_now_ns();
+    res->elapsed_ms = (double)(*end_ns - t0) / 1e6;
     if (rc == GS_OK && res->status == GS_SOLVED && !res->moves)
         rc = gs_error_set(err, GS_EINTERNAL, "solver returned no moves");
     return rc;
@@ -525,7 +526,8 @@ static int service_json(const gs_puzzle *p, const char *body, size_t len,
     int64_t now = gs_now_ns();
     gs_limits lim = make_limits(opts, timeout_ms, max_states, now);
     tightened t = probe_limits(opts, &lim, now);
-    rc = run_solve(p, inst, &lim, &res, err, now);
+    int64_t end = 0;
+    rc = run_solve(p, inst, &lim, &res, err, now, &end);
     p->free(inst);
     if (!rc && probe_ran_out(&res, t))
         rc = GS_SERVICE_AGAIN;
@@ -535,6 +537,7 @@ static int service_json(const gs_puzzle *p, const char *body, size_t len,
         info->status = res.status;
         info->expanded = res.expanded;
         info->elapsed_ms = res.elapsed_ms;
+        info->end_ns = end;
     }
     gs_result_free(&res);
     return rc;
@@ -608,14 +611,17 @@ static int service_text(const gs_puzzle *p, const char *body, size_t len,
     gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states, now);
     tightened t = probe_limits(opts, &lim, now);
     size_t out_len = out->len;
+    int64_t end = 0;
     if (info)
         memset(info, 0, sizeof *info);
     for (size_t i = 0; i < n && !rc; i++) {
         gs_result res;
+        end = 0; /* the last case's end, when it ran */
         if (gs_limits_expired(&lim))
             expired_result(&res);
         else
-            rc = run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0);
+            rc =
+                run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0, &end);
         if (!rc && probe_ran_out(&res, t)) {
             gs_result_free(&res);
             rc = GS_SERVICE_AGAIN;
@@ -632,6 +638,7 @@ static int service_text(const gs_puzzle *p, const char *body, size_t len,
                 info->status = res.status;
             info->expanded += res.expanded;
             info->elapsed_ms += res.elapsed_ms;
+            info->end_ns = end;
         }
         gs_result_free(&res);
         if (rc)
