@@ -6,11 +6,11 @@
  *
  * Inside a scope (gs_mem_scope_begin) a thread reserves in chunks and
  * keeps what it does not use yet as its own credit: a request's many
- * small blocks (a JSON tree's nodes) then cost no atomic operation each,
- * where every one of them used to bounce the counter's cache line between
- * the I/O threads. The credit is part of the counter, so the bound stays
- * exact in the sense that matters: the blocks alive plus the credits
- * never pass the budget.
+ * small blocks (the instance, the search's tables) then cost no atomic
+ * operation each, where each would bounce the counter's cache line
+ * between the I/O threads. The credit is part of the counter, so the
+ * bound holds as before: the blocks alive plus the credits never pass the
+ * budget.
  */
 #include <stdatomic.h>
 #include <stdio.h>
