@@ -9,6 +9,9 @@
 # RUNS times alternately (default 3, 5 s each, 64 connections, 2 wrk
 # threads). Prints the median requests/s, p50 and p99 latency of each,
 # and gridsolve's share of the bare server's rate beside the target (70 %).
+# Also the median CPU time of each server per request (user + system of
+# its process, /proc/PID/stat, over each run): other load on the machine
+# disturbs it far less than the rates, which it slows unevenly.
 # BUILD names the build directory (default build).
 set -u
 
@@ -24,7 +27,7 @@ while getopts "r:d:c:t:h" opt; do
     c) conns=$OPTARG ;;
     t) threads=$OPTARG ;;
     *)
-        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -62,8 +65,14 @@ start() {
 
 start "$dir/gridsolve.log" "$build/gridsolve" serve --port 0
 gs_port=$port
+gs_pid=${pids[-1]}
 start "$dir/bare.log" "$build/bench-bare" 0
 bare_port=$port
+bare_pid=${pids[-1]}
+tck=$(getconf CLK_TCK)
+
+# CPU clock ticks (user + system) of process $1 so far.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 curl -s -H 'Content-Type: application/json' -d \
     '{"grid": ["#######", "#..X###", "#..##O#", "#....E#", "#....E#", "#.....#", "#######"]}' \
     "127.0.0.1:$gs_port/solve/bloxorz" >"$dir/answer.json"
@@ -73,10 +82,14 @@ grep -q '"steps":10' "$dir/answer.json" || {
     exit 1
 }
 
-# One wrk run: prints "requests/s p50_us p99_us errors".
+# One wrk run against port $1, server process $2: prints "requests/s
+# p50_us p99_us cpu_us_per_request errors".
 load() {
+    local t0
+    t0=$(ticks "$2")
     wrk -t "$threads" -c "$conns" -d "${secs}s" --latency \
-        -s "$here/http/post.lua" "http://127.0.0.1:$1" 2>&1 | awk '
+        -s "$here/http/post.lua" "http://127.0.0.1:$1" 2>&1 |
+        awk -v t0="$t0" -v t1_file="/proc/$2/stat" -v tck="$tck" '
         function us(v) {
             if (v ~ /us$/) return v + 0;
             if (v ~ /ms$/) return v * 1000;
@@ -85,20 +98,27 @@ load() {
         }
         /^ *50%/ { p50 = us($2) }
         /^ *99%/ { p99 = us($2) }
+        /requests in/ { n = $1 }
         /Requests\/sec/ { rps = $2 }
         /Non-2xx|Socket errors/ { err = err " " $0 }
-        END { printf "%s %s %s %s\n", rps, p50, p99, (err == "" ? "-" : "errors") }'
+        END {
+            getline st < t1_file
+            split(st, f, " ")
+            cpu = n ? (f[14] + f[15] - t0) / tck * 1e6 / n : 0
+            printf "%s %s %s %.2f %s\n", rps, p50, p99, cpu,
+                (err == "" ? "-" : "errors")
+        }'
 }
 
 : >"$dir/gs.runs"
 : >"$dir/bare.runs"
 for i in $(seq "$runs"); do
     if [ $((i % 2)) = 1 ]; then
-        load "$gs_port" >>"$dir/gs.runs"
-        load "$bare_port" >>"$dir/bare.runs"
+        load "$gs_port" "$gs_pid" >>"$dir/gs.runs"
+        load "$bare_port" "$bare_pid" >>"$dir/bare.runs"
     else
-        load "$bare_port" >>"$dir/bare.runs"
-        load "$gs_port" >>"$dir/gs.runs"
+        load "$bare_port" "$bare_pid" >>"$dir/bare.runs"
+        load "$gs_port" "$gs_pid" >>"$dir/gs.runs"
     fi
 done
 
@@ -106,15 +126,18 @@ median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 col() { cut -d' ' -f"$2" "$dir/$1.runs" | median; }
 printf 'wrk -t %s -c %s -d %ss, POST /solve/bloxorz (README example), %s runs each\n' \
     "$threads" "$conns" "$secs" "$runs"
-printf '%-10s %12s %10s %10s\n' server requests/s p50_us p99_us
+printf '%-10s %12s %10s %10s %12s\n' server requests/s p50_us p99_us \
+    cpu_us/req
 for who in gs bare; do
-    printf '%-10s %12.0f %10.0f %10.0f\n' \
+    printf '%-10s %12.0f %10.0f %10.0f %12.2f\n' \
         "$([ $who = gs ] && echo gridsolve || echo bare)" \
-        "$(col $who 1)" "$(col $who 2)" "$(col $who 3)"
+        "$(col $who 1)" "$(col $who 2)" "$(col $who 3)" "$(col $who 4)"
 done
 awk -v g="$(col gs 1)" -v b="$(col bare 1)" 'BEGIN {
     printf "gridsolve / bare: %.0f %%  (target 70 %%: %s)\n", 100 * g / b,
         (g >= 0.7 * b) ? "met" : "NOT met" }'
+echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) (on a loaded machine" \
+    "the rates flatter the slower server; compare CPU per request)"
 grep -h errors "$dir/gs.runs" "$dir/bare.runs" >/dev/null &&
     echo "note: some runs saw socket errors or non-2xx answers" >&2
 exit 0

@@ -7,7 +7,9 @@
  * kernel's OOM killer end the whole process, which serves other requests.
  *
  * The budget is one atomic counter: reservations are lock-free and cheap
- * enough to take per chunk (tens of KB), not per small object.
+ * enough to take per chunk (tens of KB). Code that makes many small
+ * blocks (a request's JSON tree) runs in a scope, where the thread
+ * reserves in chunks and hands out its own credit without atomics.
  */
 #ifndef GRIDSOLVE_MEM_H
 #define GRIDSOLVE_MEM_H
@@ -35,6 +37,36 @@ bool gs_mem_reserve(uint64_t n);
 /* Returns n bytes reserved earlier. */
 void gs_mem_release(uint64_t n);
 
+/* A scope on the calling thread, until the matching gs_mem_scope_end
+ * (scopes nest). Inside, reservations draw on a per-thread credit taken
+ * from the budget in chunks of tens of KB, and releases (of any block,
+ * wherever it was reserved) go back to that credit; the end gives the
+ * credit back. What other threads see is conservative: gs_mem_used()
+ * counts the credit, so a scope holds up to a chunk or two more than it
+ * uses (near a full budget it reserves exact amounts instead, and never
+ * holds more than MEM_CREDIT_MAX, mem.c). Refusals are as outside. Keep
+ * a scope short: a request's service call, not a thread's life. */
+void gs_mem_scope_begin(void);
+void gs_mem_scope_end(void);
+
+/* A JSON parse's allocator. While `a` is open on the calling thread
+ * (gs_mem_arena_begin until gs_mem_arena_close), the cJSON hooks carve
+ * the new tree's blocks out of `buf` instead of the heap: one bump of a
+ * pointer instead of a malloc, a budget reservation and, at the tree's
+ * deletion, a free each. What does not fit comes from the heap as usual.
+ * Freeing a block of buf is a no-op until gs_mem_arena_end, by which time
+ * every tree made in it must be deleted. buf is the caller's, 16-byte
+ * aligned, typically a few KB on its stack: like the stack, it is not
+ * counted in the budget. One arena per thread at a time. */
+typedef struct gs_mem_arena {
+    unsigned char *buf;
+    size_t size, used;
+    bool open;
+} gs_mem_arena;
+void gs_mem_arena_begin(gs_mem_arena *a, void *buf, size_t size);
+void gs_mem_arena_close(gs_mem_arena *a);
+void gs_mem_arena_end(gs_mem_arena *a);
+
 /* malloc/calloc/realloc/free that reserve what they hold: the block carries
  * its size in a small header. NULL when the budget or the system refuses.
  * gs_mem_realloc(p, 0) frees p and returns NULL. */
@@ -59,10 +91,10 @@ uint64_t gs_mem_default_budget(unsigned percent);
 #define GS_MEM_SLACK_MAX (64u << 20)
 uint64_t gs_mem_process_budget(uint64_t bytes);
 
-/* Makes cJSON allocate through the budget (process-wide; call once at
- * start-up, before any thread parses JSON). A parse that runs out of
- * budget fails like one that runs out of memory; gs_mem_refused() read
- * before and after tells it from a syntax error. */
+/* Makes cJSON allocate through the budget, or an open arena (process-
+ * wide; call once at start-up, before any thread parses JSON). A parse that
+ * runs out of budget fails like one that runs out of memory; gs_mem_refused()
+ * read before and after tells it from a syntax error. */
 void gs_mem_install_cjson_hooks(void);
 
 #endif

@@ -62,6 +62,9 @@ typedef struct gs_solve_info {
     enum gs_status status; /* text mode: limit if any case hit one */
     uint64_t expanded;     /* summed over cases */
     double elapsed_ms;
+    int64_t end_ns; /* gs_now_ns() as the last solve ended, read there
+                       anyway (a caller timing the call need not read the
+                       clock again); 0 when no solve ran */
 } gs_solve_info;
 
 /* JSON mode: parses body (len bytes), solves, writes the response JSON to

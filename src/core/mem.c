@@ -3,6 +3,14 @@
  * One atomic counter of reserved bytes against one atomic budget. The
  * accounting wrappers put the block size in a 16-byte header (16 keeps
  * the user pointer aligned for any type malloc would serve).
+ *
+ * Inside a scope (gs_mem_scope_begin) a thread reserves in chunks and
+ * keeps what it does not use yet as its own credit: a request's many
+ * small blocks (the instance, the search's tables) then cost no atomic
+ * operation each, where each would bounce the counter's cache line
+ * between the I/O threads. The credit is part of the counter, so the
+ * bound holds as before: the blocks alive plus the credits never pass the
+ * budget.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,6 +29,19 @@ static atomic_uint_fast64_t used;
 static atomic_uint_fast64_t peak;
 static atomic_uint_fast64_t refused;
 static _Thread_local uint64_t refused_here;
+
+/* A thread's scope: nesting depth, and bytes reserved in the counter but
+ * not handed out yet. */
+static _Thread_local struct {
+    unsigned depth;
+    uint64_t credit;
+} scope;
+
+/* A scope reserves at least this much at a time (fewer atomics), and
+ * gives back what its credit holds past MEM_CREDIT_MAX (a freed store
+ * must not stay locked up in one thread's credit). */
+#define MEM_CREDIT_CHUNK (32u << 10)
+#define MEM_CREDIT_MAX (128u << 10)
 
 void gs_mem_set_budget(uint64_t bytes)
 {
@@ -63,15 +84,20 @@ static void note_peak(uint64_t now)
         ;
 }
 
-bool gs_mem_reserve(uint64_t n)
+/* Takes n bytes from the counter when the budget has room; a refusal
+ * is counted only when `count` (a chunk that does not fit is no
+ * refusal: the exact amount is asked for next). */
+static bool take(uint64_t n, bool count)
 {
     uint64_t max = atomic_load_explicit(&budget, memory_order_relaxed);
     uint64_t cur = atomic_load_explicit(&used, memory_order_relaxed);
 
     do {
         if (max && (n > max || cur > max - n)) {
-            atomic_fetch_add_explicit(&refused, 1, memory_order_relaxed);
-            refused_here++;
+            if (count) {
+                atomic_fetch_add_explicit(&refused, 1, memory_order_relaxed);
+                refused_here++;
+            }
             return false;
         }
     } while (!atomic_compare_exchange_weak_explicit(
@@ -80,9 +106,52 @@ bool gs_mem_reserve(uint64_t n)
     return true;
 }
 
+bool gs_mem_reserve(uint64_t n)
+{
+    if (!scope.depth)
+        return take(n, true);
+    if (n <= scope.credit) {
+        scope.credit -= n;
+        return true;
+    }
+    /* The credit falls short by `need`: a chunk when that is small and
+     * the budget has room for a chunk, else exactly what is missing. */
+    uint64_t need = n - scope.credit;
+    if (need < MEM_CREDIT_CHUNK && take(MEM_CREDIT_CHUNK, false)) {
+        scope.credit += MEM_CREDIT_CHUNK - n;
+        return true;
+    }
+    if (!take(need, true))
+        return false;
+    scope.credit = 0;
+    return true;
+}
+
 void gs_mem_release(uint64_t n)
 {
-    atomic_fetch_sub_explicit(&used, n, memory_order_relaxed);
+    if (!scope.depth) {
+        atomic_fetch_sub_explicit(&used, n, memory_order_relaxed);
+        return;
+    }
+    scope.credit += n;
+    if (scope.credit > MEM_CREDIT_MAX) {
+        atomic_fetch_sub_explicit(&used, scope.credit - MEM_CREDIT_CHUNK,
+                                  memory_order_relaxed);
+        scope.credit = MEM_CREDIT_CHUNK;
+    }
+}
+
+void gs_mem_scope_begin(void)
+{
+    scope.depth++;
+}
+
+void gs_mem_scope_end(void)
+{
+    if (--scope.depth || !scope.credit)
+        return;
+    atomic_fetch_sub_explicit(&used, scope.credit, memory_order_relaxed);
+    scope.credit = 0;
 }
 
 void *gs_mem_malloc(size_t n)
@@ -215,8 +284,63 @@ uint64_t gs_mem_process_budget(uint64_t bytes)
     return bytes > overhead ? bytes - overhead : 1;
 }
 
+/* The calling thread's arena (gs_mem_arena_begin), or NULL. */
+static _Thread_local gs_mem_arena *arena;
+
+void gs_mem_arena_begin(gs_mem_arena *a, void *buf, size_t size)
+{
+    *a = (gs_mem_arena){.buf = buf, .size = size, .open = true};
+    arena = a;
+}
+
+void gs_mem_arena_close(gs_mem_arena *a)
+{
+    a->open = false;
+}
+
+void gs_mem_arena_end(gs_mem_arena *a)
+{
+    if (arena == a)
+        arena = NULL;
+}
+
+/* True when p lies in a's buffer (compared as integers: p may be any
+ * heap block). */
+static bool in_arena(const gs_mem_arena *a, const void *p)
+{
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)a->buf;
+    return at >= lo && at - lo < a->size;
+}
+
+/* cJSON's allocator: the open arena while it has room, else the heap
+ * through the budget. 16-byte steps keep every block aligned as malloc
+ * would. */
+static void *json_malloc(size_t n)
+{
+    gs_mem_arena *a = arena;
+
+    if (a && a->open && n <= a->size - a->used) {
+        size_t k = (n + 15) & ~(size_t)15;
+        if (k <= a->size - a->used) {
+            void *p = a->buf + a->used;
+            a->used += k;
+            return p;
+        }
+    }
+    return gs_mem_malloc(n);
+}
+
+static void json_free(void *p)
+{
+    gs_mem_arena *a = arena;
+
+    if (a && in_arena(a, p))
+        return; /* the arena goes as a whole */
+    gs_mem_free(p);
+}
+
 void gs_mem_install_cjson_hooks(void)
 {
-    cJSON_Hooks hooks = {.malloc_fn = gs_mem_malloc, .free_fn = gs_mem_free};
+    cJSON_Hooks hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
     cJSON_InitHooks(&hooks);
 }

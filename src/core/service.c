@@ -31,6 +31,9 @@
 #define DEFAULT_MAX_STATES_LIMIT 100000000ull
 #define DEFAULT_MAX_CELLS (4096ull * 4096ull)
 #define DEFAULT_MAX_SOLVE_BYTES (2048ull * 1024 * 1024)
+/* The stack arena of a JSON body's tree (mem.h): the README's examples
+ * take about 1 KB; a larger tree goes on in the heap. */
+#define JSON_ARENA_BYTES 8192
 
 void gs_solve_opts_default(gs_solve_opts *o)
 {
@@ -272,7 +275,7 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
  * memory budget refused one of its allocations ran out of memory like it
  * runs out of states: that is a `limit` answer, not an error. */
 static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
-                     gs_result *res, gs_error *err, int64_t t0)
+                     gs_result *res, gs_error *err, int64_t t0, int64_t *end_ns)
 {
     if (!t0) /* else the clock was read just before */
         t0 = gs_now_ns();
@@ -286,7 +289,8 @@ static int run_solve(const gs_puzzle *p, void *inst, const gs_limits *lim,
         res->limit = GS_LIMIT_MEMORY;
         rc = GS_OK;
     }
-    res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+    *end_ns = gs_now_ns();
+    res->elapsed_ms = (double)(*end_ns - t0) / 1e6;
     if (rc == GS_OK && res->status == GS_SOLVED && !res->moves)
         rc = gs_error_set(err, GS_EINTERNAL, "solver returned no moves");
     return rc;
@@ -479,9 +483,9 @@ static int result_json(const gs_puzzle *p, const gs_result *res, gs_buf *out,
     return gs_buf_status(out);
 }
 
-int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
-                    gs_error *err)
+static int service_json(const gs_puzzle *p, const char *body, size_t len,
+                        const gs_solve_opts *opts, gs_buf *out,
+                        gs_solve_info *info, gs_error *err)
 {
     cJSON *doc = NULL;
     void *inst = NULL;
@@ -490,9 +494,17 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     long long max_states;
 
     gs_result_clear(&res);
+    /* The tree of a small body fits in this (mem.h): deleted below,
+     * before the arena ends. */
+    _Alignas(16) unsigned char space[JSON_ARENA_BYTES];
+    gs_mem_arena arena;
+    gs_mem_arena_begin(&arena, space, sizeof space);
     int rc = parse_body(body, len, &doc, err);
-    if (rc)
+    gs_mem_arena_close(&arena);
+    if (rc) {
+        gs_mem_arena_end(&arena);
         return rc;
+    }
     uint64_t mark = gs_mem_refused_here();
     rc = read_limits(doc, &timeout_ms, &max_states, err);
     /* Strict input: a misspelt option must not silently fall back to
@@ -503,6 +515,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
     cJSON_Delete(doc);
+    gs_mem_arena_end(&arena);
     if (rc == GS_ENOMEM && budget_refused(mark))
         rc = busy_error(err, "hold the puzzle");
     if (rc) {
@@ -513,7 +526,8 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
     int64_t now = gs_now_ns();
     gs_limits lim = make_limits(opts, timeout_ms, max_states, now);
     tightened t = probe_limits(opts, &lim, now);
-    rc = run_solve(p, inst, &lim, &res, err, now);
+    int64_t end = 0;
+    rc = run_solve(p, inst, &lim, &res, err, now, &end);
     p->free(inst);
     if (!rc && probe_ran_out(&res, t))
         rc = GS_SERVICE_AGAIN;
@@ -523,6 +537,7 @@ int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
         info->status = res.status;
         info->expanded = res.expanded;
         info->elapsed_ms = res.elapsed_ms;
+        info->end_ns = end;
     }
     gs_result_free(&res);
     return rc;
@@ -578,10 +593,10 @@ static int parse_cases(const gs_puzzle *p, const char *body, size_t len,
     return GS_OK;
 }
 
-int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
-                    const gs_solve_opts *opts, double query_timeout_ms,
-                    long long query_max_states, gs_buf *out,
-                    gs_solve_info *info, gs_error *err)
+static int service_text(const gs_puzzle *p, const char *body, size_t len,
+                        const gs_solve_opts *opts, double query_timeout_ms,
+                        long long query_max_states, gs_buf *out,
+                        gs_solve_info *info, gs_error *err)
 {
     void **cases = NULL;
     size_t n = 0;
@@ -596,14 +611,17 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
     gs_limits lim = make_limits(opts, query_timeout_ms, query_max_states, now);
     tightened t = probe_limits(opts, &lim, now);
     size_t out_len = out->len;
+    int64_t end = 0;
     if (info)
         memset(info, 0, sizeof *info);
     for (size_t i = 0; i < n && !rc; i++) {
         gs_result res;
+        end = 0; /* the last case's end, when it ran */
         if (gs_limits_expired(&lim))
             expired_result(&res);
         else
-            rc = run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0);
+            rc =
+                run_solve(p, cases[i], &lim, &res, err, i == 0 ? now : 0, &end);
         if (!rc && probe_ran_out(&res, t)) {
             gs_result_free(&res);
             rc = GS_SERVICE_AGAIN;
@@ -620,6 +638,7 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
                 info->status = res.status;
             info->expanded += res.expanded;
             info->elapsed_ms += res.elapsed_ms;
+            info->end_ns = end;
         }
         gs_result_free(&res);
         if (rc)
@@ -630,6 +649,31 @@ int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
         out->len = out_len;
         out->data[out_len] = '\0';
     }
+    return rc;
+}
+
+/* The service calls run in a memory scope (mem.h): the JSON tree's nodes,
+ * the instance and the search's small blocks draw on this thread's credit
+ * instead of an atomic operation each on the shared counter. */
+int gs_service_json(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, gs_buf *out, gs_solve_info *info,
+                    gs_error *err)
+{
+    gs_mem_scope_begin();
+    int rc = service_json(p, body, len, opts, out, info, err);
+    gs_mem_scope_end();
+    return rc;
+}
+
+int gs_service_text(const gs_puzzle *p, const char *body, size_t len,
+                    const gs_solve_opts *opts, double query_timeout_ms,
+                    long long query_max_states, gs_buf *out,
+                    gs_solve_info *info, gs_error *err)
+{
+    gs_mem_scope_begin();
+    int rc = service_text(p, body, len, opts, query_timeout_ms,
+                          query_max_states, out, info, err);
+    gs_mem_scope_end();
     return rc;
 }
 

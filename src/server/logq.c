@@ -18,7 +18,10 @@
  * Batches are written in pieces of at most PIPE_BUF bytes that end at a
  * line end: stderr is often a pipe (a container's log driver), where a
  * larger write may be interleaved with another writer's (the server's
- * other messages go to stderr directly), cutting a line in two.
+ * other messages go to stderr directly), cutting a line in two. A regular
+ * file takes each batch in one write: the kernel serialises writes to one
+ * open file, and 4 KB pieces that end mid-page cost the file system a
+ * partial page each (a tenth of the writer's time at 100k lines/s).
  */
 #define _GNU_SOURCE /* memrchr */
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +51,7 @@ typedef struct shard {
 
 struct gs_logq {
     int fd;
+    size_t piece; /* bytes per write at most: PIPE_BUF, or any (a file) */
     int flush_ms;
     size_t cap;         /* of each buffer */
     atomic_bool active; /* lines wait in some shard: a batch is on */
@@ -76,14 +81,15 @@ static void write_all(int fd, const char *data, size_t n)
     }
 }
 
-/* Writes a batch of whole lines in pieces of at most PIPE_BUF bytes, each
- * ending at a line end (a longer line goes in one piece). */
-static void write_lines(int fd, const char *data, size_t n)
+/* Writes a batch of whole lines in pieces of at most `max` bytes (at
+ * least PIPE_BUF), each ending at a line end (a longer line goes in one
+ * piece). */
+static void write_lines(int fd, const char *data, size_t n, size_t max)
 {
     while (n) {
         size_t piece = n;
-        if (piece > PIPE_BUF) {
-            const char *nl = memrchr(data, '\n', PIPE_BUF);
+        if (piece > max) {
+            const char *nl = memrchr(data, '\n', max);
             if (!nl)
                 nl = memchr(data, '\n', n);
             piece = nl ? (size_t)(nl - data) + 1 : n;
@@ -137,7 +143,7 @@ static void drain(gs_logq *q)
         pthread_mutex_unlock(&s->lock);
         if (n) {
             pthread_mutex_lock(&q->out);
-            write_lines(q->fd, full, n);
+            write_lines(q->fd, full, n, q->piece);
             pthread_mutex_unlock(&q->out);
         }
     }
@@ -214,7 +220,7 @@ void gs_logq_put(gs_logq *q, const char *line, size_t len)
         pthread_mutex_unlock(&s->lock);
         gs_logq_flush(q);
         pthread_mutex_lock(&q->out);
-        write_lines(q->fd, line, len);
+        write_lines(q->fd, line, len, q->piece);
         pthread_mutex_unlock(&q->out);
         return;
     }
@@ -315,6 +321,8 @@ int gs_logq_new(int fd, size_t cap, int flush_ms, gs_logq **out)
     if (!q)
         return GS_ENOMEM;
     q->fd = fd;
+    struct stat st;
+    q->piece = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? SIZE_MAX : PIPE_BUF;
     q->cap = cap ? cap : LOGQ_DEFAULT_CAP;
     q->flush_ms = flush_ms > 0 ? flush_ms : 1;
     atomic_init(&q->active, false);

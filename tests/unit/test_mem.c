@@ -2,9 +2,12 @@
  * search core's use of it (limit "memory", progress counters). Each test
  * leaves the budget unlimited again, so the suite also runs unforked
  * (CK_FORK=no, as under valgrind). */
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "gridsolve/mem.h"
 #include "gridsolve/search.h"
@@ -59,6 +62,105 @@ START_TEST(accounting_allocator)
     ck_assert_ptr_null(gs_mem_malloc(1000));
     gs_mem_set_budget(0);
     ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
+/* A scope reserves in chunks and keeps the rest as its thread's credit;
+ * near a full budget it asks for exact amounts, so it refuses nothing
+ * the plain counter would grant, and its end gives every byte back. */
+START_TEST(scope_credit_stays_within_budget)
+{
+    uint64_t base = gs_mem_used();
+    uint64_t refused = gs_mem_refused();
+
+    gs_mem_scope_begin();
+    ck_assert(gs_mem_reserve(100));
+    uint64_t held = gs_mem_used();
+    ck_assert_uint_ge(held, base + 100); /* a chunk, credit included */
+    ck_assert(gs_mem_reserve(100));      /* from the credit */
+    ck_assert_uint_eq(gs_mem_used(), held);
+    gs_mem_release(200);
+    gs_mem_scope_begin(); /* nested: the same credit */
+    char *p = gs_mem_malloc(50);
+    ck_assert_ptr_nonnull(p);
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), held); /* p still holds its bytes */
+    gs_mem_scope_end();
+    ck_assert_uint_gt(gs_mem_used(), base);
+    gs_mem_free(p); /* freed outside any scope: straight back */
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    /* Room for 1000 bytes: no chunk fits, exact amounts do. */
+    gs_mem_set_budget(base + 1000);
+    gs_mem_scope_begin();
+    ck_assert(gs_mem_reserve(600));
+    ck_assert_uint_eq(gs_mem_used(), base + 600);
+    ck_assert(!gs_mem_reserve(600));
+    ck_assert_uint_eq(gs_mem_refused(), refused + 1);
+    ck_assert(gs_mem_reserve(400));
+    ck_assert_uint_eq(gs_mem_used(), base + 1000);
+    gs_mem_release(1000); /* kept as credit until the end */
+    ck_assert(gs_mem_reserve(1000));
+    gs_mem_release(1000);
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), base);
+    gs_mem_set_budget(0);
+
+    /* A large block freed in a scope is not kept as its credit. */
+    gs_mem_scope_begin();
+    p = gs_mem_malloc(4u << 20);
+    ck_assert_ptr_nonnull(p);
+    gs_mem_free(p);
+    ck_assert_uint_lt(gs_mem_used(), base + (1u << 20));
+    gs_mem_scope_end();
+    ck_assert_uint_eq(gs_mem_used(), base);
+}
+END_TEST
+
+/* An open arena holds a small tree's blocks (no budget, no heap); a
+ * tree larger than it goes on in the heap through the budget; deleting
+ * either gives every reserved byte back. */
+START_TEST(arena_holds_small_trees)
+{
+    uint64_t base = gs_mem_used();
+    _Alignas(16) unsigned char buf[2048];
+    gs_mem_arena a;
+    char big[4000];
+
+    gs_mem_install_cjson_hooks();
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    cJSON *doc = cJSON_Parse("{\"grid\": [\"#####\", \"#X.O#\", \"#####\"]}");
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert((unsigned char *)doc >= buf && (unsigned char *)doc < buf + 2048);
+    ck_assert_uint_eq((uintptr_t)doc % 16, 0);
+    ck_assert_uint_eq(gs_mem_used(), base);
+    cJSON *after = cJSON_CreateObject(); /* closed: from the heap */
+    ck_assert_ptr_nonnull(after);
+    ck_assert_uint_gt(gs_mem_used(), base);
+    cJSON_Delete(after);
+    ck_assert_str_eq(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "grid"), 1)->valuestring,
+        "#X.O#");
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
+    ck_assert_uint_eq(gs_mem_used(), base);
+
+    size_t n = (size_t)sprintf(big, "[");
+    for (int i = 0; i < 500; i++)
+        n += (size_t)sprintf(big + n, i ? ",%d" : "%d", i);
+    strcpy(big + n, "]");
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    doc = cJSON_Parse(big);
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_int_eq(cJSON_GetArraySize(doc), 500);
+    ck_assert_int_eq(cJSON_GetArrayItem(doc, 499)->valueint, 499);
+    ck_assert_uint_gt(gs_mem_used(), base); /* the rest is on the heap */
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
+    ck_assert_uint_eq(gs_mem_used(), base);
+    cJSON_InitHooks(NULL);
 }
 END_TEST
 
@@ -190,6 +292,8 @@ Suite *gs_test_mem_suite(void)
     TCase *tc = tcase_create("mem");
     tcase_add_test(tc, reserve_respects_budget);
     tcase_add_test(tc, accounting_allocator);
+    tcase_add_test(tc, scope_credit_stays_within_budget);
+    tcase_add_test(tc, arena_holds_small_trees);
     tcase_add_test(tc, system_limit_is_sane);
     tcase_add_test(tc, search_draws_from_process_budget);
     tcase_add_test(tc, search_reports_progress);
