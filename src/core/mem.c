@@ -12,8 +12,9 @@
  * bound holds as before: the blocks alive plus the credits never pass the
  * budget.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -217,18 +218,44 @@ void *gs_mem_realloc(void *p, size_t n)
     return q + HDR;
 }
 
+/* Reads up to n unsigned numbers, separated by blanks, from the start of
+ * a small file into v; returns how many were read. open/read, not stdio:
+ * `gridsolve solve` reads these at every start, and a FILE's buffer and
+ * the extra fstat showed in its start-up time. */
+static int read_u64s(const char *path, unsigned long long *v, int n)
+{
+    char text[128];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t len = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (len <= 0)
+        return 0;
+    text[len] = '\0';
+    char *p = text;
+    int got = 0;
+    while (got < n) {
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (*p < '0' || *p > '9')
+            break;
+        errno = 0;
+        v[got] = strtoull(p, &end, 10);
+        if (errno)
+            break;
+        got++;
+        p = end;
+    }
+    return got;
+}
+
 /* Reads one unsigned number from a file; 0 when absent or "max". */
 static uint64_t read_u64_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
     unsigned long long v = 0;
-
-    if (!f)
-        return 0;
-    if (fscanf(f, "%llu", &v) != 1)
-        v = 0;
-    fclose(f);
-    return v;
+    return read_u64s(path, &v, 1) == 1 ? v : 0;
 }
 
 uint64_t gs_mem_system_limit(void)
@@ -255,16 +282,12 @@ uint64_t gs_mem_default_budget(unsigned percent)
 /* Resident bytes of this process now (/proc/self/statm); 0 unknown. */
 static uint64_t resident_now(void)
 {
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long long size = 0, res = 0;
+    unsigned long long v[2] = {0, 0}; /* size, resident (pages) */
     long page = sysconf(_SC_PAGESIZE);
 
-    if (!f)
+    if (read_u64s("/proc/self/statm", v, 2) != 2 || page <= 0)
         return 0;
-    if (fscanf(f, "%llu %llu", &size, &res) != 2)
-        res = 0;
-    fclose(f);
-    return page > 0 ? (uint64_t)res * (uint64_t)page : 0;
+    return (uint64_t)v[1] * (uint64_t)page;
 }
 
 uint64_t gs_mem_process_budget(uint64_t bytes)
