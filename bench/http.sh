@@ -88,8 +88,12 @@ load() {
     local t0
     t0=$(ticks "$2")
     wrk -t "$threads" -c "$conns" -d "${secs}s" --latency \
-        -s "$here/http/post.lua" "http://127.0.0.1:$1" 2>&1 |
-        awk -v t0="$t0" -v t1_file="/proc/$2/stat" -v tck="$tck" '
+        -s "$here/http/post.lua" "http://127.0.0.1:$1" >"$dir/wrk.out" 2>&1
+    grep -q 'Requests/sec' "$dir/wrk.out" || {
+        echo "http.sh: wrk against port $1 gave no rate:" >&2
+        cat "$dir/wrk.out" >&2
+    }
+    awk -v t0="$t0" -v t1_file="/proc/$2/stat" -v tck="$tck" '
         function us(v) {
             if (v ~ /us$/) return v + 0;
             if (v ~ /ms$/) return v * 1000;
@@ -107,7 +111,7 @@ load() {
             cpu = n ? (f[14] + f[15] - t0) / tck * 1e6 / n : 0
             printf "%s %s %s %.2f %s\n", rps, p50, p99, cpu,
                 (err == "" ? "-" : "errors")
-        }'
+        }' "$dir/wrk.out"
 }
 
 : >"$dir/gs.runs"
@@ -134,6 +138,10 @@ for who in gs bare; do
         "$(col $who 1)" "$(col $who 2)" "$(col $who 3)" "$(col $who 4)"
 done
 awk -v g="$(col gs 1)" -v b="$(col bare 1)" 'BEGIN {
+    if (!(g > 0 && b > 0)) {
+        print "gridsolve / bare: no figure (a server gave no rate; see above)"
+        exit 1
+    }
     printf "gridsolve / bare: %.0f %%  (target 70 %%: %s)\n", 100 * g / b,
         (g >= 0.7 * b) ? "met" : "NOT met" }'
 echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) (on a loaded machine" \
