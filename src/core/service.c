@@ -416,13 +416,17 @@ static void put_number(jw *w, double d)
  * here by hand (printf's floating point cost as much as a tiny solve). */
 static void put_ms(jw *w, double ms)
 {
-    double k = round(ms * 1000);
+    double x = ms * 1000;
 
-    if (!(k >= 0 && k < 1e15) || k == 0 || fmod(k, 1000) == 0) {
-        put_number(w, k / 1000); /* integers, and anything unusual */
+    if (!(x >= 0 && x < 1e15)) {
+        put_number(w, ms); /* anything unusual */
         return;
     }
-    unsigned long long u = (unsigned long long)k;
+    unsigned long long u = (unsigned long long)(x + 0.5); /* rounded */
+    if (u % 1000 == 0) {
+        put_number(w, (double)(u / 1000)); /* whole milliseconds */
+        return;
+    }
     unsigned frac = (unsigned)(u % 1000);
     char f[4] = {(char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
                  (char)('0' + frac % 10), '\0'};

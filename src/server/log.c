@@ -113,7 +113,7 @@ static void put_ms(line *l, double ms)
         put(l, "%.3f", ms);
         return;
     }
-    uint64_t k = (uint64_t)nearbyint(ms * 1000.0);
+    uint64_t k = (uint64_t)(ms * 1000.0 + 0.5); /* ms >= 0: rounded */
     char frac[4] = {(char)('0' + k / 100 % 10), (char)('0' + k / 10 % 10),
                     (char)('0' + k % 10), '\0'};
     put_u64(l, k / 1000);

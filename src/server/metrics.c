@@ -229,7 +229,7 @@ void gs_metrics_solve(gs_metrics *m, int puzzle, bool ok,
     bump(&ps->results[res], 1);
     bump(&ps->buckets[b], 1);
     if (seconds > 0)
-        bump(&ps->sum_ns, (uint64_t)llround(seconds * 1e9));
+        bump(&ps->sum_ns, (uint64_t)(seconds * 1e9 + 0.5));
     if (ok && info)
         bump(&ps->expanded, info->expanded);
 }
