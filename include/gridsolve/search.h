@@ -1,33 +1,21 @@
 /* search.h - the shared search core used by every solver.
  *
- * One engine holds the visited set, the open queue and the parent links:
- *
- *   - Hashed states: each state is a fixed-width packed key of key_size
- *     bytes, stored once in a chunked arena and found through an
- *     open-addressing hash index. A record holds the key, the parent id and
- *     the move byte that led to it (and the cost in priority mode).
- *   - Dense states: when a puzzle can number its states 0..dense_count-1
- *     (bloxorz: 3 orientations per cell), the visited set is one byte per
- *     state holding the move that reached it, and the predecessor is
- *     recomputed through dense_parent(); memory is then proportional to the
- *     board, not to a hash table.
- *   - Lattice states (a dense BFS the core runs itself): states are
- *     (layer, cell) over a padded board and every move is a fixed cell
- *     offset plus a layer change (bloxorz: 3 orientations, 4 rolls). The
- *     puzzle marks the legal states in one bitset (4 bits per cell, one
- *     per layer, so that a cell's states share a cache line); the core
- *     clears a bit when it visits the state, stores the 2-bit move that
- *     reached it (one byte per cell, beside the bitset's layout), and
- *     keeps a compact FIFO of 32-bit ids: 12 bits per cell plus the
- *     frontier, and no callback per successor. The state
- *     cap counts bytes in this mode (GS_LATTICE_STATE_BYTES per state
- *     allowed), since a state costs a fraction of a byte, not a record.
+ * One engine holds the visited set, the open queue and the parent links.
+ * Each state is a fixed-width packed key of key_size bytes, stored once in
+ * a chunked arena and found through an open-addressing hash index. A
+ * record holds the key, the parent id and the move byte that led to it
+ * (and the cost in priority mode).
  *
  * The open list is FIFO (BFS: states pop in discovery order) or a binary
  * min-heap on a 64-bit priority (A*, best-first). Limits (deadline, state
  * cap, cancel flag) are checked inside gs_search_add/gs_search_pop, so no
  * solver can forget them: on a limit those return GS_ELIMIT and
  * gs_search_finish() turns that into a `limit` result.
+ *
+ * A puzzle whose states fit a dense board may run its own specialised
+ * inner loop instead (bloxorz: a BFS over bitsets, many states per
+ * word), on the core's limits and counters: gs_limits_expired,
+ * gs_progress_report, gs_progress_report_bytes, GS_DENSE_STATE_BYTES.
  */
 #ifndef GRIDSOLVE_SEARCH_H
 #define GRIDSOLVE_SEARCH_H
@@ -104,41 +92,15 @@ int64_t gs_deadline_after_ms(double ms);
 
 enum gs_queue_kind { GS_QUEUE_FIFO = 0, GS_QUEUE_PRIORITY = 1 };
 
-#define GS_LATTICE_MAX 4 /* layers and moves of a lattice */
-/* Lattice mode: the state cap allows this many bytes of store per state
- * of limits.max_states (about a small hashed record). */
-#define GS_LATTICE_STATE_BYTES 16
-
-/* A lattice: states (layer k, cell c) numbered 4 * c + k
- * (gs_lattice_id); move m from layer k leads to (to[k][m], c +
- * offset[k][m]). For each move, to[.][m] must be a permutation of the
- * layers (so the parent of a state is known from its move), and the puzzle
- * pads its board so that a move from a legal state never leaves
- * 0..cells-1. cells < 2^30. */
-typedef struct gs_lattice {
-    unsigned layers; /* 1..GS_LATTICE_MAX */
-    unsigned moves;  /* 1..GS_LATTICE_MAX */
-    uint32_t cells;  /* cells per layer */
-    int64_t offset[GS_LATTICE_MAX][GS_LATTICE_MAX];
-    unsigned char to[GS_LATTICE_MAX][GS_LATTICE_MAX];
-    char name[GS_LATTICE_MAX]; /* move letters, for paths */
-} gs_lattice;
-
-static inline uint64_t gs_lattice_id(uint64_t cell, unsigned layer)
-{
-    return cell * GS_LATTICE_MAX + layer;
-}
+/* A puzzle with its own dense store counts the state cap in bytes: this
+ * many per state of limits.max_states (about a small hashed record),
+ * since its states cost a fraction of a byte each. */
+#define GS_DENSE_STATE_BYTES 16
 
 typedef struct gs_search_config {
-    size_t key_size;      /* hashed mode: bytes per packed state */
-    uint64_t dense_count; /* > 0 selects dense mode */
-    /* Dense mode: the state that `move` was applied to in order to reach
-     * `id`. Required in dense mode. */
-    uint64_t (*dense_parent)(void *ctx, uint64_t id, unsigned char move);
-    void *ctx;
-    enum gs_queue_kind queue;  /* priority mode: hashed states only */
-    const gs_limits *limits;   /* may be NULL */
-    const gs_lattice *lattice; /* non-NULL selects lattice mode (FIFO) */
+    size_t key_size;          /* bytes per packed state, > 0 */
+    enum gs_queue_kind queue; /* FIFO (BFS) or priority (A*) */
+    const gs_limits *limits;  /* may be NULL */
     /* Priority mode: progress reports a popped priority shifted right by
      * this, for priorities that pack tie-breaks into their low bits. */
     unsigned bound_shift;
@@ -154,8 +116,7 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out);
 void gs_search_free(gs_search *s);
 
 /* Adds a state reached from `parent` (GS_NO_PARENT for a start state) by
- * `move`. `key` points to key_size bytes, or in dense mode to a uint64_t id.
- * In dense mode `move` must not be 0 or 0xFF (they mark unseen and start).
+ * `move`. `key` points to key_size bytes.
  * Returns 1 when the state is new, 0 when it was already known (*id is set
  * either way when id != NULL), GS_ELIMIT when the state cap is reached, or
  * GS_ENOMEM. In FIFO mode a new state is queued; a known one is left alone. */
@@ -176,20 +137,8 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
 
-/* Lattice mode: the bitset of legal states, bit gs_lattice_id(c, k) for
- * state (k, c) (all zero at first: 16 cells per word), for the puzzle to
- * fill before gs_search_lattice_run. NULL in other modes or when the store
- * was refused (the run then reports the limit). */
-uint64_t *gs_search_lattice_bits(gs_search *s);
-
-/* Lattice mode: BFS from `start` (a legal state) until `goal` is reached
- * (*found), the legal states run out (0), or a limit stops it (GS_ELIMIT;
- * also GS_ENOMEM). Limits are checked every few thousand expansions. */
-int gs_search_lattice_run(gs_search *s, uint64_t start, uint64_t goal,
-                          bool *found);
-
 /* The packed key of a hashed state. Records never move, so the pointer
- * stays valid until gs_search_free(). NULL in dense mode. */
+ * stays valid until gs_search_free(). */
 const void *gs_search_key(const gs_search *s, uint64_t id);
 /* Recorded cost of a state (priority mode; 0 in FIFO mode). */
 uint64_t gs_search_cost(const gs_search *s, uint64_t id);

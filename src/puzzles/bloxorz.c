@@ -8,8 +8,8 @@
  * the puzzle's specialised inner loop, and it keeps to the search core's
  * interface for everything else: the deadline and cancel flag
  * (gs_limits_expired), the progress counters (gs_progress_report*), the
- * state cap counted as bytes (GS_LATTICE_STATE_BYTES per state allowed,
- * as in the core's lattice mode) and the memory budget (mem.h). The board
+ * state cap counted as bytes (GS_DENSE_STATE_BYTES per state allowed)
+ * and the memory budget (mem.h). The board
  * itself is kept at 2 bits per cell; the search takes 1.5 bytes per cell
  * (4096x4096: about 25 MB plus the frontier).
  */
@@ -356,8 +356,8 @@ static void blox_format_text(const void *inst, const gs_result *res, int index,
  * wavefront crosses a tile along a diagonal, several cells wide, so a word
  * carries several states and a roll costs a few instructions for all of
  * them, with no branch that depends on the board. A queue of single
- * states (the core's lattice mode, 10 ns per state on a 500 x 500 board)
- * spent most of its time on mispredicted "already seen?" branches.
+ * states (10 ns per state on a 500 x 500 board) spent most of its time
+ * on mispredicted "already seen?" branches.
  *
  * Memory: 12 bits per cell (open, next layer, and the distance mod 3 of
  * every reached state in two bits) plus the frontier lists. No parent is
@@ -822,9 +822,9 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
     f.tcols = (size_t)((b->cols + 7) / 8) + 2;
     f.ntiles = ((size_t)((b->rows + 7) / 8) + 2) * f.tcols;
     if (lim && lim->max_states)
-        f.cap_bytes = lim->max_states > UINT64_MAX / GS_LATTICE_STATE_BYTES
+        f.cap_bytes = lim->max_states > UINT64_MAX / GS_DENSE_STATE_BYTES
                           ? UINT64_MAX
-                          : lim->max_states * GS_LATTICE_STATE_BYTES;
+                          : lim->max_states * GS_DENSE_STATE_BYTES;
     int rc = blox_take(&f, (uint64_t)f.ntiles * sizeof *f.t);
     if (rc == GS_OK) {
         f.t = blox_table_alloc(f.ntiles * sizeof *f.t);

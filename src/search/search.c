@@ -1,5 +1,5 @@
 /* search.c - the shared search core: visited set, open list, parent links
- * and limits for every solver (see search.h for the two state modes).
+ * and limits for every solver (see search.h).
  *
  * Hashed records live in fixed-size chunks so that growing the arena never
  * moves a record (keys returned by gs_search_key stay valid across adds
@@ -7,19 +7,9 @@
  * [key | parent u32 | move u8] plus [cost u64 | closed u8] in priority
  * mode; ids are arena indices, so in FIFO mode the arena itself is the
  * queue: states are expanded in the order they were discovered.
- *
- * Lattice mode runs its BFS here, in one tight loop: the puzzle's legal
- * states form one bitset ("open": legal and not yet visited) with a cell's
- * layers side by side, a move is an add to the state id, a visit clears
- * one bit and ORs a 2-bit move in (moves are stored layer by layer: they
- * are written once, read only for the path), and the FIFO is a ring of
- * 32-bit ids. No callback, no record, no hash. The BFS is bound by cache
- * misses: interleaving the layers makes a wavefront touch about a third
- * of the cache lines that one bitset per layer did.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "gridsolve/mem.h"
@@ -29,8 +19,6 @@
 #define CHUNK_RECS (1u << CHUNK_SHIFT)
 #define FIRST_RECS 256u
 #define NONE32 UINT32_MAX
-#define DENSE_UNSEEN 0
-#define DENSE_START 0xFF
 #define CHECK_EVERY 128 /* most adds + pops between clock reads */
 /* Longest we aim to run between two clock reads: the stride shrinks when
  * ticks turn out slower than this allows. */
@@ -43,7 +31,6 @@ typedef struct heap_ent {
 
 struct gs_search {
     gs_search_config cfg;
-    bool dense;
     bool prio;
     uint64_t expanded;
     enum gs_limit_kind limit;
@@ -55,13 +42,6 @@ struct gs_search {
     bool over_budget;   /* the initial store was refused: every call fails */
     uint64_t bound;     /* priority of the last popped state */
 
-    /* dense mode */
-    unsigned char *dmove;
-    uint32_t *dq;
-    size_t dq_head, dq_len, dq_cap;
-    uint64_t dcount;
-
-    /* hashed mode */
     size_t rec_size;
     unsigned char **chunks;
     size_t nchunks, chunks_cap;
@@ -71,25 +51,7 @@ struct gs_search {
     uint64_t fifo_head;
     heap_ent *heap;
     size_t heap_len, heap_cap;
-
-    /* lattice mode */
-    const gs_lattice *lat;
-    uint64_t *lopen; /* legal, unvisited */
-    size_t lopen_bytes, lmove_bytes;
-    uint8_t *lmove; /* 2 bits per state id: one byte per cell */
-    int64_t ldelta[GS_LATTICE_MAX][GS_LATTICE_MAX];      /* id change */
-    unsigned char lfrom[GS_LATTICE_MAX][GS_LATTICE_MAX]; /* [to][m] -> k */
-    uint8_t lmbits[GS_LATTICE_MAX][GS_LATTICE_MAX];      /* move m's bits */
-    uint32_t *lq;                                        /* ring, power of 2 */
-    size_t lq_cap;
-    uint64_t lq_most; /* states the lattice has: the ring's useful size */
-    uint64_t lstart, lcount;
-    uint64_t lcap_bytes; /* the state cap as bytes; 0 = none */
 };
-
-#define LQ_MAX_CELLS (1u << 30)
-#define LQ_FIRST 4096     /* first ring size */
-#define LATTICE_TICK 1024 /* expansions between limit checks */
 
 void gs_result_clear(gs_result *res)
 {
@@ -257,29 +219,10 @@ static bool reserve_initial(gs_search *s, uint64_t n)
     return true;
 }
 
-static int lattice_new(gs_search *s);
-
 int gs_search_new(const gs_search_config *cfg, gs_search **out)
 {
     *out = NULL;
-    if (cfg->lattice) {
-        gs_search *s = calloc(1, sizeof *s);
-        if (!s)
-            return GS_ENOMEM;
-        s->cfg = *cfg;
-        s->stride = 1;
-        s->last_check = gs_now_ns();
-        int rc = lattice_new(s);
-        if (rc) {
-            gs_search_free(s);
-            return rc;
-        }
-        *out = s;
-        return GS_OK;
-    }
-    if (cfg->dense_count ? (!cfg->dense_parent || cfg->queue != GS_QUEUE_FIFO ||
-                            cfg->dense_count > NONE32)
-                         : cfg->key_size == 0)
+    if (cfg->key_size == 0)
         return GS_EINTERNAL;
     gs_search *s = calloc(1, sizeof *s);
     if (!s)
@@ -287,80 +230,31 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     s->cfg = *cfg;
     s->stride = 1;
     s->last_check = gs_now_ns();
-    s->dense = cfg->dense_count > 0;
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
-    if (s->dense) {
-        if (reserve_initial(s, cfg->dense_count)) {
-            s->dmove = calloc(cfg->dense_count, 1);
-            if (!s->dmove) {
-                gs_search_free(s);
-                return GS_ENOMEM;
-            }
-        }
-    } else {
-        s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
-        /* Small at first: many solves are tiny, and a fresh index is
-         * zeroed; it doubles as the store grows. */
-        s->table_mask = 255;
-        if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
-            s->table = calloc(s->table_mask + 1, sizeof *s->table);
-            if (!s->table) {
-                gs_search_free(s);
-                return GS_ENOMEM;
-            }
+    s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
+    /* Small at first: many solves are tiny, and a fresh index is zeroed;
+     * it doubles as the store grows. */
+    s->table_mask = 255;
+    if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
+        s->table = calloc(s->table_mask + 1, sizeof *s->table);
+        if (!s->table) {
+            gs_search_free(s);
+            return GS_ENOMEM;
         }
     }
     *out = s;
     return GS_OK;
 }
 
-/* Zeroed memory for the lattice's tables. Past BIG_BYTES it is mapped
- * directly and the kernel is asked for huge pages: a BFS wavefront on a
- * large board touches a few lines in each of thousands of rows, and with
- * 4 KB pages nearly every one of those accesses missed the TLB. */
-#define BIG_BYTES (4u << 20)
-#define HUGE_PAGE (2u << 20)
-
-static void *big_calloc(size_t n)
-{
-    if (n < BIG_BYTES)
-        return calloc(n, 1);
-    size_t len = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, len, MADV_HUGEPAGE); /* advice only: fine if refused */
-#endif
-    return p;
-}
-
-static void big_free(void *p, size_t n)
-{
-    if (!p)
-        return;
-    if (n < BIG_BYTES) {
-        free(p);
-        return;
-    }
-    munmap(p, (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
-}
-
 void gs_search_free(gs_search *s)
 {
     if (!s)
         return;
-    free(s->dmove);
-    free(s->dq);
     for (size_t i = 0; i < s->nchunks; i++)
         free(s->chunks[i]);
     free(s->chunks);
     free(s->table);
     free(s->heap);
-    big_free(s->lopen, s->lopen_bytes);
-    big_free(s->lmove, s->lmove_bytes);
-    free(s->lq);
     gs_mem_release(s->bytes);
     free(s);
 }
@@ -536,44 +430,6 @@ static bool states_full(gs_search *s, uint64_t stored)
     return false;
 }
 
-static int dense_add(gs_search *s, uint64_t sid, uint64_t parent,
-                     unsigned char move, uint64_t *id)
-{
-    if (sid >= s->cfg.dense_count)
-        return GS_EINTERNAL;
-    if (id)
-        *id = sid;
-    if (s->dmove[sid] != DENSE_UNSEEN)
-        return 0;
-    if (states_full(s, s->dcount))
-        return GS_ELIMIT;
-    if (s->dq_len == s->dq_cap) {
-        size_t cap = s->dq_cap ? s->dq_cap * 2 : 1024;
-        if (cap > s->cfg.dense_count)
-            cap = s->cfg.dense_count;
-        /* Compact the consumed prefix before growing. */
-        if (s->dq_head > 0) {
-            memmove(s->dq, s->dq + s->dq_head,
-                    (s->dq_len - s->dq_head) * sizeof *s->dq);
-            s->dq_len -= s->dq_head;
-            s->dq_head = 0;
-        }
-        if (s->dq_len == s->dq_cap) {
-            if (!budget_grow(s, s->dq_cap * sizeof *s->dq, cap * sizeof *s->dq))
-                return GS_ELIMIT;
-            uint32_t *q = realloc(s->dq, cap * sizeof *q);
-            if (!q)
-                return GS_ENOMEM;
-            s->dq = q;
-            s->dq_cap = cap;
-        }
-    }
-    s->dq[s->dq_len++] = (uint32_t)sid;
-    s->dmove[sid] = parent == GS_NO_PARENT ? DENSE_START : move;
-    s->dcount++;
-    return 1;
-}
-
 /* Inserts a new hashed record at table slot `slot`. */
 static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
                          const void *key, uint64_t parent, unsigned char move,
@@ -610,12 +466,8 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
 int gs_search_add(gs_search *s, const void *key, uint64_t parent,
                   unsigned char move, uint64_t *id)
 {
-    if (s->lat)
-        return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
-    if (s->dense)
-        return dense_add(s, *(const uint64_t *)key, parent, move, id);
     if (s->prio)
         return GS_EINTERNAL;
     bool found;
@@ -691,7 +543,7 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
                        unsigned char move, uint64_t cost, uint64_t prio,
                        uint64_t *id)
 {
-    if (!s->prio || s->lat)
+    if (!s->prio)
         return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
@@ -725,15 +577,9 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
 
 int gs_search_pop(gs_search *s, uint64_t *id)
 {
-    if (s->lat)
-        return GS_EINTERNAL;
     if (time_up(s))
         return GS_ELIMIT;
-    if (s->dense) {
-        if (s->dq_head == s->dq_len)
-            return 0;
-        *id = s->dq[s->dq_head++];
-    } else if (!s->prio) {
+    if (!s->prio) {
         if (s->fifo_head == s->count)
             return 0;
         *id = s->fifo_head++;
@@ -755,233 +601,9 @@ int gs_search_pop(gs_search *s, uint64_t *id)
     return 1;
 }
 
-/* ------------------------------------------------------------ lattice */
-
-/* Checks the lattice's shape and derives the id deltas and the inverse
- * layer maps. False when it is not a valid lattice. */
-static bool lattice_shape(gs_search *s)
-{
-    const gs_lattice *l = s->lat;
-    if (l->layers < 1 || l->layers > GS_LATTICE_MAX || l->moves < 1 ||
-        l->moves > GS_LATTICE_MAX || l->cells == 0 || l->cells >= LQ_MAX_CELLS)
-        return false;
-    for (unsigned m = 0; m < l->moves; m++) {
-        unsigned seen = 0;
-        for (unsigned k = 0; k < l->layers; k++) {
-            unsigned t = l->to[k][m];
-            if (t >= l->layers || (seen >> t & 1))
-                return false; /* not a permutation: parents unknowable */
-            seen |= 1u << t;
-            s->lfrom[t][m] = (unsigned char)k;
-            s->ldelta[k][m] =
-                l->offset[k][m] * GS_LATTICE_MAX + ((int64_t)t - (int64_t)k);
-            /* The target's id ends in its layer t, so its move bits sit
-             * at 2 * t in its cell's byte: known before the loop. */
-            s->lmbits[k][m] = (uint8_t)(m << (2 * t));
-        }
-    }
-    return true;
-}
-
-/* Allocates the open bitset, the move array and the first ring, all from
- * the budgets; a refusal is recorded (memory, or states when the state cap
- * counted as bytes is passed) and reported by the run. */
-static int lattice_new(gs_search *s)
-{
-    const gs_limits *lim = s->cfg.limits;
-    s->lat = s->cfg.lattice;
-    if (!lattice_shape(s))
-        return GS_EINTERNAL;
-    uint64_t cells = ((uint64_t)s->lat->cells + 15) & ~(uint64_t)15;
-    /* The ring never holds more than every state once: a tiny board (an
-     * HTTP request's) gets a ring of its size, not LQ_FIRST entries. */
-    s->lq_most = (uint64_t)s->lat->cells * s->lat->layers;
-    size_t ring = 16;
-    while (ring < LQ_FIRST && ring <= s->lq_most)
-        ring *= 2;
-    uint64_t bytes = cells / 2 + cells + ring * sizeof *s->lq;
-    if (lim && lim->max_states)
-        s->lcap_bytes = lim->max_states > UINT64_MAX / GS_LATTICE_STATE_BYTES
-                            ? UINT64_MAX
-                            : lim->max_states * GS_LATTICE_STATE_BYTES;
-    if (s->lcap_bytes && bytes > s->lcap_bytes) {
-        s->over_budget = true;
-        s->limit = GS_LIMIT_STATES;
-        return GS_OK;
-    }
-    if (!reserve_initial(s, bytes))
-        return GS_OK;
-    s->lopen_bytes = cells / 16 * sizeof *s->lopen;
-    s->lmove_bytes = cells;
-    s->lopen = big_calloc(s->lopen_bytes);
-    s->lmove = big_calloc(s->lmove_bytes);
-    s->lq = malloc(ring * sizeof *s->lq);
-    s->lq_cap = ring;
-    if (!s->lopen || !s->lmove || !s->lq)
-        return GS_ENOMEM;
-    return GS_OK;
-}
-
-uint64_t *gs_search_lattice_bits(gs_search *s)
-{
-    return s->lat ? s->lopen : NULL;
-}
-
-/* Doubles the ring, unrolling it so that head is at 0. */
-static int lattice_ring_grow(gs_search *s, uint64_t *head, uint64_t *tail)
-{
-    size_t cap = s->lq_cap * 2, from = s->lq_cap * sizeof *s->lq;
-    if (s->lcap_bytes && s->bytes + from > s->lcap_bytes) {
-        s->limit = GS_LIMIT_STATES;
-        return GS_ELIMIT;
-    }
-    if (!budget_grow(s, from, cap * sizeof *s->lq))
-        return GS_ELIMIT;
-    uint32_t *q = malloc(cap * sizeof *q);
-    if (!q)
-        return GS_ENOMEM;
-    uint64_t n = *tail - *head;
-    for (uint64_t i = 0; i < n; i++)
-        q[i] = s->lq[(*head + i) & (s->lq_cap - 1)];
-    free(s->lq);
-    s->lq = q;
-    s->lq_cap = cap;
-    *head = 0;
-    *tail = n;
-    return GS_OK;
-}
-
-/* Expands up to `budget` states from the ring, with `nm` moves (a
- * constant in each caller, so the move loop unrolls). Returns 1 when the
- * goal was reached, 0 otherwise (ring empty or budget spent), or an
- * error. Plain locals only: nothing in the loop has its address taken, so
- * everything stays in registers. */
-static inline __attribute__((always_inline)) int
-lattice_burst_n(gs_search *s, uint64_t *head, uint64_t *tail, uint64_t goal,
-                uint64_t budget, const unsigned nm)
-{
-    int64_t delta[GS_LATTICE_MAX][GS_LATTICE_MAX];
-    uint8_t mbits[GS_LATTICE_MAX][GS_LATTICE_MAX];
-    memcpy(delta, s->ldelta, sizeof delta);
-    memcpy(mbits, s->lmbits, sizeof mbits);
-    uint64_t *open = s->lopen;
-    uint8_t *move = s->lmove;
-    uint32_t *q = s->lq;
-    uint64_t cap = s->lq_cap, qmask = cap - 1;
-    uint64_t h = *head, t = *tail, end = h + budget;
-    int rc = 0;
-    /* Room for every successor of the whole burst, checked once; a ring
-     * larger than the lattice holds every state already. */
-    while (cap <= s->lq_most && t - h + nm * budget >= cap) {
-        if ((rc = lattice_ring_grow(s, &h, &t)) != 0) {
-            *head = h;
-            *tail = t;
-            return rc;
-        }
-        q = s->lq;
-        cap = s->lq_cap;
-        qmask = cap - 1;
-        end = h + budget;
-    }
-    /* Counted from here: a grow above renumbers h and t from 0. */
-    const uint64_t h0 = h, t0 = t;
-    while (h != t && h != end) {
-        uint64_t id = q[h & qmask];
-        const int64_t *d = delta[id % GS_LATTICE_MAX];
-        const uint8_t *mb = mbits[id % GS_LATTICE_MAX];
-        h++;
-#pragma GCC unroll 4
-        for (unsigned m = 0; m < nm; m++) {
-            uint64_t n = id + (uint64_t)d[m];
-            uint64_t w = open[n >> 6], bit = 1ull << (n & 63);
-            if (!(w & bit))
-                continue;
-            /* Visit: move bits start at zero, so move 0 writes nothing;
-             * visited states are told from unseen ones by the open
-             * bitset, not by their move bits. */
-            open[n >> 6] = w & ~bit;
-            move[n >> 2] |= mb[m];
-            q[t & qmask] = (uint32_t)n;
-            t++;
-            rc |= n == goal;
-        }
-        if (rc)
-            break;
-    }
-    s->expanded += h - h0;
-    s->lcount += t - t0;
-    *head = h;
-    *tail = t;
-    return rc;
-}
-
-static int lattice_burst(gs_search *s, uint64_t *head, uint64_t *tail,
-                         uint64_t goal, uint64_t budget)
-{
-    switch (s->lat->moves) {
-    case 4:
-        return lattice_burst_n(s, head, tail, goal, budget, 4);
-    case 3:
-        return lattice_burst_n(s, head, tail, goal, budget, 3);
-    case 2:
-        return lattice_burst_n(s, head, tail, goal, budget, 2);
-    default:
-        return lattice_burst_n(s, head, tail, goal, budget, 1);
-    }
-}
-
-int gs_search_lattice_run(gs_search *s, uint64_t start, uint64_t goal,
-                          bool *found)
-{
-    *found = false;
-    if (!s->lat)
-        return GS_EINTERNAL;
-    if (s->over_budget || !s->lopen)
-        return s->over_budget ? GS_ELIMIT : GS_ENOMEM;
-    if (start / GS_LATTICE_MAX >= s->lat->cells ||
-        !(s->lopen[start >> 6] >> (start & 63) & 1))
-        return GS_EINTERNAL;
-    uint64_t head = 0, tail = 0;
-    s->lstart = start;
-    s->lopen[start >> 6] &= ~(1ull << (start & 63));
-    s->lq[tail++] = (uint32_t)start;
-    s->lcount = 1;
-    if (start == goal) {
-        *found = true;
-        return 0;
-    }
-    for (;;) {
-        if (time_up(s))
-            return GS_ELIMIT;
-        int rc = lattice_burst(s, &head, &tail, goal, LATTICE_TICK);
-        if (rc < 0)
-            return rc;
-        if (rc == 1) {
-            *found = true;
-            return 0;
-        }
-        if (head == tail)
-            return 0;
-    }
-}
-
-/* Parent of a visited lattice state: undo its move's offset and layer. */
-static uint64_t lattice_parent(const gs_search *s, uint64_t id,
-                               unsigned char *move)
-{
-    if (id == s->lstart)
-        return GS_NO_PARENT;
-    unsigned t = (unsigned)(id % GS_LATTICE_MAX);
-    unsigned m = s->lmove[id >> 2] >> ((id & 3) * 2) & 3;
-    unsigned k = s->lfrom[t][m];
-    if (move)
-        *move = (unsigned char)s->lat->name[m];
-    return id - (uint64_t)s->ldelta[k][m];
-}
-
 const void *gs_search_key(const gs_search *s, uint64_t id)
 {
-    return s->dense || s->lat ? NULL : rec_at(s, (uint32_t)id);
+    return rec_at(s, (uint32_t)id);
 }
 
 uint64_t gs_search_cost(const gs_search *s, uint64_t id)
@@ -991,16 +613,6 @@ uint64_t gs_search_cost(const gs_search *s, uint64_t id)
 
 uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
 {
-    if (s->lat)
-        return lattice_parent(s, id, move);
-    if (s->dense) {
-        unsigned char m = s->dmove[id];
-        if (m == DENSE_START || m == DENSE_UNSEEN)
-            return GS_NO_PARENT;
-        if (move)
-            *move = m;
-        return s->cfg.dense_parent(s->cfg.ctx, id, m);
-    }
     const unsigned char *r = rec_at(s, (uint32_t)id);
     uint32_t p = rec_parent(s, r);
     if (move)
@@ -1010,9 +622,7 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
 
 uint64_t gs_search_count(const gs_search *s)
 {
-    if (s->lat)
-        return s->lcount;
-    return s->dense ? s->dcount : s->count;
+    return s->count;
 }
 
 uint64_t gs_search_expanded(const gs_search *s)

@@ -466,7 +466,7 @@ START_TEST(test_open_board)
 }
 END_TEST
 
-/* The lattice store counts against the state cap as bytes: a 300x300
+/* The bitset store counts against the state cap as bytes: a 300x300
  * open board (about 270,000 states) solves under a cap of 20,000 states,
  * while the memory budget still stops it as a memory limit. */
 START_TEST(test_cap_counts_bytes)

@@ -171,13 +171,8 @@ START_TEST(system_limit_is_sane)
 }
 END_TEST
 
-static uint64_t no_parent(void *ctx, uint64_t id, unsigned char move)
-{
-    return GS_NO_PARENT;
-}
-
-/* The process budget stops a search with limit "memory", whichever mode,
- * and every byte comes back when the search is freed. */
+/* The process budget stops a search with limit "memory", and every byte
+ * comes back when the search is freed. */
 START_TEST(search_draws_from_process_budget)
 {
     uint64_t base = gs_mem_used();
@@ -196,11 +191,10 @@ START_TEST(search_draws_from_process_budget)
     gs_search_free(s);
     ck_assert_uint_eq(gs_mem_used(), base);
 
-    /* A dense store larger than the whole budget: the search is made, its
-     * first add reports the limit. */
-    gs_search_config dcfg = {.dense_count = 4u << 20,
-                             .dense_parent = no_parent};
-    ck_assert_int_eq(gs_search_new(&dcfg, &s), GS_OK);
+    /* No room for even the first index: the search is made, its first
+     * add reports the limit. */
+    gs_mem_set_budget(base + 1);
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
     k = 0;
     ck_assert_int_eq(gs_search_add(s, &k, GS_NO_PARENT, 0, NULL), GS_ELIMIT);
     ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
