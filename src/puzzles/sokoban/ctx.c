@@ -51,7 +51,11 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->su);
     gs_mem_free(x->sv);
     gs_mem_free(x->sp);
-    gs_mem_free(x->rowcell);
+    gs_mem_free(x->pgrp);
+    gs_mem_free(x->plab);
+    gs_mem_free(x->gqueue);
+    gs_mem_free(x->prow);
+    gs_mem_free(x->crow);
     gs_mem_free(x->assign);
     gs_mem_free(x->corral);
     gs_mem_free(x->inb);

@@ -154,7 +154,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
-    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
+    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
@@ -175,7 +175,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
-            h = gs_sokoban_child_bound(x, hp, i, b, to);
+            h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
@@ -185,8 +185,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
             if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
                 h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
-            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
-                            (uint64_t)(run - 1);
+            uint64_t cost =
+                g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
             rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
                                     priority(x, cost, h), NULL);
@@ -203,8 +203,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
 {
     sok_objective obj = x->obj;
-    uint32_t h =
-        x->start_dead ? SOK_INF : gs_sokoban_lower_bound(x, x->start_boxes);
+    uint32_t h = x->start_dead ? SOK_INF
+                               : gs_sokoban_lower_bound(x, x->start_player,
+                                                        x->start_boxes);
     if (h != SOK_INF) {
         int p = x->start_player;
         if (obj >= SOK_ANY) {
