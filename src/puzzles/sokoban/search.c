@@ -151,7 +151,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 {
     sok_objective obj = x->obj;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
+    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
@@ -188,13 +188,21 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
-            rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
-                                    priority(x, cost, h), NULL);
+            memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
+            gs_search_prefetch(s, x->key);
+            x->pend[npend++] = (struct sok_pend){
+                .cost = cost, .prio = priority(x, cost, h), .dir = (uint8_t)d};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
     }
     gs_sokoban_occ_set(x, x->boxes, 0);
+    /* The store's index is far bigger than the caches: one miss per
+     * child, overlapped by the prefetches above. */
+    for (int j = 0; j < npend && rc >= 0; j++)
+        rc = gs_search_add_prio(s, x->pkeys + x->key_size * (size_t)j, id,
+                                x->pend[j].dir, x->pend[j].cost,
+                                x->pend[j].prio, NULL);
     return rc < 0 ? rc : GS_OK;
 }
 

@@ -148,6 +148,13 @@ typedef struct sok_ctx {
         uint32_t walk; /* steps to the cell behind the box */
     } * pushes;        /* 4*nboxes candidate pushes of one expansion */
     char *walk;        /* n: one walk's letters while rebuilding */
+    /* The children of one expansion, added to the store together after
+     * their index slots were prefetched (search.c). */
+    struct sok_pend {
+        uint64_t cost, prio;
+        uint8_t dir;
+    } * pend;
+    unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
     /* Packing order for `any` (pack.c): NULL on the exact objectives. */
     uint16_t *glayer; /* ngoals: retrograde layer, deeper = fill earlier */
     int32_t *gindex;  /* n: goal number of a goal cell */
