@@ -82,8 +82,15 @@ static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
     switch (x->obj) {
     case SOK_MOVES:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
-    case SOK_PUSHES:
-        return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
+    case SOK_PUSHES: {
+        /* f on pushes, then f on moves (each push is a move too), then
+         * the smaller h, in the fields of SOK_PRIO_*. */
+        uint64_t pf = (cost >> SOK_PUSH_SHIFT) + h;
+        uint64_t mf = (cost & 0xffffffffu) + h;
+        uint64_t mmax = ((uint64_t)1 << (SOK_PRIO_PUSH_SHIFT - 16)) - 1;
+        return pf << SOK_PRIO_PUSH_SHIFT | (mf < mmax ? mf : mmax) << 16 |
+               (h < 0xffff ? h : 0xffff);
+    }
     case SOK_ANY_ASTAR:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     default:
@@ -105,7 +112,7 @@ static unsigned bound_shift(sok_objective obj)
     case SOK_ANY_ASTAR:
         return 16;
     case SOK_PUSHES:
-        return SOK_PUSH_SHIFT;
+        return SOK_PRIO_PUSH_SHIFT;
     default:
         return 32;
     }

@@ -89,8 +89,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PACK_WEIGHT 3
 #define SOK_CONN_WEIGHT 3
 #define SOK_GREEDY_WEIGHT 2
-/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
+/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
+ * priority = f on pushes << SOK_PRIO_PUSH_SHIFT | f on moves << 16 | h
+ * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
 #define SOK_PUSH_SHIFT 32
+#define SOK_PRIO_PUSH_SHIFT 44
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
