@@ -9,10 +9,11 @@
  *
  * Objectives, all on the search core's priority queue:
  *   - moves (default): A*, edge cost = walk + 1, heuristic = minimum-cost
- *     matching of boxes to goals by relaxed push distance (a lower bound on
- *     pushes, hence on moves). One push changes one box's distance to any
- *     goal by at most 1 and costs at least 1, so the heuristic is consistent
- *     and the first expansion of a goal state is optimal.
+ *     matching of boxes to goals by push distance of each box alone with
+ *     the player where it is (bound.c; a lower bound on pushes, hence on
+ *     moves). One push changes one box's distance to any goal by at most 1
+ *     and costs at least 1, so the heuristic is consistent and the first
+ *     expansion of a goal state is optimal.
  *   - pushes: the same graph with cost (pushes, moves) packed
  *     lexicographically into one integer; exact for both components because
  *     the player's exact cell is part of the state.
@@ -26,11 +27,11 @@
  *     runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
- * can never be pulled back from a goal), matchings with no finite cost, and
- * freeze deadlocks (boxes blocked on both axes by walls, dead pairs or other
- * frozen boxes, one of them off goal). `any` also applies PI-corral
- * pruning, which keeps some solution whenever one exists (so its
- * "impossible" is a proof too) but not the shortest one.
+ * can never be pushed to a goal from any side), matchings with no finite
+ * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
+ * pairs or other frozen boxes, one of them off goal). `any` also applies
+ * PI-corral pruning, which keeps some solution whenever one exists (so
+ * its "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
