@@ -487,6 +487,14 @@ int gs_search_add(gs_search *s, const void *key, uint64_t parent,
     return 1;
 }
 
+void gs_search_prefetch(const gs_search *s, const void *key)
+{
+    if (s->dense || s->lat || !s->table)
+        return;
+    uint64_t h = hash_key(key, s->cfg.key_size);
+    __builtin_prefetch(&s->table[h & s->table_mask]);
+}
+
 static bool heap_less(const heap_ent *a, const heap_ent *b)
 {
     return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);

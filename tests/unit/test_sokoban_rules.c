@@ -202,8 +202,8 @@ START_TEST(test_child_bound_exact)
         int k = gs_sokoban_list_pushes(x, player);
         if (k == 0)
             break;
-        uint32_t hp = gs_sokoban_parent_bound(x, x->boxes);
-        ck_assert_uint_eq(hp, gs_sokoban_lower_bound(x, x->boxes));
+        uint32_t hp = gs_sokoban_parent_bound(x, player, x->boxes);
+        ck_assert_uint_eq(hp, gs_sokoban_lower_bound(x, player, x->boxes));
         ck_assert_uint_ne(hp, SOK_INF);
         for (int j = 0; j < k; j++) {
             int i = x->pushes[j].box, b = x->boxes[i];
@@ -211,8 +211,8 @@ START_TEST(test_child_bound_exact)
             memcpy(x->child, x->boxes, sizeof *x->child * (size_t)x->nboxes);
             x->child[i] = to;
             /* Sorted order is not needed by the bound itself. */
-            uint32_t inc = gs_sokoban_child_bound(x, hp, i, b, to);
-            uint32_t full = gs_sokoban_lower_bound(x, x->child);
+            uint32_t inc = gs_sokoban_child_bound(x, hp, i, b, to, b);
+            uint32_t full = gs_sokoban_lower_bound(x, b, x->child);
             ck_assert_uint_eq(inc, full);
             checked++;
         }
@@ -227,6 +227,40 @@ START_TEST(test_child_bound_exact)
         player = b;
     }
     ck_assert_int_gt(checked, 100);
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_player_side_fires)
+{
+    /* A one-wide corridor: the player is right of the box and cannot get
+     * round it, so the goal on the right is out of reach (the relaxed
+     * distance would say 3). With the player on the left it is 3. */
+    static const char *const rows[] = {"#########", "#   $@ .#", "#########"};
+    rule_level L;
+    rule_load(&L, rows, 3);
+    sok_ctx *x = &L.x;
+    ck_assert_ptr_nonnull(x->gdist);
+    ck_assert_uint_eq(gs_sokoban_lower_bound(x, x->start_player, x->boxes),
+                      SOK_INF);
+    ck_assert_uint_eq(gs_sokoban_lower_bound(x, cell_of(&L, 1, 1), x->boxes),
+                      3);
+    /* The box's cell itself stays live: from the left it gets there. */
+    ck_assert(!x->dead[cell_of(&L, 1, 4)]);
+    rule_free(&L);
+}
+END_TEST
+
+START_TEST(test_player_side_not)
+{
+    /* The same corridor with a way round below: the player reaches the
+     * box's left side, and the bound is the 3 pushes. */
+    static const char *const rows[] = {"#########", "#   $@ .#", "# ##### #",
+                                       "#       #", "#########"};
+    rule_level L;
+    rule_load(&L, rows, 5);
+    sok_ctx *x = &L.x;
+    ck_assert_uint_eq(gs_sokoban_lower_bound(x, x->start_player, x->boxes), 3);
     rule_free(&L);
 }
 END_TEST
@@ -354,8 +388,7 @@ START_TEST(test_tunnel_not)
     rule_load_obj(&L, goal, 3, SOK_ANY);
     ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
     rule_free(&L);
-    static const char *const box[] = {"##########", "#@$  $ ..#",
-                                      "##########"};
+    static const char *const box[] = {"##########", "#@$  $ ..#", "##########"};
     rule_load_obj(&L, box, 3, SOK_ANY);
     ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
     rule_free(&L);
@@ -401,6 +434,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pi_corral_fires);
     tcase_add_test(tc, test_pi_corral_not);
     tcase_add_test(tc, test_child_bound_exact);
+    tcase_add_test(tc, test_player_side_fires);
+    tcase_add_test(tc, test_player_side_not);
     tcase_add_test(tc, test_pack_order_fires);
     tcase_add_test(tc, test_pack_order_not);
     tcase_add_test(tc, test_tunnel_fires);

@@ -51,13 +51,19 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->su);
     gs_mem_free(x->sv);
     gs_mem_free(x->sp);
-    gs_mem_free(x->rowcell);
+    gs_mem_free(x->pgrp);
+    gs_mem_free(x->plab);
+    gs_mem_free(x->gqueue);
+    gs_mem_free(x->prow);
+    gs_mem_free(x->crow);
     gs_mem_free(x->assign);
     gs_mem_free(x->corral);
     gs_mem_free(x->inb);
     gs_mem_free(x->passign);
     gs_mem_free(x->pushes);
     gs_mem_free(x->walk);
+    gs_mem_free(x->pend);
+    gs_mem_free(x->pkeys);
     gs_mem_free(x->glayer);
     gs_mem_free(x->gindex);
     gs_mem_free(x->pmark);
@@ -257,10 +263,12 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     x->walk = gs_sokoban_tab_alloc(x, un, false);
     x->corral = gs_sokoban_tab_alloc(x, sizeof *x->corral * un, false);
     x->inb = gs_sokoban_tab_alloc(x, nbx, false);
-    bool ok = x->nb && x->goal && x->dead && x->near && x->goals && x->occ &&
-              x->mark && x->seen && x->dist && x->how && x->queue && x->boxes &&
-              x->child && x->start_boxes && x->key && x->pushes && x->walk &&
-              x->corral && x->inb;
+    x->pend = gs_sokoban_tab_alloc(x, sizeof *x->pend * 4 * nbx, false);
+    x->pkeys = gs_sokoban_tab_alloc(x, x->key_size * 4 * nbx, false);
+    bool ok = x->pend && x->pkeys && x->nb && x->goal && x->dead && x->near &&
+              x->goals && x->occ && x->mark && x->seen && x->dist && x->how &&
+              x->queue && x->boxes && x->child && x->start_boxes && x->key &&
+              x->pushes && x->walk && x->corral && x->inb;
     if (ok) {
         int gi = 0, bi = 0;
         for (size_t i = 0; i < cells; i++) {

@@ -9,10 +9,11 @@
  *
  * Objectives, all on the search core's priority queue:
  *   - moves (default): A*, edge cost = walk + 1, heuristic = minimum-cost
- *     matching of boxes to goals by relaxed push distance (a lower bound on
- *     pushes, hence on moves). One push changes one box's distance to any
- *     goal by at most 1 and costs at least 1, so the heuristic is consistent
- *     and the first expansion of a goal state is optimal.
+ *     matching of boxes to goals by push distance of each box alone with
+ *     the player where it is (bound.c; a lower bound on pushes, hence on
+ *     moves). One push changes one box's distance to any goal by at most 1
+ *     and costs at least 1, so the heuristic is consistent and the first
+ *     expansion of a goal state is optimal.
  *   - pushes: the same graph with cost (pushes, moves) packed
  *     lexicographically into one integer; exact for both components because
  *     the player's exact cell is part of the state.
@@ -26,11 +27,11 @@
  *     runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
- * can never be pulled back from a goal), matchings with no finite cost, and
- * freeze deadlocks (boxes blocked on both axes by walls, dead pairs or other
- * frozen boxes, one of them off goal). `any` also applies PI-corral
- * pruning, which keeps some solution whenever one exists (so its
- * "impossible" is a proof too) but not the shortest one.
+ * can never be pushed to a goal from any side), matchings with no finite
+ * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
+ * pairs or other frozen boxes, one of them off goal). `any` also applies
+ * PI-corral pruning, which keeps some solution whenever one exists (so
+ * its "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
@@ -82,8 +83,15 @@ static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
     switch (x->obj) {
     case SOK_MOVES:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
-    case SOK_PUSHES:
-        return cost + ((uint64_t)h << SOK_PUSH_SHIFT) + h;
+    case SOK_PUSHES: {
+        /* f on pushes, then f on moves (each push is a move too), then
+         * the smaller h, in the fields of SOK_PRIO_*. */
+        uint64_t pf = (cost >> SOK_PUSH_SHIFT) + h;
+        uint64_t mf = (cost & 0xffffffffu) + h;
+        uint64_t mmax = ((uint64_t)1 << (SOK_PRIO_PUSH_SHIFT - 16)) - 1;
+        return pf << SOK_PRIO_PUSH_SHIFT | (mf < mmax ? mf : mmax) << 16 |
+               (h < 0xffff ? h : 0xffff);
+    }
     case SOK_ANY_ASTAR:
         return (cost + h) << 16 | (h < 0xffff ? h : 0xffff);
     default:
@@ -105,7 +113,7 @@ static unsigned bound_shift(sok_objective obj)
     case SOK_ANY_ASTAR:
         return 16;
     case SOK_PUSHES:
-        return SOK_PUSH_SHIFT;
+        return SOK_PRIO_PUSH_SHIFT;
     default:
         return 32;
     }
@@ -151,10 +159,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 {
     sok_objective obj = x->obj;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK;
+    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
-    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, x->boxes) : 0;
+    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
@@ -175,7 +183,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
-            h = gs_sokoban_child_bound(x, hp, i, b, to);
+            h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
@@ -185,16 +193,24 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
             if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
                 h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
-            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
-                            (uint64_t)(run - 1);
+            uint64_t cost =
+                g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
-            rc = gs_search_add_prio(s, x->key, id, (unsigned char)d, cost,
-                                    priority(x, cost, h), NULL);
+            memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
+            gs_search_prefetch(s, x->key);
+            x->pend[npend++] = (struct sok_pend){
+                .cost = cost, .prio = priority(x, cost, h), .dir = (uint8_t)d};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
     }
     gs_sokoban_occ_set(x, x->boxes, 0);
+    /* The store's index is far bigger than the caches: one miss per
+     * child, overlapped by the prefetches above. */
+    for (int j = 0; j < npend && rc >= 0; j++)
+        rc = gs_search_add_prio(s, x->pkeys + x->key_size * (size_t)j, id,
+                                x->pend[j].dir, x->pend[j].cost,
+                                x->pend[j].prio, NULL);
     return rc < 0 ? rc : GS_OK;
 }
 
@@ -203,8 +219,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
 static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
 {
     sok_objective obj = x->obj;
-    uint32_t h =
-        x->start_dead ? SOK_INF : gs_sokoban_lower_bound(x, x->start_boxes);
+    uint32_t h = x->start_dead ? SOK_INF
+                               : gs_sokoban_lower_bound(x, x->start_player,
+                                                        x->start_boxes);
     if (h != SOK_INF) {
         int p = x->start_player;
         if (obj >= SOK_ANY) {

@@ -65,9 +65,14 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 
 #define SOK_INF 0xFFFFFFFFu
 #define SOK_GDIST_INF 0xFFFFu
-/* Per-goal distance tables above this many entries fall back to the sum of
- * nearest-goal distances (memory stays bounded on huge levels). */
+/* Levels with more than this many cells * goals fall back to the sum of
+ * nearest-goal distances (the tables hold SOK_GROUPS entries for each;
+ * memory stays bounded on huge levels); past SOK_GROUP_MAX_ENTRIES
+ * cells^2 there is no table of player groups. */
 #define SOK_GDIST_MAX_ENTRIES (8u << 20)
+#define SOK_GROUP_MAX_ENTRIES (4u << 20)
+/* Distance rows per cell: one per group of sides, and their minimum. */
+#define SOK_GROUPS 5
 /* Goals up to which the matching is kept as a square problem and updated
  * per child in O(goals^2) rather than solved afresh. */
 #define SOK_SQUARE_MAX_GOALS 96
@@ -84,8 +89,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PACK_WEIGHT 3
 #define SOK_CONN_WEIGHT 3
 #define SOK_GREEDY_WEIGHT 2
-/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves. */
+/* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
+ * priority = f on pushes << SOK_PRIO_PUSH_SHIFT | f on moves << 16 | h
+ * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
 #define SOK_PUSH_SHIFT 32
+#define SOK_PRIO_PUSH_SHIFT 44
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -102,7 +110,17 @@ typedef struct sok_ctx {
     uint32_t *near; /* n: relaxed pushes to the nearest goal */
     int ngoals;     /* goals inside the region */
     int32_t *goals;
-    uint16_t *gdist; /* ngoals*n relaxed pushes per goal, or NULL */
+    /* Push distances of a box alone on the level (bound.c), or NULL:
+     * gdist[((cell * SOK_GROUPS + group) * ngoals + goal], the group
+     * being that of the box's sides the player stands in (pgrp: a cell's
+     * side -> its group, 0xff at a wall; plab[cell * n + p]: player cell
+     * p's group, NULL on huge levels: then group 4, the nearest). */
+    uint16_t *gdist;
+    uint8_t *pgrp;
+    uint8_t *plab;
+    int32_t *gqueue;       /* n*4: the distance BFS's queue */
+    const uint16_t **prow; /* nboxes: the expanded state's rows */
+    const uint16_t **crow; /* nboxes: a child's rows (parent order) */
     int start_player;
     bool start_dead; /* a box that can never move sits off goal */
     /* Scratch. */
@@ -122,7 +140,6 @@ typedef struct sok_ctx {
     int64_t *su, *sv;
     int *sp;
     bool sq_ok;       /* su/sv/sp hold the expanded state's matching */
-    int32_t *rowcell; /* nboxes: a child's box cells, row order */
     uint64_t bytes;   /* held by the tables above, counted against lim */
     int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
     uint8_t *inb;     /* nboxes: box slot borders the corral being tested */
@@ -134,6 +151,13 @@ typedef struct sok_ctx {
         uint32_t walk; /* steps to the cell behind the box */
     } * pushes;        /* 4*nboxes candidate pushes of one expansion */
     char *walk;        /* n: one walk's letters while rebuilding */
+    /* The children of one expansion, added to the store together after
+     * their index slots were prefetched (search.c). */
+    struct sok_pend {
+        uint64_t cost, prio;
+        uint8_t dir;
+    } * pend;
+    unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
     /* Packing order for `any` (pack.c): NULL on the exact objectives. */
     uint16_t *glayer; /* ngoals: retrograde layer, deeper = fill earlier */
     int32_t *gindex;  /* n: goal number of a goal cell */
@@ -170,18 +194,21 @@ int gs_sokoban_flood(sok_ctx *x, int from);
 void gs_sokoban_pull_bfs(sok_ctx *x, int goal, uint32_t *out);
 
 /* bound.c */
-/* Builds the per-goal distance tables; false only when out of memory. */
+/* Builds the per-goal distance tables (and marks more dead squares);
+ * false only when out of memory. */
 bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim);
-/* Lower bound on pushes left for boxes (SOK_INF: no matching exists);
- * leaves the matching in x->assign when the tables exist. */
-uint32_t gs_sokoban_lower_bound(sok_ctx *x, const int32_t *boxes);
-/* The bound of the state being expanded (x->boxes), keeping its matching
- * (x->passign and the duals) for gs_sokoban_child_bound. */
-uint32_t gs_sokoban_parent_bound(sok_ctx *x, const int32_t *boxes);
+/* Lower bound on pushes left for boxes with the player on `player` (any
+ * cell of its region; SOK_INF: no matching exists); leaves the matching
+ * in x->assign when the tables exist. */
+uint32_t gs_sokoban_lower_bound(sok_ctx *x, int player, const int32_t *boxes);
+/* The bound of the state being expanded (x->boxes, the player), keeping
+ * its matching (x->passign and the duals) for gs_sokoban_child_bound. */
+uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes);
 /* The bound after box slot i of x->boxes (bound hp from
- * gs_sokoban_parent_bound) moved from b to `to`; x->child holds the new
- * boxes. Equals gs_sokoban_lower_bound(x, x->child). */
-uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to);
+ * gs_sokoban_parent_bound) moved from b to `to`, the player then on pl.
+ * Equals gs_sokoban_lower_bound(x, pl, x->child). */
+uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
+                                int pl);
 
 /* search.c */
 /* Lists in x->pushes the pushes the player at `player` can walk to (x->occ
