@@ -132,7 +132,7 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
                        unsigned char move, uint64_t cost, uint64_t prio,
                        uint64_t *id);
 
-/* Hashed mode: a hint that `key` is about to be added; starts loading its
+/* A hint that `key` is about to be added; starts loading its
  * index slot so that a solver adding a batch of states (all children of
  * one expansion) waits for one cache miss instead of one per state. */
 void gs_search_prefetch(const gs_search *s, const void *key);

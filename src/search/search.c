@@ -489,7 +489,7 @@ int gs_search_add(gs_search *s, const void *key, uint64_t parent,
 
 void gs_search_prefetch(const gs_search *s, const void *key)
 {
-    if (s->dense || s->lat || !s->table)
+    if (!s->table)
         return;
     uint64_t h = hash_key(key, s->cfg.key_size);
     __builtin_prefetch(&s->table[h & s->table_mask]);
