@@ -224,92 +224,6 @@ START_TEST(test_goal_macro_solve)
 }
 END_TEST
 
-/* ------------------------------------------------- corral deadlocks */
-
-/* The corral test after the box at (r, c) was pushed there, the player
- * at (pr, pc). */
-static bool corral_dead(any_level *L, int r, int c, int pr, int pc)
-{
-    sok_ctx *x = &L->x;
-    gs_sokoban_flood(x, any_cell(L, pr, pc));
-    bool dead = gs_sokoban_corral_deadlock(x, x->boxes, any_cell(L, r, c),
-                                           any_cell(L, pr, pc));
-    int on = 0; /* x->occ as it was: one mark a box, under each box */
-    for (int i = 0; i < x->n; i++)
-        on += x->occ[i];
-    ck_assert_int_eq(on, x->nboxes);
-    for (int i = 0; i < x->nboxes; i++)
-        ck_assert_int_eq(x->occ[x->boxes[i]], 1);
-    return dead;
-}
-
-START_TEST(test_corral_fires)
-{
-    /* A box in the mouth of a one-cell pocket, walls on both sides: only
-     * a player inside the pocket could push it out, and pushing it in
-     * puts it on a dead square. Not frozen (free below), not on a dead
-     * square (it could go down), yet no solution: the corral test says
-     * so. */
-    static const char *const pocket[] = {"#####", "## ##", "##$##", "#   #",
-                                         "# . #", "# @ #", "#####"};
-    any_level L;
-    any_load(&L, pocket, NROWS(pocket), SOK_ANY);
-    ck_assert_ptr_nonnull(L.x.cmark);
-    ck_assert(!L.x.dead[any_cell(&L, 2, 2)]);
-    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, any_cell(&L, 2, 2)));
-    ck_assert(corral_dead(&L, 2, 2, 3, 2));
-    any_free(&L);
-    /* Two boxes close a pocket of two cells against the top wall; each
-     * can only go up into it (dead squares) or sideways into a wall or
-     * the other box. */
-    static const char *const pair[] = {"########", "###  ###", "###$$###",
-                                       "#      #", "#  ..  #", "#   @  #",
-                                       "########"};
-    any_load(&L, pair, NROWS(pair), SOK_ANY);
-    ck_assert(corral_dead(&L, 2, 4, 3, 4));
-    any_free(&L);
-}
-END_TEST
-
-START_TEST(test_corral_not)
-{
-    any_level L;
-    /* The pocket holds a goal: the box pushed in is home. */
-    static const char *const home[] = {"#####", "##.##", "##$##", "#   #",
-                                       "#   #", "# @ #", "#####"};
-    any_load(&L, home, NROWS(home), SOK_ANY);
-    ck_assert(!corral_dead(&L, 2, 2, 3, 2));
-    any_free(&L);
-    /* The mouth opens sideways onto a live row (a goal on it): the box
-     * goes aside and the player walks in. */
-    static const char *const aside[] = {"#######", "### ###", "#  $ .#",
-                                        "#     #", "#     #", "#  @  #",
-                                        "#######"};
-    any_load(&L, aside, NROWS(aside), SOK_ANY);
-    ck_assert(!corral_dead(&L, 2, 3, 3, 3));
-    any_free(&L);
-    /* The fence already stands on goals: nothing to do there. */
-    static const char *const done[] = {"#####", "## ##", "##*##", "#   #",
-                                       "# $.#", "# @ #", "#####"};
-    any_load(&L, done, NROWS(done), SOK_ANY);
-    ck_assert(!corral_dead(&L, 2, 2, 3, 2));
-    any_free(&L);
-    /* No corral beside the box: the player reaches every free cell. */
-    static const char *const open[] = {"#####", "#   #", "# $ #", "#   #",
-                                       "# . #", "# @ #", "#####"};
-    any_load(&L, open, NROWS(open), SOK_ANY);
-    ck_assert(!corral_dead(&L, 2, 2, 3, 2));
-    any_free(&L);
-    /* The exact objectives have no corral tables: never dead. */
-    static const char *const pocket[] = {"#####", "## ##", "##$##", "#   #",
-                                         "# . #", "# @ #", "#####"};
-    any_load(&L, pocket, NROWS(pocket), SOK_MOVES);
-    ck_assert_ptr_null(L.x.cmark);
-    ck_assert(!corral_dead(&L, 2, 2, 3, 2));
-    any_free(&L);
-}
-END_TEST
-
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -317,8 +231,6 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_fires);
     tcase_add_test(tc, test_goal_macro_not);
     tcase_add_test(tc, test_goal_macro_solve);
-    tcase_add_test(tc, test_corral_fires);
-    tcase_add_test(tc, test_corral_not);
     suite_add_tcase(s, tc);
     return s;
 }

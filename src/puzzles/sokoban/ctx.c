@@ -66,9 +66,6 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->gmpar);
     gs_mem_free(x->gmq);
     gs_mem_free(x->gmdep);
-    gs_mem_free(x->cmark);
-    gs_mem_free(x->cstates);
-    gs_mem_free(x->chash);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */
@@ -185,7 +182,7 @@ static bool init_packing(sok_ctx *x)
     if (!x->glayer || !x->gindex || !x->pmark)
         return false;
     gs_sokoban_pack_layers(x);
-    return gs_sokoban_goal_areas_init(x) && gs_sokoban_corral_init(x);
+    return gs_sokoban_goal_areas_init(x);
 }
 
 /* Renumbers the player's region, finds the boxes and builds the tables

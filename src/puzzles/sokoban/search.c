@@ -22,23 +22,19 @@
  *     3/10, then the greedy phase (without a deadline, that alone): a
  *     weighted A* on pushes whose estimate is the bound plus penalties for
  *     goals filled out of packing order and for areas the player is shut
- *     out of (pack.c), with tunnel and goal-area macros (macro.c) and
- *     corral deadlocks (corral.c). When the macro search runs out of
- *     states, the plain search decides.
+ *     out of (pack.c), with tunnel and goal-area macros (macro.c). When the
+ * macro search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pulled back from a goal), matchings with no finite cost, and
  * freeze deadlocks (boxes blocked on both axes by walls, dead pairs or other
  * frozen boxes, one of them off goal). `any` also applies PI-corral
  * pruning, which keeps some solution whenever one exists (so its
- * "impossible" is a proof too) but not the shortest one, and its greedy
- * phase corral deadlocks (a relaxed search of the boxes fencing an area
- * the player cannot reach; sound as well).
+ * "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), corral.c (corral deadlocks), pack.c (packing
- * order, connectivity), macro.c (tunnel and goal-area macros), search.c
- * (this: the search and the answer).
+ * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
+ * (tunnel and goal-area macros), search.c (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,16 +193,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
-        /* After a push the player stands where the box was; `any` keeps
-         * only the region, named by its smallest cell (the same flood
-         * shows the corrals). */
-        int p = pl;
-        if (h != SOK_INF && obj >= SOK_ANY) {
-            p = gs_sokoban_flood(x, pl);
-            if (x->corrals && gs_sokoban_corral_deadlock(x, x->child, to, pl))
-                h = SOK_INF;
-        }
         if (h != SOK_INF) {
+            /* After a push the player stands where the box was; `any`
+             * keeps only the region, named by its smallest cell. */
+            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
             if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
                 h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
             uint64_t cost =
@@ -451,9 +441,7 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     x->plain = false;
     x->tunnels = true;
     x->goal_macros = x->garea != NULL;
-    x->corrals = x->cmark != NULL;
     int rc = run_phase(x, lim, res, st, err);
-    x->corrals = false;
     x->tunnels = false;
     x->goal_macros = false;
     if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {

@@ -147,12 +147,7 @@ typedef struct sok_ctx {
     int32_t *gmpar;  /* ngoals*4: a node's parent node, -1 at the root */
     int32_t *gmq;    /* ngoals*4: the box-path queue, then a chain */
     uint16_t *gmdep; /* ngoals*4: pushes from the root */
-    /* Corral deadlocks for `any` (corral.c): NULL on the exact objectives. */
-    bool corrals;          /* the test on: greedy phase only */
-    uint32_t *cmark, cgen; /* n: corral cells of the test (cgen) */
-    int32_t *cstates; /* relaxed positions, SOK_CORRAL_MAX_BOXES + 1 each */
-    int32_t *chash;   /* 2 * SOK_CORRAL_MAX_STATES: position numbers */
-    bool plain;       /* plain greedy: bound + packing order, no weights */
+    bool plain;      /* plain greedy: bound + packing order, no weights */
 } sok_ctx;
 
 /* ctx.c */
@@ -226,31 +221,13 @@ bool gs_sokoban_goal_areas_init(sok_ctx *x);
  * on pl behind it, x->occ holding every box) should go on to: the goal of
  * the deepest packing layer (then the fewest pushes) that it can be pushed
  * to inside its goal area, the other boxes fixed. Returns that goal, or
- * `to` when no goal it reaches lies in a deeper layer than `to`; *node names
- * the box-path node for gs_sokoban_goal_macro_chain and *player the cell behind
- * the box. */
+ * `to` when no goal it reaches lies in a deeper layer than `to`; *node names the box-path node for
+ * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
 int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
 /* The box-path nodes from the root to `node` of the last
  * gs_sokoban_goal_macro call, into x->gmq (the root first). Returns how
  * many; the box cell of a node is x->goals[node / 4]. */
 int gs_sokoban_goal_macro_chain(sok_ctx *x, int node);
-
-/* corral.c */
-/* Fences of up to this many boxes are tested, in relaxed searches of up
- * to this many positions (a power of two); past either the corral counts
- * as alive. */
-#define SOK_CORRAL_MAX_BOXES 12
-#define SOK_CORRAL_MAX_STATES 256
-/* Allocates the corral test's tables. False only when out of memory. */
-bool gs_sokoban_corral_init(sok_ctx *x);
-/* Whether the corral beside the box just pushed onto `to` is a deadlock:
- * the boxes around it (boxes[], sorted, as x->occ) can neither let the
- * player at `player` in nor all stand on goals, even with every other box
- * removed. Call right after gs_sokoban_flood(x, player). False when
- * unsure (too big) or without the tables. Leaves x->occ and the flood as
- * it found them. */
-bool gs_sokoban_corral_deadlock(sok_ctx *x, const int32_t *boxes, int to,
-                                int player);
 
 /* pack.c */
 /* Computes x->glayer by a retrograde sweep (boxes on every goal, pulled
