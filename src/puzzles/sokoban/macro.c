@@ -110,7 +110,7 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
         x->gmgen = 1;
     }
     int root = x->gindex[to] * 4 + side, best = root;
-    int best_layer = x->glayer[x->gindex[to]];
+    uint32_t best_key = (uint32_t)x->glayer[x->gindex[to]] << 16;
     int head = 0, tail = 0;
     x->gmseen[root] = x->gmgen;
     x->gmpar[root] = -1;
@@ -136,11 +136,10 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
             x->gmpar[w] = v;
             x->gmdep[w] = x->gmdep[v] < 0xffff ? x->gmdep[v] + 1 : 0xffff;
             x->gmq[tail++] = w;
-            /* Only a deeper layer is worth the macro (goals of one layer
-             * have no order); of the deepest, the nearest. */
-            int layer = x->glayer[x->gindex[t]];
-            if (layer > best_layer) {
-                best_layer = layer;
+            uint32_t key =
+                (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
+            if (key > best_key) {
+                best_key = key;
                 best = w;
             }
         }

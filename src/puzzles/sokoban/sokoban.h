@@ -219,9 +219,9 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
 bool gs_sokoban_goal_areas_init(sok_ctx *x);
 /* Where a box just pushed from off goal onto goal cell `to` (the player
  * on pl behind it, x->occ holding every box) should go on to: the goal of
- * the deepest packing layer (then the fewest pushes) that it can be pushed
+ * the deepest packing layer (then the most pushes) that it can be pushed
  * to inside its goal area, the other boxes fixed. Returns that goal, or
- * `to` when no goal it reaches lies in a deeper layer than `to`; *node names the box-path node for
+ * `to` when there is no better one; *node names the box-path node for
  * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
 int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
 /* The box-path nodes from the root to `node` of the last
