@@ -18,6 +18,7 @@
     X(sokoban)                                                                 \
     X(sokoban_text)                                                            \
     X(sokoban_rules)                                                           \
+    X(sokoban_any)                                                             \
     X(regress)                                                                 \
     X(strict)                                                                  \
     X(api)

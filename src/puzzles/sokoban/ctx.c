@@ -67,6 +67,11 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->glayer);
     gs_mem_free(x->gindex);
     gs_mem_free(x->pmark);
+    gs_mem_free(x->garea);
+    gs_mem_free(x->gmseen);
+    gs_mem_free(x->gmpar);
+    gs_mem_free(x->gmq);
+    gs_mem_free(x->gmdep);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */
@@ -183,7 +188,7 @@ static bool init_packing(sok_ctx *x)
     if (!x->glayer || !x->gindex || !x->pmark)
         return false;
     gs_sokoban_pack_layers(x);
-    return true;
+    return gs_sokoban_goal_areas_init(x);
 }
 
 /* Renumbers the player's region, finds the boxes and builds the tables

@@ -1,10 +1,20 @@
-/* macro.c - tunnel macros for `any`'s greedy phase: a box pushed into a
- * one-wide tunnel, with the player in the tunnel behind it, is pushed on
- * until it leaves (Junghanns and Schaeffer's tunnel macro). The pushes in
+/* macro.c - macro moves for `any`'s greedy phase (Junghanns and
+ * Schaeffer's tunnel and goal macros).
+ *
+ * Tunnel macros: a box pushed into a one-wide tunnel, with the player in
+ * the tunnel behind it, is pushed on until it leaves. The pushes in
  * between can only be followed by the same push or a retreat, so one
- * state stands for the whole run. It changes which states are stored, so
- * the search that uses it never claims `impossible` on its own (search.c
- * falls back to the plain search).
+ * state stands for the whole run.
+ *
+ * Goal macros: a box pushed from off goal into a goal area (connected
+ * goal cells) is taken on, inside the area, to the goal the packing order
+ * (pack.c) wants filled next; that one move replaces the push. Goal rooms
+ * are then filled from the inside out in one step a box instead of the
+ * greedy search trying every order of every box's last pushes.
+ *
+ * Both change which states are stored (the goal macro drops the plain
+ * push), so the search that uses them never claims `impossible` on its
+ * own (search.c falls back to the plain search).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +35,7 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d)
      * bounded by the region's size (no cycle along a straight line, but
      * cheap insurance). */
     for (int steps = 0; steps < x->n; steps++) {
-        if (x->goal[to] || !walled_across(x, to, d) ||
-            !walled_across(x, b, d))
+        if (x->goal[to] || !walled_across(x, to, d) || !walled_across(x, b, d))
             return to;
         int next = x->nb[to * 4 + d];
         if (next < 0 || x->occ[next] || x->dead[next])
@@ -35,4 +44,122 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d)
         to = next;
     }
     return to;
+}
+
+bool gs_sokoban_goal_areas_init(sok_ctx *x)
+{
+    if (!x->glayer)
+        return true;
+    size_t nodes = (size_t)x->ngoals * 4;
+    x->garea = gs_sokoban_tab_alloc(x, sizeof *x->garea * (size_t)x->n, false);
+    x->gmseen = gs_sokoban_tab_alloc(x, sizeof *x->gmseen * nodes, true);
+    x->gmpar = gs_sokoban_tab_alloc(x, sizeof *x->gmpar * nodes, false);
+    x->gmq = gs_sokoban_tab_alloc(x, sizeof *x->gmq * nodes, false);
+    x->gmdep = gs_sokoban_tab_alloc(x, sizeof *x->gmdep * nodes, false);
+    if (!x->garea || !x->gmseen || !x->gmpar || !x->gmq || !x->gmdep)
+        return false;
+    x->gmgen = 0;
+    for (int c = 0; c < x->n; c++)
+        x->garea[c] = -1;
+    /* Areas: 4-connected goal cells; a lone goal has nothing to order. The
+     * flood borrows gmq (ngoals entries suffice: only goals are queued). */
+    int areas = 0;
+    for (int i = 0; i < x->ngoals; i++) {
+        int g0 = x->goals[i];
+        if (x->garea[g0] >= 0)
+            continue;
+        int head = 0, tail = 0;
+        x->garea[g0] = areas;
+        x->gmq[tail++] = g0;
+        while (head < tail) {
+            int c = x->gmq[head++];
+            for (int d = 0; d < 4; d++) {
+                int t = x->nb[c * 4 + d];
+                if (t < 0 || !x->goal[t] || x->garea[t] >= 0)
+                    continue;
+                x->garea[t] = areas;
+                x->gmq[tail++] = t;
+            }
+        }
+        if (tail < 2)
+            x->garea[g0] = -2; /* alone: no area (fixed below) */
+        else
+            areas++;
+    }
+    for (int c = 0; c < x->n; c++)
+        if (x->garea[c] < -1)
+            x->garea[c] = -1;
+    return true;
+}
+
+int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
+{
+    *node = -1;
+    *player = pl;
+    int area = x->garea ? x->garea[to] : -1;
+    if (area < 0)
+        return to;
+    int side = -1;
+    for (int d = 0; d < 4; d++)
+        if (x->nb[to * 4 + d] == pl)
+            side = d;
+    if (side < 0)
+        return to;
+    if (++x->gmgen == 0) { /* wrapped: old stamps could collide */
+        memset(x->gmseen, 0, sizeof *x->gmseen * (size_t)x->ngoals * 4);
+        x->gmgen = 1;
+    }
+    int root = x->gindex[to] * 4 + side, best = root;
+    uint32_t best_key = (uint32_t)x->glayer[x->gindex[to]] << 16;
+    int head = 0, tail = 0;
+    x->gmseen[root] = x->gmgen;
+    x->gmpar[root] = -1;
+    x->gmdep[root] = 0;
+    x->gmq[tail++] = root;
+    /* Breadth-first over (box cell, side of the player): the box moves,
+     * the player walks around it between pushes. */
+    x->occ[to] = 0;
+    while (head < tail) {
+        int v = x->gmq[head++], c = x->goals[v / 4];
+        x->occ[c] = 1;
+        gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
+        x->occ[c] = 0;
+        for (int d = 0; d < 4; d++) {
+            int from = x->nb[c * 4 + (d ^ 1)], t = x->nb[c * 4 + d];
+            if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
+                x->garea[t] != area)
+                continue;
+            int w = x->gindex[t] * 4 + (d ^ 1);
+            if (x->gmseen[w] == x->gmgen)
+                continue;
+            x->gmseen[w] = x->gmgen;
+            x->gmpar[w] = v;
+            x->gmdep[w] = x->gmdep[v] < 0xffff ? x->gmdep[v] + 1 : 0xffff;
+            x->gmq[tail++] = w;
+            uint32_t key =
+                (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
+            if (key > best_key) {
+                best_key = key;
+                best = w;
+            }
+        }
+    }
+    x->occ[to] = 1;
+    if (best == root)
+        return to;
+    int at = x->goals[best / 4];
+    *node = best;
+    *player = x->nb[at * 4 + best % 4];
+    return at;
+}
+
+int gs_sokoban_goal_macro_chain(sok_ctx *x, int node)
+{
+    int k = 0;
+    for (int v = node; v >= 0; v = x->gmpar[v])
+        k++;
+    int i = k;
+    for (int v = node; v >= 0; v = x->gmpar[v])
+        x->gmq[--i] = v;
+    return k;
 }

@@ -23,8 +23,8 @@
  *     3/10, then the greedy phase (without a deadline, that alone): a
  *     weighted A* on pushes whose estimate is the bound plus penalties for
  *     goals filled out of packing order and for areas the player is shut
- *     out of (pack.c), with tunnel macros (macro.c). When the macro search
- *     runs out of states, the plain search decides.
+ *     out of (pack.c), with tunnel and goal-area macros (macro.c). When the
+ *     macro search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
@@ -35,7 +35,7 @@
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
- * (tunnel macros), search.c (this: the search and the answer).
+ * (tunnel and goal-area macros), search.c (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +180,20 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             }
             x->occ[to] = 1;
         }
+        unsigned char tag = (unsigned char)d;
+        if (x->goal_macros && !x->goal[b] && x->goal[to]) {
+            /* A goal macro: the box goes on inside its goal area to the
+             * goal the packing order wants next; the state's tag says so
+             * (bit 2) for rebuild(). */
+            int node, at = gs_sokoban_goal_macro(x, to, pl, &node, &pl);
+            if (at != to) {
+                run += x->gmdep[node];
+                x->occ[to] = 0;
+                to = at;
+                x->occ[to] = 1;
+                tag |= 4;
+            }
+        }
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
@@ -199,7 +213,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             x->pend[npend++] = (struct sok_pend){
-                .cost = cost, .prio = priority(x, cost, h), .dir = (uint8_t)d};
+                .cost = cost, .prio = priority(x, cost, h), .tag = tag};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
@@ -209,7 +223,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
      * child, overlapped by the prefetches above. */
     for (int j = 0; j < npend && rc >= 0; j++)
         rc = gs_search_add_prio(s, x->pkeys + x->key_size * (size_t)j, id,
-                                x->pend[j].dir, x->pend[j].cost,
+                                x->pend[j].tag, x->pend[j].cost,
                                 x->pend[j].prio, NULL);
     return rc < 0 ? rc : GS_OK;
 }
@@ -275,6 +289,41 @@ static bool append_walk(sok_ctx *x, int from, int to, gs_buf *out)
     return true;
 }
 
+/* Spells out a goal macro in the answer: the box pushed from `old` (off
+ * goal, x->occ holding the boxes before the move) has reached `at` with
+ * the player on *pplayer; the same box-path search as expand() takes it
+ * on, and *pplayer ends behind it. Leaves x->occ as it found it. Returns false
+ * if the path does not end on the child's cell (a bug). */
+static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
+                              gs_buf *out, long *pushes)
+{
+    int player = *pplayer;
+    x->occ[old] = 0;
+    x->occ[at] = 1;
+    int node, pl, target = gs_sokoban_goal_macro(x, at, player, &node, &pl);
+    bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
+                                      sizeof *x->child, cmp_cell);
+    int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;
+    for (int t = 1; t < k && ok; t++) {
+        int next = x->goals[x->gmq[t] / 4], d = 0;
+        while (d < 4 && x->nb[cur * 4 + d] != next)
+            d++;
+        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
+        if (!ok)
+            break;
+        gs_buf_append(out, &PUSH[d], 1);
+        (*pushes)++;
+        x->occ[cur] = 0;
+        x->occ[next] = 1;
+        player = cur;
+        cur = next;
+    }
+    x->occ[cur] = 0;
+    x->occ[old] = 1;
+    *pplayer = player;
+    return ok && cur == target;
+}
+
 /* Rebuilds the full LURD answer for goal state `goal`: each push state
  * records only its push direction, so the walks between pushes are
  * recomputed by the same shortest flood the search costed them with. */
@@ -308,24 +357,38 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
                          sizeof *x->child, cmp_cell))
                 old = x->boxes[i];
+        bool macro = d & 4;
+        d &= 3;
         int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
         gs_sokoban_occ_set(x, x->boxes, 1);
         bool ok = from >= 0 && append_walk(x, player, from, &out);
-        gs_sokoban_occ_set(x, x->boxes, 0);
         /* The box goes on along d to its new cell: several pushes when a
-         * tunnel macro made the step. */
+         * tunnel macro made the step. A goal macro ends the straight run
+         * where expand() started it: after the tunnel macro, if any. */
         player = old;
         int at = ok ? x->nb[old * 4 + d] : -1;
+        int end = at;
+        if (ok && macro && x->tunnels && at >= 0) {
+            x->occ[old] = 0;
+            x->occ[at] = 1;
+            end = gs_sokoban_tunnel_end(x, old, at, d);
+            x->occ[at] = 0;
+            x->occ[old] = 1;
+        }
         while (ok) {
             gs_buf_append(&out, &PUSH[d], 1);
             pushes++;
-            if (at < 0 || bsearch(&at, x->child, (size_t)x->nboxes,
-                                  sizeof *x->child, cmp_cell))
+            if (at < 0 || (macro && at == end) ||
+                bsearch(&at, x->child, (size_t)x->nboxes, sizeof *x->child,
+                        cmp_cell))
                 break;
             player = at;
             at = x->nb[at * 4 + d];
         }
         ok = ok && at >= 0;
+        if (ok && macro)
+            ok = replay_goal_macro(x, old, at, &player, &out, &pushes);
+        gs_sokoban_occ_set(x, x->boxes, 0);
         if (!ok) {
             rc = gs_error_set(err, GS_EINTERNAL,
                               "sokoban: push %zu of the answer is not "
@@ -385,17 +448,19 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     return rc;
 }
 
-/* `any`'s feature-weighted greedy phase: with tunnel macros first; when
- * that search runs out of states (the macros may have skipped the only
- * way) the plain one decides, so `impossible` stays a proof. */
+/* `any`'s feature-weighted greedy phase: with tunnel and goal-area macros
+ * first; when that search runs out of states (the macros may have skipped the
+ * only way) the plain one decides, so `impossible` stays a proof. */
 static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
     x->tunnels = true;
+    x->goal_macros = x->garea != NULL;
     int rc = run_phase(x, lim, res, st, err);
     x->tunnels = false;
+    x->goal_macros = false;
     if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
@@ -464,6 +529,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.obj = phase == 0 ? SOK_ANY_ASTAR : SOK_ANY;
             x.plain = phase == 1;
             x.tunnels = false;
+            x.goal_macros = false;
             rc = phase < 2 ? run_phase(&x, &part, res, st, err)
                            : greedy_phase(&x, &slim, res, st, err);
         }

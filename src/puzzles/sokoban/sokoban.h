@@ -155,7 +155,7 @@ typedef struct sok_ctx {
      * their index slots were prefetched (search.c). */
     struct sok_pend {
         uint64_t cost, prio;
-        uint8_t dir;
+        uint8_t tag; /* the move byte: direction, bit 2 a goal macro */
     } * pend;
     unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
     /* Packing order for `any` (pack.c): NULL on the exact objectives. */
@@ -164,7 +164,14 @@ typedef struct sok_ctx {
     uint8_t *pmark;   /* ngoals: scratch, zero between calls */
     int pack_layers;  /* layers found; <= 1 means no order to keep */
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
-    bool plain;       /* plain greedy: bound + packing order, no weights */
+    bool goal_macros; /* goal-area macros on (macro.c): greedy phase only */
+    /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
+    int32_t *garea; /* n: goal area of a goal cell (>= 2 goals), else -1 */
+    uint32_t *gmseen, gmgen; /* ngoals*4: box-path nodes seen (gmgen) */
+    int32_t *gmpar;  /* ngoals*4: a node's parent node, -1 at the root */
+    int32_t *gmq;    /* ngoals*4: the box-path queue, then a chain */
+    uint16_t *gmdep; /* ngoals*4: pushes from the root */
+    bool plain;      /* plain greedy: bound + packing order, no weights */
 } sok_ctx;
 
 /* ctx.c */
@@ -231,6 +238,23 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
  * itself when the macro does not apply. x->occ holds the boxes (the box
  * on `to` or on b: neither cell is read). */
 int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
+
+/* Goal-area macros (Junghanns and Schaeffer's goal macros, with the
+ * packing order as the plan): allocates and fills x->garea and the
+ * box-path tables. False only when out of memory; no-op without
+ * x->glayer. */
+bool gs_sokoban_goal_areas_init(sok_ctx *x);
+/* Where a box just pushed from off goal onto goal cell `to` (the player
+ * on pl behind it, x->occ holding every box) should go on to: the goal of
+ * the deepest packing layer (then the most pushes) that it can be pushed
+ * to inside its goal area, the other boxes fixed. Returns that goal, or
+ * `to` when there is no better one; *node names the box-path node for
+ * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
+int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
+/* The box-path nodes from the root to `node` of the last
+ * gs_sokoban_goal_macro call, into x->gmq (the root first). Returns how
+ * many; the box cell of a node is x->goals[node / 4]. */
+int gs_sokoban_goal_macro_chain(sok_ctx *x, int node);
 
 /* pack.c */
 /* Computes x->glayer by a retrograde sweep (boxes on every goal, pulled

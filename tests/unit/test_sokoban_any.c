@@ -1,0 +1,236 @@
+/* test_sokoban_any.c - the rules only `any`'s greedy search uses, on small
+ * hand-made levels through the solver's internal interface
+ * (src/puzzles/sokoban/sokoban.h): goal-area macros where they must fire
+ * and where they must not, and whole solves whose answers spell every
+ * push of a macro out (each replayed here). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/puzzles/sokoban/sokoban.h"
+#include "suites.h"
+
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* A level's solver tables with the start position loaded (x->boxes and
+ * x->occ set). */
+typedef struct {
+    gs_sokoban *g;
+    sok_ctx x;
+} any_level;
+
+static void any_load(any_level *L, const char *const *rows, int n,
+                     sok_objective obj)
+{
+    size_t lens[32];
+    ck_assert_int_le(n, 32);
+    for (int r = 0; r < n; r++)
+        lens[r] = strlen(rows[r]);
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
+                     GS_OK);
+    L->g->objective = obj;
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
+    sok_ctx *x = &L->x;
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+}
+
+static void any_free(any_level *L)
+{
+    gs_sokoban_ctx_free(&L->x);
+    gs_sokoban_free(L->g);
+}
+
+/* The region number of the cell at row r, column c (counted like
+ * ctx_init: row-major over the non-wall cells; the levels here are
+ * closed, every row as long as the first). */
+static int any_cell(const any_level *L, int r, int c)
+{
+    int want = r * L->g->cols + c, k = 0;
+    for (int i = 0; i < L->g->rows * L->g->cols; i++) {
+        if (L->g->cell[i] & SOK_WALL)
+            continue;
+        if (i == want)
+            return k;
+        k++;
+    }
+    return -1;
+}
+
+/* Pushes the box at (r, c) one step in direction d (U D L R = 0 1 2 3)
+ * in x->occ and asks the goal macro where it goes on to; *player gets
+ * the cell behind it there. Puts the box back. */
+static int macro_from(any_level *L, int r, int c, int d, int *player)
+{
+    sok_ctx *x = &L->x;
+    int b = any_cell(L, r, c), to = x->nb[b * 4 + d], node;
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    int at = gs_sokoban_goal_macro(x, to, b, &node, player);
+    ck_assert_int_eq(x->occ[to], 1); /* the boxes as they were */
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return at;
+}
+
+/* Replays moves on rows: each letter legal, uppercase exactly when it
+ * pushes, every box on a goal at the end. Returns the pushes, or -1. */
+static long any_replay(const char *const *rows, int n, const char *moves)
+{
+    char g[16][17];
+    int pr = -1, pc = -1;
+    ck_assert_int_le(n, 16);
+    for (int r = 0; r < n; r++) {
+        ck_assert_uint_le(strlen(rows[r]), 16);
+        strcpy(g[r], rows[r]);
+        char *at = strpbrk(g[r], "@+");
+        if (at) {
+            pr = r;
+            pc = (int)(at - g[r]);
+            *at = *at == '+' ? '.' : ' ';
+        }
+    }
+    static const int DR[4] = {-1, 1, 0, 0}, DC[4] = {0, 0, -1, 1};
+    long pushes = 0;
+    for (const char *m = moves; *m; m++) {
+        const char *dirs = "udlrUDLR", *p = strchr(dirs, *m);
+        if (!p)
+            return -1;
+        int d = (int)(p - dirs) % 4, r = pr + DR[d], c = pc + DC[d];
+        bool push = p - dirs >= 4, box = g[r][c] == '$' || g[r][c] == '*';
+        if (g[r][c] == '#' || push != box)
+            return -1;
+        if (box) {
+            char *t = &g[r + DR[d]][c + DC[d]];
+            if (*t != ' ' && *t != '.')
+                return -1;
+            *t = *t == '.' ? '*' : '$';
+            g[r][c] = g[r][c] == '*' ? '.' : ' ';
+            pushes++;
+        }
+        pr = r;
+        pc = c;
+    }
+    for (int r = 0; r < n; r++)
+        if (strchr(g[r], '$'))
+            return -1;
+    return pushes;
+}
+
+/* ------------------------------------------------------- goal macros */
+
+START_TEST(test_goal_macro_fires)
+{
+    /* A goal room of four, open to the right: a box pushed onto its door
+     * goal goes on to the innermost goal of its row, the player behind
+     * it. */
+    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
+                                       "########"};
+    any_level L;
+    any_load(&L, room, NROWS(room), SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert_ptr_nonnull(x->garea);
+    ck_assert_int_ge(x->garea[any_cell(&L, 1, 1)], 0);
+    ck_assert_int_eq(x->garea[any_cell(&L, 1, 1)],
+                     x->garea[any_cell(&L, 2, 2)]);
+    ck_assert_int_eq(x->garea[any_cell(&L, 1, 3)], -1);
+    int player;
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 1));
+    ck_assert_int_eq(player, any_cell(&L, 1, 2));
+    any_free(&L);
+    /* Two rows of goals, no floor above the room to push down from:
+     * the box goes to the far end of the row it enters. */
+    static const char *const bend[] = {"#######", "###  @#", "#..$  #",
+                                       "#.. # #", "#######"};
+    any_load(&L, bend, NROWS(bend), SOK_ANY);
+    x = &L.x;
+    int at = macro_from(&L, 2, 3, 2, &player);
+    ck_assert_int_eq(at, any_cell(&L, 2, 1));
+    ck_assert_int_eq(player, any_cell(&L, 2, 2));
+    any_free(&L);
+}
+END_TEST
+
+START_TEST(test_goal_macro_not)
+{
+    any_level L;
+    int player;
+    /* The deeper goal of the row is taken: nothing better than the door
+     * goal, so the push stays a single push. */
+    static const char *const full[] = {"#######", "#*.$ @#", "#######"};
+    any_load(&L, full, NROWS(full), SOK_ANY);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
+    any_free(&L);
+    /* A lone goal is no area. */
+    static const char *const lone[] = {"#######", "# .$ @#", "#######"};
+    any_load(&L, lone, NROWS(lone), SOK_ANY);
+    ck_assert_int_eq(L.x.garea[any_cell(&L, 1, 2)], -1);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
+    any_free(&L);
+    /* The other goal of the area lies across the push, and the player
+     * cannot get below the box (a box stands there): no macro. */
+    static const char *const across[] = {"######", "#  . #", "#@$. #", "#  $ #",
+                                         "######"};
+    any_load(&L, across, NROWS(across), SOK_ANY);
+    ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player), any_cell(&L, 2, 3));
+    any_free(&L);
+    /* The exact objectives have no goal areas at all. */
+    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
+                                       "########"};
+    any_load(&L, room, NROWS(room), SOK_MOVES);
+    ck_assert_ptr_null(L.x.garea);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
+    any_free(&L);
+}
+END_TEST
+
+START_TEST(test_goal_macro_solve)
+{
+    /* Whole `any` solves with goal macros (the second with spare goals
+     * and boxes to bring round): every push spelled out, the answer
+     * replays. */
+    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
+                                       "########"};
+    static const char *const tunnel[] = {"##########", "#..  ### #",
+                                         "#..$     #", "#.. #$$  #",
+                                         "####  @  #", "##########"};
+    const char *const *levels[2] = {room, tunnel};
+    int n[2] = {NROWS(room), NROWS(tunnel)}, boxes[2] = {2, 3};
+    for (int i = 0; i < 2; i++) {
+        size_t lens[16];
+        for (int r = 0; r < n[i]; r++)
+            lens[r] = strlen(levels[i][r]);
+        gs_sokoban *g;
+        gs_error err = {0};
+        ck_assert_int_eq(
+            gs_sokoban_build(levels[i], lens, n[i], false, NULL, &g, &err),
+            GS_OK);
+        g->objective = SOK_ANY;
+        gs_limits lim = {0};
+        gs_result res;
+        gs_result_clear(&res);
+        ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        ck_assert_uint_eq(strlen(res.moves), res.steps);
+        long pushes = any_replay(levels[i], n[i], res.moves);
+        ck_assert_msg(pushes == res.pushes, "level %d: %s does not replay", i,
+                      res.moves);
+        ck_assert_int_ge(pushes, boxes[i]);
+        gs_result_free(&res);
+        gs_sokoban_free(g);
+    }
+}
+END_TEST
+
+Suite *gs_test_sokoban_any_suite(void)
+{
+    Suite *s = suite_create("sokoban_any");
+    TCase *tc = tcase_create("any");
+    tcase_add_test(tc, test_goal_macro_fires);
+    tcase_add_test(tc, test_goal_macro_not);
+    tcase_add_test(tc, test_goal_macro_solve);
+    suite_add_tcase(s, tc);
+    return s;
+}
