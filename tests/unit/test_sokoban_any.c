@@ -7,65 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/puzzles/sokoban/sokoban.h"
+#include "sok_level.h"
 #include "suites.h"
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* A level's solver tables with the start position loaded (x->boxes and
- * x->occ set). */
-typedef struct {
-    gs_sokoban *g;
-    sok_ctx x;
-} any_level;
-
-static void any_load(any_level *L, const char *const *rows, int n,
-                     sok_objective obj)
-{
-    size_t lens[32];
-    ck_assert_int_le(n, 32);
-    for (int r = 0; r < n; r++)
-        lens[r] = strlen(rows[r]);
-    gs_error err = {0};
-    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
-                     GS_OK);
-    L->g->objective = obj;
-    gs_limits lim = {0};
-    ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
-    sok_ctx *x = &L->x;
-    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    gs_sokoban_occ_set(x, x->boxes, 1);
-}
-
-static void any_free(any_level *L)
-{
-    gs_sokoban_ctx_free(&L->x);
-    gs_sokoban_free(L->g);
-}
-
-/* The region number of the cell at row r, column c (counted like
- * ctx_init: row-major over the non-wall cells; the levels here are
- * closed, every row as long as the first). */
-static int any_cell(const any_level *L, int r, int c)
-{
-    int want = r * L->g->cols + c, k = 0;
-    for (int i = 0; i < L->g->rows * L->g->cols; i++) {
-        if (L->g->cell[i] & SOK_WALL)
-            continue;
-        if (i == want)
-            return k;
-        k++;
-    }
-    return -1;
-}
-
 /* Pushes the box at (r, c) one step in direction d (U D L R = 0 1 2 3)
  * in x->occ and asks the goal macro where it goes on to; *player gets
  * the cell behind it there. Puts the box back. */
-static int macro_from(any_level *L, int r, int c, int d, int *player)
+static int macro_from(sok_level *L, int r, int c, int d, int *player)
 {
     sok_ctx *x = &L->x;
-    int b = any_cell(L, r, c), to = x->nb[b * 4 + d], node;
+    int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d], node;
     x->occ[b] = 0;
     x->occ[to] = 1;
     int at = gs_sokoban_goal_macro(x, to, b, &node, player);
@@ -128,61 +81,66 @@ START_TEST(test_goal_macro_fires)
      * it. */
     static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
                                        "########"};
-    any_level L;
-    any_load(&L, room, NROWS(room), SOK_ANY);
+    sok_level L;
+    sok_level_load(&L, room, NROWS(room), SOK_ANY);
     sok_ctx *x = &L.x;
     ck_assert_ptr_nonnull(x->garea);
-    ck_assert_int_ge(x->garea[any_cell(&L, 1, 1)], 0);
-    ck_assert_int_eq(x->garea[any_cell(&L, 1, 1)],
-                     x->garea[any_cell(&L, 2, 2)]);
-    ck_assert_int_eq(x->garea[any_cell(&L, 1, 3)], -1);
+    ck_assert_int_ge(x->garea[sok_level_cell(&L, 1, 1)], 0);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 1)],
+                     x->garea[sok_level_cell(&L, 2, 2)]);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 3)], -1);
     int player;
-    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 1));
-    ck_assert_int_eq(player, any_cell(&L, 1, 2));
-    any_free(&L);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
+                     sok_level_cell(&L, 1, 1));
+    ck_assert_int_eq(player, sok_level_cell(&L, 1, 2));
+    sok_level_free(&L);
     /* Two rows of goals, no floor above the room to push down from:
      * the box goes to the far end of the row it enters. */
     static const char *const bend[] = {"#######", "###  @#", "#..$  #",
                                        "#.. # #", "#######"};
-    any_load(&L, bend, NROWS(bend), SOK_ANY);
+    sok_level_load(&L, bend, NROWS(bend), SOK_ANY);
     x = &L.x;
     int at = macro_from(&L, 2, 3, 2, &player);
-    ck_assert_int_eq(at, any_cell(&L, 2, 1));
-    ck_assert_int_eq(player, any_cell(&L, 2, 2));
-    any_free(&L);
+    ck_assert_int_eq(at, sok_level_cell(&L, 2, 1));
+    ck_assert_int_eq(player, sok_level_cell(&L, 2, 2));
+    sok_level_free(&L);
 }
 END_TEST
 
 START_TEST(test_goal_macro_not)
 {
-    any_level L;
+    sok_level L;
     int player;
     /* The deeper goal of the row is taken: nothing better than the door
      * goal, so the push stays a single push. */
     static const char *const full[] = {"#######", "#*.$ @#", "#######"};
-    any_load(&L, full, NROWS(full), SOK_ANY);
-    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
-    any_free(&L);
+    sok_level_load(&L, full, NROWS(full), SOK_ANY);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
+                     sok_level_cell(&L, 1, 2));
+    sok_level_free(&L);
     /* A lone goal is no area. */
     static const char *const lone[] = {"#######", "# .$ @#", "#######"};
-    any_load(&L, lone, NROWS(lone), SOK_ANY);
-    ck_assert_int_eq(L.x.garea[any_cell(&L, 1, 2)], -1);
-    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
-    any_free(&L);
+    sok_level_load(&L, lone, NROWS(lone), SOK_ANY);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 1, 2)], -1);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
+                     sok_level_cell(&L, 1, 2));
+    sok_level_free(&L);
     /* The other goal of the area lies across the push, and the player
      * cannot get below the box (a box stands there): no macro. */
     static const char *const across[] = {"######", "#  . #", "#@$. #", "#  $ #",
                                          "######"};
-    any_load(&L, across, NROWS(across), SOK_ANY);
-    ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player), any_cell(&L, 2, 3));
-    any_free(&L);
+    sok_level_load(&L, across, NROWS(across), SOK_ANY);
+    ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player),
+                     sok_level_cell(&L, 2, 3));
+    sok_level_free(&L);
     /* The exact objectives have no goal areas at all. */
     static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
                                        "########"};
-    any_load(&L, room, NROWS(room), SOK_MOVES);
+    sok_level_load(&L, room, NROWS(room), SOK_MOVES);
     ck_assert_ptr_null(L.x.garea);
-    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player), any_cell(&L, 1, 2));
-    any_free(&L);
+    ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
+                     sok_level_cell(&L, 1, 2));
+    sok_level_free(&L);
 }
 END_TEST
 

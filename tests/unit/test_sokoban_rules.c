@@ -6,68 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/puzzles/sokoban/sokoban.h"
+#include "sok_level.h"
 #include "suites.h"
 
-/* A level's solver tables with the start position loaded: x->boxes,
- * x->occ set, and the player's region flooded. */
-typedef struct {
-    gs_sokoban *g;
-    sok_ctx x;
-} rule_level;
-
-static void rule_load_obj(rule_level *L, const char *const *rows, int n,
-                          sok_objective obj)
+static void rule_load(sok_level *L, const char *const *rows, int n)
 {
-    size_t lens[32];
-    ck_assert_int_le(n, 32);
-    for (int r = 0; r < n; r++) {
-        lens[r] = strlen(rows[r]);
-        ck_assert_uint_eq(lens[r], lens[0]); /* see cell_of */
-    }
-    gs_error err = {0};
-    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
-                     GS_OK);
-    L->g->objective = obj;
-    gs_limits lim = {0};
-    ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
-    sok_ctx *x = &L->x;
-    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    gs_sokoban_occ_set(x, x->boxes, 1);
-}
-
-static void rule_load(rule_level *L, const char *const *rows, int n)
-{
-    rule_load_obj(L, rows, n, SOK_MOVES);
-}
-
-static void rule_free(rule_level *L)
-{
-    gs_sokoban_ctx_free(&L->x);
-    gs_sokoban_free(L->g);
-}
-
-/* The region number of the cell at row r, column c (counted like
- * ctx_init: row-major over the player's region; walls have none). The
- * levels here are closed rectangles, so every other cell is in it. */
-static int cell_of(const rule_level *L, int r, int c)
-{
-    int want = r * L->g->cols + c, k = 0;
-    for (int i = 0; i < L->g->rows * L->g->cols; i++) {
-        if (L->g->cell[i] & SOK_WALL)
-            continue;
-        if (i == want)
-            return k;
-        k++;
-    }
-    return -1;
+    sok_level_load(L, rows, n, SOK_MOVES);
 }
 
 /* Moves the box at (r0, c0) to (r1, c1) in x->occ only (freeze tests). */
-static void shift_box(rule_level *L, int r0, int c0, int r1, int c1)
+static void shift_box(sok_level *L, int r0, int c0, int r1, int c1)
 {
-    L->x.occ[cell_of(L, r0, c0)] = 0;
-    L->x.occ[cell_of(L, r1, c1)] = 1;
+    L->x.occ[sok_level_cell(L, r0, c0)] = 0;
+    L->x.occ[sok_level_cell(L, r1, c1)] = 1;
 }
 
 /* ---------------------------------------------------------- freeze */
@@ -80,11 +31,11 @@ START_TEST(test_freeze_fires)
      * makes the deadlock. */
     static const char *const rows[] = {"#######", "# $  .#", "#  $  #",
                                        "#  @ .#", "#######"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, rows, 5);
     shift_box(&L, 2, 3, 1, 3);
-    ck_assert(gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
-    rule_free(&L);
+    ck_assert(gs_sokoban_freeze_deadlock(&L.x, sok_level_cell(&L, 1, 3)));
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -93,11 +44,11 @@ START_TEST(test_freeze_not)
     /* The same pair on goals is solved, not dead. */
     static const char *const on_goals[] = {"#######", "# *.  #", "#  $  #",
                                            "#  @ .#", "#######"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, on_goals, 5);
     shift_box(&L, 2, 3, 1, 3);
-    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
-    rule_free(&L);
+    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, sok_level_cell(&L, 1, 3)));
+    sok_level_free(&L);
     /* Against the wall with a gap beside it (the other box rests on its
      * goal in the corner): the pushed box can still slide along the wall
      * to the goals on the right. */
@@ -105,8 +56,8 @@ START_TEST(test_freeze_not)
                                         "#  @ .#", "#######"};
     rule_load(&L, apart, 5);
     shift_box(&L, 2, 3, 1, 3);
-    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, cell_of(&L, 1, 3)));
-    rule_free(&L);
+    ck_assert(!gs_sokoban_freeze_deadlock(&L.x, sok_level_cell(&L, 1, 3)));
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -114,7 +65,7 @@ END_TEST
 
 /* Whether the last flood left empty cells out of the player's reach: the
  * must-not-fire cases need a corral that the rule rejects. */
-static bool has_corral(const rule_level *L)
+static bool has_corral(const sok_level *L)
 {
     for (int c = 0; c < L->x.n; c++)
         if (!L->x.occ[c] && L->x.seen[c] != L->x.gen)
@@ -124,7 +75,7 @@ static bool has_corral(const rule_level *L)
 
 /* Lists the pushes of the start position, prunes, and returns the count
  * kept; *before gets the count listed. */
-static int prune_start(rule_level *L, int *before)
+static int prune_start(sok_level *L, int *before)
 {
     sok_ctx *x = &L->x;
     *before = gs_sokoban_list_pushes(x, x->start_player);
@@ -139,20 +90,20 @@ START_TEST(test_pi_corral_fires)
     static const char *const rows[] = {"#########", "#  ..   #", "#    .  #",
                                        "##$$$####", "#  @ $ .#", "#       #",
                                        "#########"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, rows, 7);
     int before, after = prune_start(&L, &before);
     ck_assert_int_eq(before, 5);
     ck_assert_int_eq(after, 3);
     for (int j = 0; j < after; j++)
         ck_assert_int_eq(L.x.pushes[j].dir, 0); /* up, into the room */
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
 START_TEST(test_pi_corral_not)
 {
-    rule_level L;
+    sok_level L;
     int before;
     /* The room needs no work: its boxes are on goals, no goal is empty. */
     static const char *const done[] = {"#########", "#       #", "#       #",
@@ -161,7 +112,7 @@ START_TEST(test_pi_corral_not)
     rule_load(&L, done, 7);
     ck_assert_int_eq(prune_start(&L, &before), before);
     ck_assert(has_corral(&L));
-    rule_free(&L);
+    sok_level_free(&L);
     /* P fails: the middle box cannot be pushed up while a box stands
      * below it, so the room is not a PI-corral. */
     static const char *const blocked[] = {"#########", "#  ..   #", "#    .  #",
@@ -170,7 +121,7 @@ START_TEST(test_pi_corral_not)
     rule_load(&L, blocked, 7);
     ck_assert_int_eq(prune_start(&L, &before), before);
     ck_assert(has_corral(&L));
-    rule_free(&L);
+    sok_level_free(&L);
     /* I fails: the box under the room's door can also be pushed left or
      * right, along the door, from where the player stands. */
     static const char *const along[] = {"#######", "#  .  #", "###.###",
@@ -179,7 +130,7 @@ START_TEST(test_pi_corral_not)
     ck_assert_int_eq(prune_start(&L, &before), 3);
     ck_assert(has_corral(&L));
     ck_assert_int_eq(gs_sokoban_pi_corral_prune(&L.x, before), before);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -192,7 +143,7 @@ START_TEST(test_child_bound_exact)
     static const char *const rows[] = {"##########", "#  .  .  #", "# $$ $ $ #",
                                        "#  .##.  #", "# $ @  $ #", "#  . . . #",
                                        "##########"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, rows, 7);
     sok_ctx *x = &L.x;
     uint64_t seed = 7;
@@ -227,7 +178,7 @@ START_TEST(test_child_bound_exact)
         player = b;
     }
     ck_assert_int_gt(checked, 100);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -237,17 +188,17 @@ START_TEST(test_player_side_fires)
      * round it, so the goal on the right is out of reach (the relaxed
      * distance would say 3). With the player on the left it is 3. */
     static const char *const rows[] = {"#########", "#   $@ .#", "#########"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, rows, 3);
     sok_ctx *x = &L.x;
     ck_assert_ptr_nonnull(x->gdist);
     ck_assert_uint_eq(gs_sokoban_lower_bound(x, x->start_player, x->boxes),
                       SOK_INF);
-    ck_assert_uint_eq(gs_sokoban_lower_bound(x, cell_of(&L, 1, 1), x->boxes),
-                      3);
+    ck_assert_uint_eq(
+        gs_sokoban_lower_bound(x, sok_level_cell(&L, 1, 1), x->boxes), 3);
     /* The box's cell itself stays live: from the left it gets there. */
-    ck_assert(!x->dead[cell_of(&L, 1, 4)]);
-    rule_free(&L);
+    ck_assert(!x->dead[sok_level_cell(&L, 1, 4)]);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -257,20 +208,20 @@ START_TEST(test_player_side_not)
      * box's left side, and the bound is the 3 pushes. */
     static const char *const rows[] = {"#########", "#   $@ .#", "# ##### #",
                                        "#       #", "#########"};
-    rule_level L;
+    sok_level L;
     rule_load(&L, rows, 5);
     sok_ctx *x = &L.x;
     ck_assert_uint_eq(gs_sokoban_lower_bound(x, x->start_player, x->boxes), 3);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
 /* --------------------------------------------------- packing order */
 
 /* The layer of the goal at row r, column c. */
-static int layer_of(const rule_level *L, int r, int c)
+static int layer_of(const sok_level *L, int r, int c)
 {
-    return L->x.glayer[L->x.gindex[cell_of(L, r, c)]];
+    return L->x.glayer[L->x.gindex[sok_level_cell(L, r, c)]];
 }
 
 START_TEST(test_pack_order_fires)
@@ -280,25 +231,26 @@ START_TEST(test_pack_order_fires)
      * the mouth while the end is empty is out of order. */
     static const char *const rows[] = {"########", "#...$ @#", "####$  #",
                                        "####$  #", "########"};
-    rule_level L;
-    rule_load_obj(&L, rows, 5, SOK_ANY);
+    sok_level L;
+    sok_level_load(&L, rows, 5, SOK_ANY);
     sok_ctx *x = &L.x;
     ck_assert_int_eq(x->pack_layers, 3);
     ck_assert_int_eq(layer_of(&L, 1, 3), 0);
     ck_assert_int_eq(layer_of(&L, 1, 2), 1);
     ck_assert_int_eq(layer_of(&L, 1, 1), 2);
-    int32_t mouth[3] = {cell_of(&L, 1, 3), cell_of(&L, 2, 4),
-                        cell_of(&L, 3, 4)};
+    int32_t mouth[3] = {sok_level_cell(&L, 1, 3), sok_level_cell(&L, 2, 4),
+                        sok_level_cell(&L, 3, 4)};
     ck_assert_uint_eq(gs_sokoban_pack_penalty(x, mouth), 1);
-    int32_t inside[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 4),
-                         cell_of(&L, 3, 4)};
+    int32_t inside[3] = {sok_level_cell(&L, 1, 1), sok_level_cell(&L, 2, 4),
+                         sok_level_cell(&L, 3, 4)};
     ck_assert_uint_eq(gs_sokoban_pack_penalty(x, inside), 0);
-    int32_t two[3] = {cell_of(&L, 1, 1), cell_of(&L, 1, 2), cell_of(&L, 3, 4)};
+    int32_t two[3] = {sok_level_cell(&L, 1, 1), sok_level_cell(&L, 1, 2),
+                      sok_level_cell(&L, 3, 4)};
     ck_assert_uint_eq(gs_sokoban_pack_penalty(x, two), 0);
     /* The scratch marks are left clear for the next call. */
     for (int i = 0; i < x->ngoals; i++)
         ck_assert_uint_eq(x->pmark[i], 0);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -309,16 +261,17 @@ START_TEST(test_pack_order_not)
      * have no packing tables at all. */
     static const char *const rows[] = {"#######", "#. . .#", "#  $$ #",
                                        "# $ @ #", "#######"};
-    rule_level L;
-    rule_load_obj(&L, rows, 5, SOK_ANY);
+    sok_level L;
+    sok_level_load(&L, rows, 5, SOK_ANY);
     ck_assert_int_le(L.x.pack_layers, 1);
-    int32_t some[3] = {cell_of(&L, 1, 1), cell_of(&L, 2, 3), cell_of(&L, 2, 4)};
+    int32_t some[3] = {sok_level_cell(&L, 1, 1), sok_level_cell(&L, 2, 3),
+                       sok_level_cell(&L, 2, 4)};
     ck_assert_uint_eq(gs_sokoban_pack_penalty(&L.x, some), 0);
-    rule_free(&L);
+    sok_level_free(&L);
     rule_load(&L, rows, 5);
     ck_assert_ptr_null(L.x.glayer);
     ck_assert_int_eq(L.x.pack_layers, 0);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -326,10 +279,10 @@ END_TEST
 
 /* Where the tunnel macro takes the box at (r, c) pushed in direction d
  * (U D L R = 0 1 2 3) by a player behind it. */
-static int tunnel_from(rule_level *L, int r, int c, int d)
+static int tunnel_from(sok_level *L, int r, int c, int d)
 {
     sok_ctx *x = &L->x;
-    int b = cell_of(L, r, c), to = x->nb[b * 4 + d];
+    int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d];
     x->occ[b] = 0;
     x->occ[to] = 1;
     int end = gs_sokoban_tunnel_end(x, b, to, d);
@@ -342,18 +295,18 @@ START_TEST(test_tunnel_fires)
 {
     /* A one-wide corridor: the box goes on to the goal at its end. */
     static const char *const rows[] = {"########", "#@$   .#", "########"};
-    rule_level L;
-    rule_load_obj(&L, rows, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 6));
-    rule_free(&L);
+    sok_level L;
+    sok_level_load(&L, rows, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 6));
+    sok_level_free(&L);
     /* A tunnel between two rooms: the box leaves it and stops on the
      * first cell of the far room (not walled across). */
     static const char *const rooms[] = {"###########", "#  #####  #",
                                         "# @$     .#", "#  #####  #",
                                         "###########"};
-    rule_load_obj(&L, rooms, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 8));
-    rule_free(&L);
+    sok_level_load(&L, rooms, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), sok_level_cell(&L, 2, 8));
+    sok_level_free(&L);
     /* The whole solve: one state for the run, every push in the answer. */
     gs_sokoban *g;
     size_t lens[3] = {8, 8, 8};
@@ -375,30 +328,30 @@ END_TEST
 
 START_TEST(test_tunnel_not)
 {
-    rule_level L;
+    sok_level L;
     /* In the open the push is a single push. */
     static const char *const open[] = {"#######", "#     #", "#@$  .#",
                                        "#     #", "#######"};
-    rule_load_obj(&L, open, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 2, 3), cell_of(&L, 2, 3));
-    rule_free(&L);
+    sok_level_load(&L, open, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 2, 3), sok_level_cell(&L, 2, 3));
+    sok_level_free(&L);
     /* A goal inside the tunnel stops the run on it; a box in the tunnel
      * stops it in front of that box. */
     static const char *const goal[] = {"########", "#@$ . .#", "########"};
-    rule_load_obj(&L, goal, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
-    rule_free(&L);
+    sok_level_load(&L, goal, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 4));
+    sok_level_free(&L);
     static const char *const box[] = {"##########", "#@$  $ ..#", "##########"};
-    rule_load_obj(&L, box, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), cell_of(&L, 1, 4));
-    rule_free(&L);
+    sok_level_load(&L, box, 3, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 4));
+    sok_level_free(&L);
     /* The box enters a tunnel but the player behind it stands in the
      * open: no macro. */
     static const char *const mouth[] = {"########", "#   ####", "# @$  .#",
                                         "#   ####", "########"};
-    rule_load_obj(&L, mouth, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), cell_of(&L, 2, 4));
-    rule_free(&L);
+    sok_level_load(&L, mouth, 5, SOK_ANY);
+    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), sok_level_cell(&L, 2, 4));
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -406,22 +359,22 @@ END_TEST
 
 START_TEST(test_regions)
 {
-    rule_level L;
+    sok_level L;
     /* A wall of boxes shuts the player out of the left part: two areas
      * (the left one, a single area of three cells). */
     static const char *const split[] = {"#######", "# $ . #", "# $ .@#",
                                         "# $ . #", "#######"};
-    rule_load_obj(&L, split, 5, SOK_ANY);
+    sok_level_load(&L, split, 5, SOK_ANY);
     gs_sokoban_flood(&L.x, L.x.start_player);
     ck_assert_int_eq(gs_sokoban_regions(&L.x), 2);
-    rule_free(&L);
+    sok_level_free(&L);
     /* With a gap in that wall the player reaches everything: one area. */
     static const char *const gap[] = {"#######", "# $ . #", "#   .@#",
                                       "# $ . #", "#######"};
-    rule_load_obj(&L, gap, 5, SOK_ANY);
+    sok_level_load(&L, gap, 5, SOK_ANY);
     gs_sokoban_flood(&L.x, L.x.start_player);
     ck_assert_int_eq(gs_sokoban_regions(&L.x), 1);
-    rule_free(&L);
+    sok_level_free(&L);
 }
 END_TEST
 

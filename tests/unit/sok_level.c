@@ -1,0 +1,46 @@
+/* sok_level.c - loads small hand-made Sokoban levels for the rule tests
+ * (sok_level.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sok_level.h"
+#include "suites.h"
+
+void sok_level_load(sok_level *L, const char *const *rows, int n,
+                    sok_objective obj)
+{
+    size_t lens[32];
+    ck_assert_int_le(n, 32);
+    for (int r = 0; r < n; r++) {
+        lens[r] = strlen(rows[r]);
+        ck_assert_uint_eq(lens[r], lens[0]); /* see sok_level_cell */
+    }
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &L->g, &err),
+                     GS_OK);
+    L->g->objective = obj;
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_ctx_init(&L->x, L->g, &lim, &err), GS_OK);
+    sok_ctx *x = &L->x;
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+}
+
+void sok_level_free(sok_level *L)
+{
+    gs_sokoban_ctx_free(&L->x);
+    gs_sokoban_free(L->g);
+}
+
+int sok_level_cell(const sok_level *L, int r, int c)
+{
+    int want = r * L->g->cols + c, k = 0;
+    for (int i = 0; i < L->g->rows * L->g->cols; i++) {
+        if (L->g->cell[i] & SOK_WALL)
+            continue;
+        if (i == want)
+            return k;
+        k++;
+    }
+    return -1;
+}

@@ -1,0 +1,27 @@
+/* sok_level.h - small hand-made Sokoban levels loaded into the solver's
+ * tables, for the tests that drive its internal interface
+ * (src/puzzles/sokoban/sokoban.h). */
+#ifndef GS_TEST_SOK_LEVEL_H
+#define GS_TEST_SOK_LEVEL_H
+
+#include "../../src/puzzles/sokoban/sokoban.h"
+
+/* A level's solver tables with the start position loaded: x->boxes and
+ * x->occ set. */
+typedef struct {
+    gs_sokoban *g;
+    sok_ctx x;
+} sok_level;
+
+/* Builds the level from n rows (at most 32, all as long as the first:
+ * see sok_level_cell) for objective obj; fails the test on any error. */
+void sok_level_load(sok_level *L, const char *const *rows, int n,
+                    sok_objective obj);
+
+void sok_level_free(sok_level *L);
+
+/* The cell number of row r, column c as the tables count it (row-major
+ * over the non-wall cells), or -1 for a wall. */
+int sok_level_cell(const sok_level *L, int r, int c);
+
+#endif
