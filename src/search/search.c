@@ -391,9 +391,7 @@ static void publish(const gs_search *s)
 {
     const gs_limits *lim = s->cfg.limits;
     gs_progress_report(lim, s->expanded, gs_search_count(s), s->bound);
-    if (lim && lim->progress)
-        atomic_store_explicit(&lim->progress->bytes, s->bytes,
-                              memory_order_relaxed);
+    gs_progress_report_bytes(lim, s->bytes);
 }
 
 /* True once the deadline passed or cancel is set; records the limit.

@@ -32,6 +32,24 @@ void sok_level_free(sok_level *L)
     gs_sokoban_free(L->g);
 }
 
+void sok_level_solve(const char *const *rows, int n, sok_objective obj,
+                     gs_result *res)
+{
+    size_t lens[32];
+    ck_assert_int_le(n, 32);
+    for (int r = 0; r < n; r++)
+        lens[r] = strlen(rows[r]);
+    gs_sokoban *g;
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
+                     GS_OK);
+    g->objective = obj;
+    gs_limits lim = {0};
+    gs_result_clear(res);
+    ck_assert_int_eq(gs_sokoban_solve(g, &lim, res, &err), GS_OK);
+    gs_sokoban_free(g);
+}
+
 int sok_level_cell(const sok_level *L, int r, int c)
 {
     int want = r * L->g->cols + c, k = 0;

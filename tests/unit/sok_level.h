@@ -24,4 +24,10 @@ void sok_level_free(sok_level *L);
  * over the non-wall cells), or -1 for a wall. */
 int sok_level_cell(const sok_level *L, int r, int c);
 
+/* Solves the level of n rows (at most 32) for objective obj without
+ * limits into res (cleared first; the caller frees it); fails the test
+ * on any error. */
+void sok_level_solve(const char *const *rows, int n, sok_objective obj,
+                     gs_result *res);
+
 #endif

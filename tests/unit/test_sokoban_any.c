@@ -157,19 +157,8 @@ START_TEST(test_goal_macro_solve)
     const char *const *levels[2] = {room, tunnel};
     int n[2] = {NROWS(room), NROWS(tunnel)}, boxes[2] = {2, 3};
     for (int i = 0; i < 2; i++) {
-        size_t lens[16];
-        for (int r = 0; r < n[i]; r++)
-            lens[r] = strlen(levels[i][r]);
-        gs_sokoban *g;
-        gs_error err = {0};
-        ck_assert_int_eq(
-            gs_sokoban_build(levels[i], lens, n[i], false, NULL, &g, &err),
-            GS_OK);
-        g->objective = SOK_ANY;
-        gs_limits lim = {0};
         gs_result res;
-        gs_result_clear(&res);
-        ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+        sok_level_solve(levels[i], n[i], SOK_ANY, &res);
         ck_assert_int_eq(res.status, GS_SOLVED);
         ck_assert_uint_eq(strlen(res.moves), res.steps);
         long pushes = any_replay(levels[i], n[i], res.moves);
@@ -177,7 +166,6 @@ START_TEST(test_goal_macro_solve)
                       res.moves);
         ck_assert_int_ge(pushes, boxes[i]);
         gs_result_free(&res);
-        gs_sokoban_free(g);
     }
 }
 END_TEST

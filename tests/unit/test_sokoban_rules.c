@@ -308,21 +308,12 @@ START_TEST(test_tunnel_fires)
     ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), sok_level_cell(&L, 2, 8));
     sok_level_free(&L);
     /* The whole solve: one state for the run, every push in the answer. */
-    gs_sokoban *g;
-    size_t lens[3] = {8, 8, 8};
-    gs_error err = {0};
-    ck_assert_int_eq(gs_sokoban_build(rows, lens, 3, false, NULL, &g, &err),
-                     GS_OK);
-    g->objective = SOK_ANY;
-    gs_limits lim = {0};
     gs_result res;
-    gs_result_clear(&res);
-    ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+    sok_level_solve(rows, 3, SOK_ANY, &res);
     ck_assert_int_eq(res.status, GS_SOLVED);
     ck_assert_str_eq(res.moves, "RRRR");
     ck_assert_int_eq(res.pushes, 4);
     gs_result_free(&res);
-    gs_sokoban_free(g);
 }
 END_TEST
 
