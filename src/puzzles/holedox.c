@@ -432,14 +432,14 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
      * cell is divided back into its row and column: the division was the
      * costliest step of this BFS, which is most of a small board's solve
      * (the holedox bench input 100 times over: 14.4 -> 11.8 ms of CPU). */
-    uint32_t *queue = budget_calloc(cells, sizeof *queue);
+    uint32_t *queue = budget_calloc(cells + 1, sizeof *queue);
     size_t head = 0, tail = 0;
 
     sv->cells = cells;
     sv->cell = budget_calloc(cells, 1);
     sv->dist = budget_calloc(cells, sizeof *sv->dist);
     if (!queue || !sv->cell || !sv->dist) {
-        budget_free(queue, cells, sizeof *queue);
+        budget_free(queue, cells + 1, sizeof *queue);
         return GS_ENOMEM;
     }
     for (size_t i = 0; i < h->nstones; i++)
@@ -449,26 +449,37 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
         queue[tail++] = (uint32_t)(h->target / h->cols) << 16 |
                         (uint32_t)(h->target % h->cols);
     }
+    /* Stones and random walls make the branches of a plain neighbour loop
+     * unpredictable; here each neighbour is written unconditionally and
+     * the queue tail advances by 0 or 1 (the holedox bench input 100
+     * times over: 11.4 -> 9.5 ms of CPU). */
+    const int rows = h->rows, cols = h->cols;
+    unsigned char *cell = sv->cell;
+    uint32_t *dist = sv->dist;
     while (head < tail) {
         if (head % HOLEDOX_BFS_CHECK_EVERY == 0 && gs_limits_expired(lim)) {
-            budget_free(queue, cells, sizeof *queue);
+            budget_free(queue, cells + 1, sizeof *queue);
             return GS_ELIMIT;
         }
         uint32_t q = queue[head++];
         int r = (int)(q >> 16), c = (int)(q & 0xFFFF);
-        int cur = r * h->cols + c;
+        int cur = r * cols + c;
+        uint32_t next = dist[cur] + 1;
         for (int d = 0; d < 4; d++) {
             int nr = r + holedox_dr[d], nc = c + holedox_dc[d];
-            if (!on_board(h, nr, nc))
-                continue;
-            int n = nr * h->cols + nc;
-            if (sv->cell[n] == CELL_STONE || sv->dist[n] != HOLEDOX_UNREACHABLE)
-                continue;
-            sv->dist[n] = sv->dist[cur] + 1;
-            queue[tail++] = (uint32_t)nr << 16 | (uint32_t)nc;
+            int inside =
+                (unsigned)nr < (unsigned)rows && (unsigned)nc < (unsigned)cols;
+            /* Off the board, look at the current cell: already labelled,
+             * so never taken. */
+            int n = inside ? nr * cols + nc : cur;
+            int take =
+                (cell[n] != CELL_STONE) & (dist[n] == HOLEDOX_UNREACHABLE);
+            dist[n] = take ? next : dist[n];
+            queue[tail] = (uint32_t)nr << 16 | (uint32_t)nc; /* one spare */
+            tail += (size_t)take;
         }
     }
-    budget_free(queue, cells, sizeof *queue);
+    budget_free(queue, cells + 1, sizeof *queue);
     return GS_OK;
 }
 
