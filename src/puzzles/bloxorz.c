@@ -608,7 +608,7 @@ blox_roll(uint64_t y[5][3], uint64_t x, const int dr, const int dc,
     } else if (dr > 0) {
         y[DIR_SELF][to] |= x << (8 * dr);
         y[DIR_DOWN][to] |= x >> (64 - 8 * dr);
-    } else {
+    } else if (dr < 0) { /* (0, 0) is no roll: never called so */
         y[DIR_SELF][to] |= x >> (-8 * dr);
         y[DIR_UP][to] |= x << (64 + 8 * dr);
     }
