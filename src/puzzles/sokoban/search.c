@@ -198,6 +198,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
             h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+            if (x->perim)
+                h = gs_sokoban_perim_bound(x, h, pl, x->child);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
@@ -236,6 +238,11 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
     uint32_t h = x->start_dead ? SOK_INF
                                : gs_sokoban_lower_bound(x, x->start_player,
                                                         x->start_boxes);
+    if (h != SOK_INF && x->perim) {
+        gs_sokoban_occ_set(x, x->start_boxes, 1);
+        h = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
+        gs_sokoban_occ_set(x, x->start_boxes, 0);
+    }
     if (h != SOK_INF) {
         int p = x->start_player;
         if (obj >= SOK_ANY) {
@@ -471,6 +478,58 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     return rc;
 }
 
+/* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
+ * states solves most levels at once; past it the perimeter table
+ * (perim.c) is built, with up to a quarter of the time left, and the
+ * search starts afresh with its stronger bound. */
+static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
+                        gs_sokoban_stats *st, gs_error *err)
+{
+    gs_limits part = *slim;
+    uint64_t trig = SOK_PERIM_TRIGGER;
+    if (getenv("SOK_TRIG"))
+        trig = (uint64_t)atol(getenv("SOK_TRIG"));
+    if (!part.max_states || part.max_states > trig)
+        part.max_states = trig;
+    int rc = run_phase(x, &part, res, st, err);
+    if (rc != GS_OK || res->status != GS_LIMIT ||
+        res->limit != GS_LIMIT_STATES || part.max_states == slim->max_states)
+        return rc;
+    uint64_t expanded = res->expanded;
+    gs_result_clear(res);
+    res->pushes = -1;
+    /* The table's share of the budget: at most a quarter of what the
+     * store may use, and of the time left. */
+    size_t per = x->key_size + sizeof(uint16_t) + 2 * sizeof(uint32_t);
+    size_t cap = SOK_PERIM_MAX_STATES;
+    if (getenv("SOK_CAP"))
+        cap = (size_t)atol(getenv("SOK_CAP"));
+    if (slim->max_bytes && slim->max_bytes / 4 / per < cap)
+        cap = (size_t)(slim->max_bytes / 4 / per);
+    gs_limits plim = *slim;
+    if (slim->deadline_ns > 0) {
+        int64_t now = gs_now_ns();
+        if (slim->deadline_ns > now)
+            plim.deadline_ns = now + (slim->deadline_ns - now) / 4;
+    }
+    uint64_t before = x->bytes;
+    int64_t t0 = gs_now_ns();
+    if (gs_sokoban_perim_build(x, &plim, cap) == GS_OK && slim->max_bytes)
+        slim->max_bytes = slim->max_bytes > x->bytes - before
+                              ? slim->max_bytes - (x->bytes - before)
+                              : 1;
+    if (getenv("SOK_DEBUG")) {
+        bool c;
+        uint32_t k = gs_sokoban_perim_depth(x, &c);
+        fprintf(stderr, "perim k=%u complete=%d bytes=%llu t=%.3f\n", k, c,
+                (unsigned long long)(x->bytes - before),
+                (gs_now_ns() - t0) / 1e9);
+    }
+    rc = run_phase(x, slim, res, st, err);
+    res->expanded += expanded;
+    return rc;
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -537,7 +596,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
-        rc = run_phase(&x, &slim, res, st, err);
+        rc = exact_phases(&x, &slim, res, st, err);
     }
     gs_sokoban_ctx_free(&x);
     return rc;

@@ -94,6 +94,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
 #define SOK_PUSH_SHIFT 32
 #define SOK_PRIO_PUSH_SHIFT 44
+/* Exact objectives: states the first search may store before the
+ * perimeter table (perim.c) is built and the search restarted, and the
+ * most positions that table holds. */
+#define SOK_PERIM_TRIGGER 200000u
+#define SOK_PERIM_MAX_STATES (4u << 20)
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -172,6 +177,8 @@ typedef struct sok_ctx {
     int32_t *gmq;    /* ngoals*4: the box-path queue, then a chain */
     uint16_t *gmdep; /* ngoals*4: pushes from the root */
     bool plain;      /* plain greedy: bound + packing order, no weights */
+    /* Exact pushes left near the solved positions (perim.c), or NULL. */
+    struct sok_perim *perim;
 } sok_ctx;
 
 /* ctx.c */
@@ -230,6 +237,22 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
+/* perim.c */
+/* Builds the perimeter table (see perim.c) of up to `cap` positions, the
+ * search of pulls stopping early at lim's deadline; nothing when the
+ * level has more goals than boxes. GS_OK, or GS_ENOMEM with no table. */
+int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t cap);
+void gs_sokoban_perim_free(sok_ctx *x);
+/* The bound h (the matching) raised by the table for the boxes (sorted,
+ * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
+ * SOK_INF when the table holds every solvable position and not this one.
+ * Floods from pl (x->seen, x->dist) and overwrites x->key. */
+uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
+                                const int32_t *boxes);
+/* The table's depth k (every position within k pushes held); *complete
+ * says whether it holds every solvable position. 0 without a table. */
+uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
 
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel
