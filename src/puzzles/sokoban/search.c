@@ -163,6 +163,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    bool steps_table = gs_sokoban_perim_steps(x);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
@@ -197,8 +198,16 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
-            h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
-            if (x->perim)
+            /* Where the moves table decides the bound anyway, an upper
+             * bound on the matching spares solving it (h = 0: the table
+             * gives the child's bound in the loop below). */
+            if (steps_table && run == 1 &&
+                gs_sokoban_perim_settles(
+                    x, gs_sokoban_child_upper(x, hp, i, to, pl)))
+                h = 0;
+            else
+                h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+            if (x->perim && !steps_table)
                 h = gs_sokoban_perim_bound(x, h, pl, x->child);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
@@ -214,8 +223,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             gs_sokoban_key_pack(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
+            if (steps_table)
+                gs_sokoban_perim_prefetch(x, x->key);
             x->pend[npend++] = (struct sok_pend){
-                .cost = cost, .prio = priority(x, cost, h), .tag = tag};
+                .cost = cost, .prio = priority(x, cost, h), .h = h, .tag = tag};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
@@ -223,10 +234,19 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    for (int j = 0; j < npend && rc >= 0; j++)
-        rc = gs_search_add_prio(s, x->pkeys + x->key_size * (size_t)j, id,
-                                x->pend[j].tag, x->pend[j].cost,
+    for (int j = 0; j < npend && rc >= 0; j++) {
+        const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
+        if (steps_table) {
+            /* The moves table is keyed like the store: its slots were
+             * prefetched with the store's. */
+            uint32_t h = gs_sokoban_perim_bound_key(x, x->pend[j].h, key);
+            if (h == SOK_INF)
+                continue;
+            x->pend[j].prio = priority(x, x->pend[j].cost, h);
+        }
+        rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
                                 x->pend[j].prio, NULL);
+    }
     return rc < 0 ? rc : GS_OK;
 }
 
@@ -486,7 +506,8 @@ static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
     gs_limits part = *slim;
-    uint64_t trig = SOK_PERIM_TRIGGER;
+    uint64_t trig =
+        x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
     if (getenv("SOK_TRIG"))
         trig = (uint64_t)atol(getenv("SOK_TRIG"));
     if (!part.max_states || part.max_states > trig)
@@ -500,13 +521,11 @@ static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
     res->pushes = -1;
     /* The table's share of the budget: at most a quarter of what the
      * store may use, and of the time left. */
-    size_t per = x->key_size + sizeof(uint16_t) + 2 * sizeof(uint32_t);
-    size_t cap = SOK_PERIM_MAX_STATES;
+    size_t cap = x->g->perim_cap ? x->g->perim_cap : SOK_PERIM_MAX_STATES;
     if (getenv("SOK_CAP"))
         cap = (size_t)atol(getenv("SOK_CAP"));
-    if (slim->max_bytes && slim->max_bytes / 4 / per < cap)
-        cap = (size_t)(slim->max_bytes / 4 / per);
     gs_limits plim = *slim;
+    plim.max_bytes = slim->max_bytes / 4;
     if (slim->deadline_ns > 0) {
         int64_t now = gs_now_ns();
         if (slim->deadline_ns > now)
@@ -521,9 +540,10 @@ static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
     if (getenv("SOK_DEBUG")) {
         bool c;
         uint32_t k = gs_sokoban_perim_depth(x, &c);
-        fprintf(stderr, "perim k=%u complete=%d bytes=%llu t=%.3f\n", k, c,
-                (unsigned long long)(x->bytes - before),
-                (gs_now_ns() - t0) / 1e9);
+        fprintf(
+            stderr, "perim gap=%u k=%u complete=%d n=%zu bytes=%llu t=%.3f\n",
+            gs_sokoban_perim_gap(x), k, c, gs_sokoban_perim_count(x),
+            (unsigned long long)(x->bytes - before), (gs_now_ns() - t0) / 1e9);
     }
     rc = run_phase(x, slim, res, st, err);
     res->expanded += expanded;

@@ -34,6 +34,10 @@ typedef struct gs_sokoban {
     int nboxes, ngoals;
     sok_objective objective;
     sok_text_format text_format; /* how format_text answers */
+    /* Tests only (0: the defaults SOK_PERIM_TRIGGER, SOK_PERIM_MAX_STATES):
+     * states before the perimeter table is built, and its size. */
+    uint64_t perim_trigger;
+    size_t perim_cap;
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -160,6 +164,7 @@ typedef struct sok_ctx {
      * their index slots were prefetched (search.c). */
     struct sok_pend {
         uint64_t cost, prio;
+        uint32_t h;  /* the bound, before the perimeter table's */
         uint8_t tag; /* the move byte: direction, bit 2 a goal macro */
     } * pend;
     unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
@@ -224,6 +229,12 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes);
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
                                 int pl);
 
+/* An upper bound on gs_sokoban_child_bound(x, hp, i, b, to, pl) for a
+ * single push (the parent's assignment re-costed), without a matching;
+ * SOK_INF when there is none to give. */
+uint32_t gs_sokoban_child_upper(const sok_ctx *x, uint32_t hp, int i, int to,
+                                int pl);
+
 /* search.c */
 /* Lists in x->pushes the pushes the player at `player` can walk to (x->occ
  * and x->boxes hold the boxes; floods from the player): the cell behind
@@ -239,9 +250,10 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
 
 /* perim.c */
-/* Builds the perimeter table (see perim.c) of up to `cap` positions, the
- * search of pulls stopping early at lim's deadline; nothing when the
- * level has more goals than boxes. GS_OK, or GS_ENOMEM with no table. */
+/* Builds the perimeter table (see perim.c) of up to `cap` positions and
+ * lim->max_bytes (when set), the backward search stopping early at lim's
+ * deadline; nothing when the level has more goals than boxes. GS_OK, or
+ * GS_ENOMEM with no table. */
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t cap);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
@@ -250,6 +262,22 @@ void gs_sokoban_perim_free(sok_ctx *x);
  * Floods from pl (x->seen, x->dist) and overwrites x->key. */
 uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
+/* Moves: the same for a child's store key (player cell, boxes), which
+ * is the table's key too; no flood. */
+uint32_t gs_sokoban_perim_bound_key(const sok_ctx *x, uint32_t h,
+                                    const unsigned char *key);
+/* Starts loading key's slot (moves), for gs_sokoban_perim_bound_key. */
+void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key);
+/* Whether the table alone decides the bound of a position whose matching
+ * is at most m (moves): then gs_sokoban_perim_bound_key(x, 0, key) is
+ * that position's bound, and the matching need not be solved. */
+bool gs_sokoban_perim_settles(const sok_ctx *x, uint32_t m);
+/* Whether the table is keyed by the player's cell (moves). */
+bool gs_sokoban_perim_steps(const sok_ctx *x);
+/* The table's gap (perim.c). */
+uint32_t gs_sokoban_perim_gap(const sok_ctx *x);
+/* Positions the table holds. */
+size_t gs_sokoban_perim_count(const sok_ctx *x);
 /* The table's depth k (every position within k pushes held); *complete
  * says whether it holds every solvable position. 0 without a table. */
 uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
