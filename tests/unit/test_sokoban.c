@@ -80,6 +80,8 @@ static void solve_rows_perim(const char *const *rows, int n,
     ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
     ((gs_sokoban *)inst)->perim_trigger = trigger;
     ((gs_sokoban *)inst)->perim_cap = cap;
+    /* Rounds: a table of cap / 4 positions first, then twice as big. */
+    ((gs_sokoban *)inst)->perim_first = cap / 4;
     gs_limits none = {0};
     gs_result_clear(res);
     rc = SOK->solve(inst, &none, res, &err);

@@ -32,11 +32,15 @@
 /* Slots hold a key and its depth inline, so that a look-up costs one cache
  * miss; a depth of SOK_PERIM_EMPTY marks a free slot. */
 #define SOK_PERIM_EMPTY 0xffffu
+/* Slots of a new table: it doubles as it fills. */
+#define SOK_PERIM_FIRST_SLOTS ((size_t)1 << 20)
 /* Children of one expansion whose slots are prefetched together. */
 #define SOK_PERIM_BATCH 64
 
 struct sok_perim {
     size_t cap, count;    /* positions held, at most cap */
+    size_t room;          /* positions before the slots must grow */
+    uint64_t max_bytes;   /* slots and queue together, at most */
     uint64_t mask;        /* slots - 1 (a power of two - 1) */
     size_t ss;            /* bytes per slot: key_size + 2 */
     unsigned char *slots; /* [key][depth, 2 bytes] per slot */
@@ -48,6 +52,11 @@ struct sok_perim {
     uint64_t *chash;      /* their hashes */
     uint32_t k;           /* every position within k is held */
     uint32_t gap;         /* see perim_gap */
+    uint32_t gap_k;       /* the k the gap was found for */
+    uint32_t dep;         /* the build: layer dep is queue[ls, le), */
+    size_t ls, le, r;     /* expanded before r */
+    uint64_t done;        /* batches, for the clock */
+    bool full;            /* out of room: the build is over */
     bool complete;        /* the search ran out: the others are dead */
     bool steps;           /* moves: keyed by the player's cell, depth in
                              steps (else pushes, keyed by its area) */
@@ -120,17 +129,76 @@ static unsigned char *perim_slot(const struct sok_perim *t,
     }
 }
 
+/* A slot array of n slots, all free, counted in x->bytes; NULL when out
+ * of memory. */
+static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
+{
+    unsigned char *p = gs_sokoban_tab_alloc(x, n * ss, false);
+    if (!p)
+        return NULL;
+    /* Look-ups are random over hundreds of MB: huge pages spare a TLB
+     * miss on most of them (a hint; the kernel may ignore it). */
+    uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + n * ss) & ~(huge - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    /* All bytes 0xff: every depth reads SOK_PERIM_EMPTY. */
+    memset(p, 0xff, n * ss);
+    return p;
+}
+
+/* Room for the positions a table of `slots` slots takes (load 5/8). */
+static size_t perim_room(size_t slots)
+{
+    return slots / 8 * 5;
+}
+
+/* Doubles the slots (and the queue), within t->cap and t->max_bytes.
+ * False when either refuses or memory runs out: the table is full. */
+static bool perim_grow(sok_ctx *x, struct sok_perim *t)
+{
+    size_t ks = x->key_size, old = t->mask + 1, n = old * 2;
+    uint64_t bytes = (uint64_t)n * t->ss + (uint64_t)perim_room(n) * ks;
+    if (t->count >= t->cap || !t->queue ||
+        (t->max_bytes && bytes > t->max_bytes))
+        return false;
+    unsigned char *q = gs_mem_realloc(t->queue, perim_room(n) * ks);
+    if (!q)
+        return false;
+    t->queue = q;
+    x->bytes += (perim_room(n) - perim_room(old)) * ks;
+    t->qbytes = perim_room(n) * ks;
+    unsigned char *sl = perim_slots_new(x, n, t->ss), *from = t->slots;
+    if (!sl)
+        return false;
+    t->slots = sl;
+    t->mask = n - 1;
+    for (size_t i = 0; i < old; i++) {
+        const unsigned char *e = from + i * t->ss;
+        if (slot_depth(t, e, ks) == SOK_PERIM_EMPTY)
+            continue;
+        memcpy(perim_slot(t, e, ks, perim_hash(e, ks)), e, t->ss);
+    }
+    gs_mem_free(from);
+    x->bytes -= (uint64_t)old * t->ss;
+    t->room = perim_room(n);
+    if (t->room > t->cap)
+        t->room = t->cap;
+    return true;
+}
+
 /* Adds key (hash h) at `depth` when new. Returns 1 new, 0 known, -1
  * full. */
 static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
                      uint64_t h, uint16_t depth)
 {
     size_t ks = x->key_size;
+    if (t->count == t->room && !perim_grow(x, t))
+        return -1;
     unsigned char *sl = perim_slot(t, key, ks, h);
     if (slot_depth(t, sl, ks) != SOK_PERIM_EMPTY)
         return 0;
-    if (t->count == t->cap)
-        return -1;
     memcpy(sl, key, ks);
     memcpy(sl + ks, &depth, sizeof depth);
     if (t->queue)
@@ -252,10 +320,68 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
  * player steps back onto a free neighbour q, either alone or pulling the
  * box on its other side onto its own cell (the inverse of pushing that
  * box from the player's cell with the player coming from q). */
+/* Queues the child key made so far in t->ckeys slot *nc. */
+static void perim_child_made(struct sok_perim *t, size_t ks, int *nc)
+{
+    const unsigned char *k = t->ckeys + (size_t)*nc * ks;
+    t->chash[*nc] = perim_hash(k, ks);
+    __builtin_prefetch(t->slots + (t->chash[*nc] & t->mask) * t->ss);
+    (*nc)++;
+}
+
+/* perim_expand_steps for one-byte cell numbers: the children's keys are
+ * edited in place (the player byte; one box taken out of the sorted list
+ * and put back in) instead of unpacked and packed. */
+static void perim_expand_steps1(sok_ctx *x, struct sok_perim *t,
+                                const unsigned char *key, int *nc)
+{
+    size_t ks = x->key_size;
+    int nbx = x->nboxes, p = key[0];
+    for (int i = 1; i <= nbx; i++)
+        x->occ[key[i]] = 1;
+    for (int d = 0; d < 4; d++) {
+        int q = x->nb[p * 4 + d];
+        if (q < 0 || x->occ[q])
+            continue;
+        unsigned char *c = t->ckeys + (size_t)*nc * ks;
+        memcpy(c, key, ks);
+        c[0] = (unsigned char)q;
+        perim_child_made(t, ks, nc);
+        int bx = x->nb[p * 4 + (d ^ 1)];
+        if (bx < 0 || !x->occ[bx])
+            continue;
+        /* The box on bx comes onto p: the sorted list without bx, with
+         * p in its place. */
+        c = t->ckeys + (size_t)*nc * ks;
+        c[0] = (unsigned char)q;
+        int o = 1;
+        bool put = false;
+        for (int i = 1; i <= nbx; i++) {
+            int b = key[i];
+            if (b == bx)
+                continue;
+            if (!put && p < b) {
+                c[o++] = (unsigned char)p;
+                put = true;
+            }
+            c[o++] = (unsigned char)b;
+        }
+        if (!put)
+            c[o++] = (unsigned char)p;
+        perim_child_made(t, ks, nc);
+    }
+    for (int i = 1; i <= nbx; i++)
+        x->occ[key[i]] = 0;
+}
+
 static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
                                int *nc)
 {
     size_t ks = x->key_size;
+    if (x->w == 1) {
+        perim_expand_steps1(x, t, t->queue + r * ks, nc);
+        return;
+    }
     int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
     for (int d = 0; d < 4; d++) {
@@ -292,30 +418,24 @@ void gs_sokoban_perim_free(sok_ctx *x)
     x->perim = NULL;
 }
 
-/* Bytes the table takes for `cap` positions (*slots: its slot count). */
-static uint64_t perim_bytes(const sok_ctx *x, size_t cap, size_t *slots)
-{
-    size_t n = 16;
-    while (n < cap * 2)
-        n *= 2;
-    *slots = n;
-    return (uint64_t)n * (x->key_size + 2) + (uint64_t)cap * x->key_size;
-}
-
-/* Allocates a table of up to `cap` positions; false when out of memory. */
-static bool perim_alloc(sok_ctx *x, size_t cap)
+/* Allocates a table for up to `cap` positions and max_bytes (0: no
+ * limit), small at first (it grows); false when out of memory. */
+static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes)
 {
     struct sok_perim *t = gs_sokoban_tab_alloc(x, sizeof *t, true);
     if (!t)
         return false;
     x->perim = t;
-    size_t slots, ks = x->key_size;
-    perim_bytes(x, cap, &slots);
+    size_t slots = 16, ks = x->key_size;
+    while (perim_room(slots) < cap && slots < SOK_PERIM_FIRST_SLOTS)
+        slots *= 2;
     t->cap = cap;
+    t->max_bytes = max_bytes;
     t->mask = slots - 1;
     t->ss = ks + sizeof(uint16_t);
-    t->slots = gs_sokoban_tab_alloc(x, slots * t->ss, false);
-    t->qbytes = cap * ks;
+    t->room = perim_room(slots) < cap ? perim_room(slots) : cap;
+    t->slots = perim_slots_new(x, slots, t->ss);
+    t->qbytes = perim_room(slots) * ks;
     t->queue = gs_sokoban_tab_alloc(x, t->qbytes, false);
     t->area = gs_sokoban_tab_alloc(x, (size_t)x->n, false);
     t->boxes = gs_sokoban_tab_alloc(
@@ -323,20 +443,7 @@ static bool perim_alloc(sok_ctx *x, size_t cap)
     t->ckeys = gs_sokoban_tab_alloc(x, SOK_PERIM_BATCH * ks, false);
     t->chash =
         gs_sokoban_tab_alloc(x, sizeof *t->chash * SOK_PERIM_BATCH, false);
-    if (!t->slots || !t->queue || !t->area || !t->boxes || !t->ckeys ||
-        !t->chash)
-        return false;
-    /* Look-ups are random over hundreds of MB: huge pages spare a TLB
-     * miss on most of them (a hint; the kernel may ignore it). */
-    uintptr_t a =
-        ((uintptr_t)t->slots + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-    uintptr_t e =
-        ((uintptr_t)t->slots + slots * t->ss) & ~(uintptr_t)((2u << 20) - 1);
-    if (e > a)
-        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-    /* All bytes 0xff: every depth reads SOK_PERIM_EMPTY. */
-    memset(t->slots, 0xff, slots * t->ss);
-    return true;
+    return t->slots && t->queue && t->area && t->boxes && t->ckeys && t->chash;
 }
 
 /* The gap: the least (k - matching) over the positions of layer k
@@ -347,9 +454,15 @@ static bool perim_alloc(sok_ctx *x, size_t cap)
 static void perim_gap(sok_ctx *x, struct sok_perim *t, size_t ls, size_t le,
                       const gs_limits *lim)
 {
+    /* A gap of at most k + 1 - (the start's matching) does not lift the
+     * start's bound: once the least gap so far is that small, the
+     * matchings of the rest of the layer are not worth their time. */
+    uint32_t h0 = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    uint32_t useless = h0 < t->k + 1 ? t->k + 1 - h0 : 0;
     uint32_t gap = t->k;
-    for (size_t r = ls; r < le && gap > 0; r++) {
-        if ((r - ls) % 1024 == 1023 && gs_limits_expired(lim))
+    for (size_t r = ls; r < le; r++) {
+        if (gap <= useless ||
+            ((r - ls) % 1024 == 1023 && gs_limits_expired(lim)))
             return;
         int p = gs_sokoban_key_unpack(x, t->queue + r * x->key_size, x->boxes);
         uint32_t m = gs_sokoban_lower_bound(x, p, x->boxes);
@@ -361,20 +474,21 @@ static void perim_gap(sok_ctx *x, struct sok_perim *t, size_t ls, size_t le,
     t->gap = gap;
 }
 
-int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t cap)
+/* Creates the table with its solved positions; false when there is none
+ * to make (GS_ENOMEM in *rc when out of memory). */
+static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
 {
-    size_t slots;
-    while (lim && lim->max_bytes && cap >= 16 &&
-           perim_bytes(x, cap, &slots) > lim->max_bytes)
-        cap /= 2;
+    size_t cap = x->g->perim_cap ? x->g->perim_cap : SOK_PERIM_MAX_STATES;
+    *rc = GS_OK;
     if (x->nboxes == 0 || x->nboxes != x->ngoals || x->start_dead || cap < 16 ||
         cap > 0x7fffffffu)
-        return GS_OK;
+        return false;
     uint64_t before = x->bytes;
-    if (!perim_alloc(x, cap)) {
+    if (!perim_alloc(x, cap, lim ? lim->max_bytes : 0)) {
         gs_sokoban_perim_free(x);
         x->bytes = before;
-        return GS_ENOMEM;
+        *rc = GS_ENOMEM;
+        return false;
     }
     struct sok_perim *t = x->perim;
     t->steps = x->obj == SOK_MOVES;
@@ -382,45 +496,79 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t cap)
         /* Not even the solved positions fit: no table. */
         gs_sokoban_perim_free(x);
         x->bytes = before;
-        return GS_OK;
+        return false;
     }
-    /* Layer by layer: layer `dep` is queue[ls, le). */
-    size_t ls = 0, le = t->count, done = 0;
-    uint32_t dep = 0;
-    bool stop = false;
-    while (ls < le && !stop && dep + 1 < SOK_PERIM_EMPTY) {
-        uint16_t next = (uint16_t)(dep + 1);
-        for (size_t r = ls; r < le && !stop;) {
-            if (++done % 64 == 0 && gs_limits_expired(lim)) {
-                stop = true;
+    t->ls = t->r = 0;
+    t->le = t->count;
+    t->gap_k = SOK_INF;
+    return true;
+}
+
+int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
+{
+    int rc;
+    if (!x->perim && !perim_start(x, lim, &rc))
+        return rc;
+    struct sok_perim *t = x->perim;
+    if (!t->queue)
+        return GS_OK; /* complete or full: nothing to add */
+    int64_t t0 = gs_now_ns();
+    /* Layer by layer: layer dep is queue[ls, le), expanded up to r. */
+    bool paused = false;
+    while (!t->full && t->ls < t->le) {
+        if (t->dep + 1 >= SOK_PERIM_EMPTY) {
+            t->full = true;
+            break;
+        }
+        uint16_t next = (uint16_t)(t->dep + 1);
+        while (t->r < t->le && !t->full) {
+            if (t->count >= upto ||
+                (++t->done % 64 == 0 && gs_limits_expired(lim))) {
+                paused = true;
                 break;
             }
             if (t->steps) {
                 /* Several positions, their children's slots prefetched
                  * together. */
                 int nc = 0;
-                while (r < le && nc <= SOK_PERIM_BATCH - 8)
-                    perim_expand_steps(x, t, r++, &nc);
-                stop = !perim_flush(x, t, nc, next);
+                while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
+                    perim_expand_steps(x, t, t->r++, &nc);
+                t->full = !perim_flush(x, t, nc, next);
             } else {
-                stop = !perim_expand_pulls(x, t, r++, next);
+                t->full = !perim_expand_pulls(x, t, t->r++, next);
             }
         }
-        if (stop)
+        if (paused || t->full)
             break; /* layer dep is complete, the next one is not */
-        ls = le;
-        le = t->count;
-        dep++;
+        t->ls = t->r = t->le;
+        t->le = t->count;
+        t->dep++;
     }
-    t->complete = !stop && ls == le;
-    t->k = dep;
-    if (!t->complete)
-        perim_gap(x, t, ls, le, lim);
-    /* The queue is needed no more. */
-    gs_mem_free(t->queue);
-    t->queue = NULL;
-    x->bytes -= t->qbytes;
+    t->complete = !paused && !t->full && t->ls == t->le;
+    t->k = t->dep;
+    if (!t->complete && t->gap_k != t->k) {
+        /* The gap of the new depth, in at most half the time the layers
+         * took (0 until found). */
+        gs_limits glim = lim ? *lim : (gs_limits){0};
+        int64_t now = gs_now_ns(), until = now + (now - t0) / 2 + 1000000;
+        if (!glim.deadline_ns || until < glim.deadline_ns)
+            glim.deadline_ns = until;
+        t->gap = 0;
+        t->gap_k = t->k;
+        perim_gap(x, t, t->ls, t->le, &glim);
+    }
+    if (t->complete || t->full) {
+        /* The queue is needed no more. */
+        gs_mem_free(t->queue);
+        t->queue = NULL;
+        x->bytes -= t->qbytes;
+    }
     return GS_OK;
+}
+
+bool gs_sokoban_perim_growing(const sok_ctx *x)
+{
+    return x->perim && x->perim->queue;
 }
 
 void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key)

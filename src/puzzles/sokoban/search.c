@@ -499,53 +499,58 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
 }
 
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
- * states solves most levels at once; past it the perimeter table
- * (perim.c) is built, with up to a quarter of the time left, and the
- * search starts afresh with its stronger bound. */
+ * states solves most levels at once. Past it, rounds: the perimeter table
+ * (perim.c) grows to SOK_PERIM_FIRST positions, doubling each round, and
+ * a search afresh with its stronger bound may store a quarter as many
+ * states as the table holds, the last round (the table can grow no more)
+ * up to the limits. Both sides cost time exponential in their depth, so
+ * the rounds keep them in balance, and the searches cut short cost at
+ * most as much again as the last. */
 static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
     gs_limits part = *slim;
     uint64_t trig =
         x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
-    if (getenv("SOK_TRIG"))
-        trig = (uint64_t)atol(getenv("SOK_TRIG"));
     if (!part.max_states || part.max_states > trig)
         part.max_states = trig;
     int rc = run_phase(x, &part, res, st, err);
-    if (rc != GS_OK || res->status != GS_LIMIT ||
-        res->limit != GS_LIMIT_STATES || part.max_states == slim->max_states)
-        return rc;
-    uint64_t expanded = res->expanded;
-    gs_result_clear(res);
-    res->pushes = -1;
-    /* The table's share of the budget: at most a quarter of what the
-     * store may use, and of the time left. */
-    size_t cap = x->g->perim_cap ? x->g->perim_cap : SOK_PERIM_MAX_STATES;
-    if (getenv("SOK_CAP"))
-        cap = (size_t)atol(getenv("SOK_CAP"));
+    /* The table: at most a quarter of what the store may use. */
     gs_limits plim = *slim;
     plim.max_bytes = slim->max_bytes / 4;
-    if (slim->deadline_ns > 0) {
-        int64_t now = gs_now_ns();
-        if (slim->deadline_ns > now)
-            plim.deadline_ns = now + (slim->deadline_ns - now) / 4;
+    if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
+        plim.max_bytes = SOK_PERIM_MAX_BYTES;
+    uint64_t expanded = 0,
+             upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
+    while (rc == GS_OK && res->status == GS_LIMIT &&
+           res->limit == GS_LIMIT_STATES &&
+           part.max_states != slim->max_states) {
+        expanded += res->expanded;
+        gs_result_clear(res);
+        res->pushes = -1;
+        uint64_t before = x->bytes;
+        int64_t t0 = gs_now_ns();
+        gs_sokoban_perim_build(x, &plim, upto);
+        if (slim->max_bytes)
+            slim->max_bytes = slim->max_bytes > x->bytes - before
+                                  ? slim->max_bytes - (x->bytes - before)
+                                  : 1;
+        if (getenv("SOK_DEBUG")) {
+            bool c;
+            uint32_t k = gs_sokoban_perim_depth(x, &c);
+            fprintf(stderr,
+                    "perim gap=%u k=%u complete=%d n=%zu bytes=%llu "
+                    "t=%.3f\n",
+                    gs_sokoban_perim_gap(x), k, c, gs_sokoban_perim_count(x),
+                    (unsigned long long)x->bytes, (gs_now_ns() - t0) / 1e9);
+        }
+        part = *slim;
+        if (gs_sokoban_perim_growing(x) && !gs_limits_expired(slim) &&
+            (!part.max_states || part.max_states > upto / 4))
+            part.max_states = upto / 4;
+        rc = run_phase(x, &part, res, st, err);
+        upto *= 2;
     }
-    uint64_t before = x->bytes;
-    int64_t t0 = gs_now_ns();
-    if (gs_sokoban_perim_build(x, &plim, cap) == GS_OK && slim->max_bytes)
-        slim->max_bytes = slim->max_bytes > x->bytes - before
-                              ? slim->max_bytes - (x->bytes - before)
-                              : 1;
-    if (getenv("SOK_DEBUG")) {
-        bool c;
-        uint32_t k = gs_sokoban_perim_depth(x, &c);
-        fprintf(
-            stderr, "perim gap=%u k=%u complete=%d n=%zu bytes=%llu t=%.3f\n",
-            gs_sokoban_perim_gap(x), k, c, gs_sokoban_perim_count(x),
-            (unsigned long long)(x->bytes - before), (gs_now_ns() - t0) / 1e9);
-    }
-    rc = run_phase(x, slim, res, st, err);
     res->expanded += expanded;
     return rc;
 }

@@ -38,6 +38,7 @@ typedef struct gs_sokoban {
      * states before the perimeter table is built, and its size. */
     uint64_t perim_trigger;
     size_t perim_cap;
+    size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -102,7 +103,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * perimeter table (perim.c) is built and the search restarted, and the
  * most positions that table holds. */
 #define SOK_PERIM_TRIGGER 200000u
-#define SOK_PERIM_MAX_STATES (4u << 20)
+#define SOK_PERIM_MAX_STATES (64u << 20)
+#define SOK_PERIM_MAX_BYTES ((uint64_t)1 << 30)
+/* The table's first size; it doubles each round while the search between
+ * rounds may store a quarter of it. */
+#define SOK_PERIM_FIRST (2u << 20)
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -250,11 +255,13 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
 
 /* perim.c */
-/* Builds the perimeter table (see perim.c) of up to `cap` positions and
- * lim->max_bytes (when set), the backward search stopping early at lim's
- * deadline; nothing when the level has more goals than boxes. GS_OK, or
- * GS_ENOMEM with no table. */
-int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t cap);
+/* Builds the perimeter table (see perim.c), or goes on building it, until
+ * it holds `upto` positions (at most g->perim_cap or SOK_PERIM_MAX_STATES,
+ * and lim->max_bytes when set) or lim's deadline; nothing when the level
+ * has more goals than boxes. GS_OK, or GS_ENOMEM with no table. */
+int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
+/* Whether gs_sokoban_perim_build can still add positions. */
+bool gs_sokoban_perim_growing(const sok_ctx *x);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
  * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
