@@ -557,13 +557,19 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         t->gap_k = t->k;
         perim_gap(x, t, t->ls, t->le, &glim);
     }
-    if (t->complete || t->full) {
-        /* The queue is needed no more. */
-        gs_mem_free(t->queue);
-        t->queue = NULL;
-        x->bytes -= t->qbytes;
-    }
+    if (t->complete || t->full)
+        gs_sokoban_perim_seal(x);
     return GS_OK;
+}
+
+void gs_sokoban_perim_seal(sok_ctx *x)
+{
+    struct sok_perim *t = x->perim;
+    if (!t || !t->queue)
+        return;
+    gs_mem_free(t->queue);
+    t->queue = NULL;
+    x->bytes -= t->qbytes;
 }
 
 bool gs_sokoban_perim_growing(const sok_ctx *x)

@@ -501,12 +501,12 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
  * states solves most levels at once. Past it, rounds: the perimeter table
  * (perim.c) grows to SOK_PERIM_FIRST positions, doubling each round, and
- * a search afresh with its stronger bound may store a quarter as many
- * states as the table holds, the last round (the table can grow no more)
- * up to the limits. Both sides cost time exponential in their depth, so
- * the rounds keep them in balance, and the searches cut short cost at
- * most as much again as the last. */
-static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
+ * a search afresh with its stronger bound may store 1/SOK_PERIM_RATIO as
+ * many states as the table holds; the last round (the table full, or 2/5
+ * of the time gone) searches up to the limits. Both sides cost time
+ * exponential in their depth, so the rounds keep them in balance, and
+ * the searches cut short cost at most as much again as the last. */
+static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
     gs_limits part = *slim;
@@ -515,26 +515,32 @@ static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
     if (!part.max_states || part.max_states > trig)
         part.max_states = trig;
     int rc = run_phase(x, &part, res, st, err);
-    /* The table: at most a quarter of what the store may use. */
+    /* The table: at most a quarter of what the store may use, and its
+     * growth within 2/5 of the time left. */
     gs_limits plim = *slim;
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
-    uint64_t expanded = 0,
+    int64_t now = gs_now_ns();
+    if (slim->deadline_ns > now)
+        plim.deadline_ns = now + (slim->deadline_ns - now) / 5 * 2;
+    uint64_t expanded = 0, tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
+    uint64_t ratio = getenv("SOK_RATIO") ? (uint64_t)atol(getenv("SOK_RATIO"))
+                                         : SOK_PERIM_RATIO;
+    if (getenv("SOK_FIRST"))
+        upto = (uint64_t)atol(getenv("SOK_FIRST"));
     while (rc == GS_OK && res->status == GS_LIMIT &&
            res->limit == GS_LIMIT_STATES &&
            part.max_states != slim->max_states) {
         expanded += res->expanded;
         gs_result_clear(res);
         res->pushes = -1;
-        uint64_t before = x->bytes;
         int64_t t0 = gs_now_ns();
         gs_sokoban_perim_build(x, &plim, upto);
-        if (slim->max_bytes)
-            slim->max_bytes = slim->max_bytes > x->bytes - before
-                                  ? slim->max_bytes - (x->bytes - before)
-                                  : 1;
+        bool last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
+        if (last)
+            gs_sokoban_perim_seal(x);
         if (getenv("SOK_DEBUG")) {
             bool c;
             uint32_t k = gs_sokoban_perim_depth(x, &c);
@@ -544,10 +550,15 @@ static int exact_phases(sok_ctx *x, gs_limits *slim, gs_result *res,
                     gs_sokoban_perim_gap(x), k, c, gs_sokoban_perim_count(x),
                     (unsigned long long)x->bytes, (gs_now_ns() - t0) / 1e9);
         }
+        /* The store gets what the tables leave of the budget. */
         part = *slim;
-        if (gs_sokoban_perim_growing(x) && !gs_limits_expired(slim) &&
-            (!part.max_states || part.max_states > upto / 4))
-            part.max_states = upto / 4;
+        if (slim->max_bytes) {
+            uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
+            part.max_bytes =
+                slim->max_bytes > more ? slim->max_bytes - more : 1;
+        }
+        if (!last && (!part.max_states || part.max_states > upto / ratio))
+            part.max_states = upto / ratio;
         rc = run_phase(x, &part, res, st, err);
         upto *= 2;
     }

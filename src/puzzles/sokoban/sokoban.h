@@ -106,8 +106,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_MAX_STATES (64u << 20)
 #define SOK_PERIM_MAX_BYTES ((uint64_t)1 << 30)
 /* The table's first size; it doubles each round while the search between
- * rounds may store a quarter of it. */
+ * rounds may store 1/SOK_PERIM_RATIO of it. */
 #define SOK_PERIM_FIRST (2u << 20)
+#define SOK_PERIM_RATIO 16
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -262,6 +263,8 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
 /* Whether gs_sokoban_perim_build can still add positions. */
 bool gs_sokoban_perim_growing(const sok_ctx *x);
+/* Ends the build: frees what only growing needs. */
+void gs_sokoban_perim_seal(sok_ctx *x);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
  * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
