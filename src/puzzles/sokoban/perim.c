@@ -480,6 +480,7 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
 {
     size_t cap = x->g->perim_cap ? x->g->perim_cap : SOK_PERIM_MAX_STATES;
     *rc = GS_OK;
+    memset(x->occ, 0, (size_t)x->n); /* the roots mark the goals */
     if (x->nboxes == 0 || x->nboxes != x->ngoals || x->start_dead || cap < 16 ||
         cap > 0x7fffffffu)
         return false;
@@ -511,7 +512,8 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         return rc;
     struct sok_perim *t = x->perim;
     if (!t->queue)
-        return GS_OK; /* complete or full: nothing to add */
+        return GS_OK;                /* complete or full: nothing to add */
+    memset(x->occ, 0, (size_t)x->n); /* the expansions mark their boxes */
     int64_t t0 = gs_now_ns();
     /* Layer by layer: layer dep is queue[ls, le), expanded up to r. */
     bool paused = false;

@@ -526,30 +526,16 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         plim.deadline_ns = now + (slim->deadline_ns - now) / 5 * 2;
     uint64_t expanded = 0, tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
-    uint64_t ratio = getenv("SOK_RATIO") ? (uint64_t)atol(getenv("SOK_RATIO"))
-                                         : SOK_PERIM_RATIO;
-    if (getenv("SOK_FIRST"))
-        upto = (uint64_t)atol(getenv("SOK_FIRST"));
     while (rc == GS_OK && res->status == GS_LIMIT &&
            res->limit == GS_LIMIT_STATES &&
            part.max_states != slim->max_states) {
         expanded += res->expanded;
         gs_result_clear(res);
         res->pushes = -1;
-        int64_t t0 = gs_now_ns();
         gs_sokoban_perim_build(x, &plim, upto);
         bool last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
         if (last)
             gs_sokoban_perim_seal(x);
-        if (getenv("SOK_DEBUG")) {
-            bool c;
-            uint32_t k = gs_sokoban_perim_depth(x, &c);
-            fprintf(stderr,
-                    "perim gap=%u k=%u complete=%d n=%zu bytes=%llu "
-                    "t=%.3f\n",
-                    gs_sokoban_perim_gap(x), k, c, gs_sokoban_perim_count(x),
-                    (unsigned long long)x->bytes, (gs_now_ns() - t0) / 1e9);
-        }
         /* The store gets what the tables leave of the budget. */
         part = *slim;
         if (slim->max_bytes) {
@@ -557,8 +543,9 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
             part.max_bytes =
                 slim->max_bytes > more ? slim->max_bytes - more : 1;
         }
-        if (!last && (!part.max_states || part.max_states > upto / ratio))
-            part.max_states = upto / ratio;
+        if (!last &&
+            (!part.max_states || part.max_states > upto / SOK_PERIM_RATIO))
+            part.max_states = upto / SOK_PERIM_RATIO;
         rc = run_phase(x, &part, res, st, err);
         upto *= 2;
     }

@@ -259,7 +259,8 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
 /* Builds the perimeter table (see perim.c), or goes on building it, until
  * it holds `upto` positions (at most g->perim_cap or SOK_PERIM_MAX_STATES,
  * and lim->max_bytes when set) or lim's deadline; nothing when the level
- * has more goals than boxes. GS_OK, or GS_ENOMEM with no table. */
+ * has more goals than boxes. Clears x->occ and uses the flood scratch.
+ * GS_OK, or GS_ENOMEM with no table. */
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
 /* Whether gs_sokoban_perim_build can still add positions. */
 bool gs_sokoban_perim_growing(const sok_ctx *x);
