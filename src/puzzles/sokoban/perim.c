@@ -63,23 +63,28 @@ struct sok_perim {
 };
 
 /* 64-bit mix over a key (splitmix-style finalizers per word). */
-static uint64_t perim_hash(const unsigned char *p, size_t n)
+static inline uint64_t perim_hash(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    while (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-        p += 8;
-        n -= 8;
+    uint64_t a, b = 0;
+    if (n >= 8 && n <= 16) {
+        /* Two loads that overlap cover every byte. */
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t u, v;
+        memcpy(&u, p, 4);
+        memcpy(&v, p + n - 4, 4);
+        a = u;
+        b = v;
+    } else {
+        a = 0x9E3779B97F4A7C15ull;
+        for (size_t i = 0; i < n; i++)
+            a = (a ^ p[i]) * 0x100000001b3ull;
     }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    h = (h ^ v) * 0x94d049bb133111ebull;
+    uint64_t h = (a ^ n) * 0xbf58476d1ce4e5b9ull ^ b * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    h *= 0x94d049bb133111ebull;
     h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
     return h;
 }
 
@@ -97,22 +102,16 @@ static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
 static inline bool key_eq(const unsigned char *a, const unsigned char *b,
                           size_t ks)
 {
-    while (ks >= 8) {
-        uint64_t u, v;
+    if (ks >= 8 && ks <= 16) {
+        /* As in perim_hash: two overlapping words each. */
+        uint64_t u, v, w, z;
         memcpy(&u, a, 8);
         memcpy(&v, b, 8);
-        if (u != v)
-            return false;
-        a += 8;
-        b += 8;
-        ks -= 8;
+        memcpy(&w, a + ks - 8, 8);
+        memcpy(&z, b + ks - 8, 8);
+        return u == v && w == z;
     }
-    while (ks > 0) {
-        if (*a++ != *b++)
-            return false;
-        ks--;
-    }
-    return true;
+    return memcmp(a, b, ks) == 0;
 }
 
 /* The slot holding `key` (hash h), or the free slot where it would go. */
