@@ -47,6 +47,7 @@ struct sok_perim {
     unsigned char *queue; /* cap keys in breadth-first order (build only) */
     uint64_t qbytes;      /* the queue's bytes in x->bytes */
     uint8_t *area;        /* n: scratch, the expanded position's area */
+    sok_area an;          /* pushes: the expanded position's areas */
     int32_t *boxes;       /* nboxes: scratch, a child's boxes */
     unsigned char *ckeys; /* SOK_PERIM_BATCH keys: one expansion's children */
     uint64_t *chash;      /* their hashes */
@@ -281,9 +282,7 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
     size_t ks = x->key_size;
     int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
-    gs_sokoban_flood(x, p);
-    for (int v = 0; v < x->n; v++)
-        t->area[v] = x->seen[v] == x->gen;
+    gs_sokoban_area_analyse(x, &t->an, p);
     int nc = 0;
     bool ok = true;
     for (int i = 0; i < x->nboxes && ok; i++) {
@@ -292,14 +291,16 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
             /* The player on c1 (beside b, in its area) steps on to c2
              * and pulls the box onto c1. */
             int c1 = x->nb[b * 4 + d];
-            if (c1 < 0 || !t->area[c1])
+            if (c1 < 0 || t->an.comp[c1] != t->an.pc)
                 continue;
             int c2 = x->nb[c1 * 4 + d];
             if (c2 < 0 || x->occ[c2])
                 continue;
             x->occ[b] = 0;
             x->occ[c1] = 1;
-            int lo = gs_sokoban_flood(x, c2);
+            int lo = gs_sokoban_area_min_after(x, &t->an, c1, b);
+            if (lo < 0)
+                lo = gs_sokoban_flood(x, c2);
             perim_move(x, x->boxes, i, c1, t->boxes);
             gs_sokoban_key_pack(x, lo, t->boxes);
             perim_child(x, t, &nc);
@@ -413,6 +414,7 @@ void gs_sokoban_perim_free(sok_ctx *x)
     gs_mem_free(t->boxes);
     gs_mem_free(t->ckeys);
     gs_mem_free(t->chash);
+    gs_sokoban_area_free(&t->an);
     gs_mem_free(t);
     x->perim = NULL;
 }
@@ -492,6 +494,12 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
     }
     struct sok_perim *t = x->perim;
     t->steps = x->obj == SOK_MOVES;
+    if (!t->steps && !gs_sokoban_area_alloc(x, &t->an)) {
+        gs_sokoban_perim_free(x);
+        x->bytes = before;
+        *rc = GS_ENOMEM;
+        return false;
+    }
     if (!perim_roots(x, t)) {
         /* Not even the solved positions fit: no table. */
         gs_sokoban_perim_free(x);

@@ -110,6 +110,17 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_FIRST (2u << 20)
 #define SOK_PERIM_RATIO 16
 
+/* The player's area before one box moves (area.c). */
+typedef struct sok_area {
+    int32_t *comp; /* n: area number of a free cell, -1 under a box */
+    int32_t *cmin; /* area number -> its smallest cell */
+    int32_t *disc, *low, *par, *stack; /* n: the depth-first search */
+    uint8_t *it;        /* n: the search's next direction per cell */
+    uint8_t *art;       /* n: 1 on an articulation point of the player's area */
+    int32_t pc;         /* the player's area number */
+    int32_t min1, min2; /* its two smallest cells (-1: none) */
+} sok_area;
+
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
 typedef struct sok_ctx {
@@ -292,6 +303,19 @@ size_t gs_sokoban_perim_count(const sok_ctx *x);
 /* The table's depth k (every position within k pushes held); *complete
  * says whether it holds every solvable position. 0 without a table. */
 uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
+
+/* area.c */
+/* Allocates a's tables (n each); false when out of memory. */
+bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a);
+void gs_sokoban_area_free(sok_area *a);
+/* Analyses the position in x->occ with the player on p. */
+void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p);
+/* The smallest cell of the player's area once cell `in` (free) fills and
+ * the box on `out` leaves it, the player then on a cell of the old area
+ * other than `in`, or on `out` beside one; -1 when the analysis cannot
+ * tell (flood instead). */
+int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
+                              int out);
 
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel
