@@ -48,6 +48,8 @@ struct sok_perim {
     uint64_t qbytes;      /* the queue's bytes in x->bytes */
     uint8_t *area;        /* n: scratch, the expanded position's area */
     sok_area an;          /* pushes: the expanded position's areas */
+    bool an_ok;           /* an holds the search's expanded position */
+    int an_player;        /* its player */
     int32_t *boxes;       /* nboxes: scratch, a child's boxes */
     unsigned char *ckeys; /* SOK_PERIM_BATCH keys: one expansion's children */
     uint64_t *chash;      /* their hashes */
@@ -622,6 +624,42 @@ uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
     gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    return perim_bound_key(x, h, x->key);
+}
+
+void gs_sokoban_perim_parent(sok_ctx *x, int player)
+{
+    struct sok_perim *t = x->perim;
+    if (t && !t->steps) {
+        t->an_ok = false; /* analysed on the first look-up that needs it */
+        t->an_player = player;
+    }
+}
+
+uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
+                                     int pl, const int32_t *boxes)
+{
+    struct sok_perim *t = x->perim;
+    if (!t || t->steps)
+        return gs_sokoban_perim_bound(x, h, pl, boxes);
+    if (h == SOK_INF)
+        return h;
+    if (h > t->k && !t->complete)
+        return perim_outside(t, h);
+    if (!t->an_ok) {
+        /* The analysis wants the expanded position: x->occ before the
+         * push. */
+        x->occ[to] = 0;
+        x->occ[b] = 1;
+        gs_sokoban_area_analyse(x, &t->an, t->an_player);
+        x->occ[b] = 0;
+        x->occ[to] = 1;
+        t->an_ok = true;
+    }
+    int lo = gs_sokoban_area_min_after(x, &t->an, to, b);
+    if (lo < 0)
+        lo = gs_sokoban_flood(x, pl);
+    gs_sokoban_key_pack(x, lo, boxes);
     return perim_bound_key(x, h, x->key);
 }
 

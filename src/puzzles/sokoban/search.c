@@ -164,6 +164,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     bool steps_table = gs_sokoban_perim_steps(x);
+    if (x->perim && !steps_table)
+        gs_sokoban_perim_parent(x, player);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
@@ -208,7 +210,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             else
                 h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
             if (x->perim && !steps_table)
-                h = gs_sokoban_perim_bound(x, h, pl, x->child);
+                h = gs_sokoban_perim_bound_push(x, h, b, to, pl, x->child);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);

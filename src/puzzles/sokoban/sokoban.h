@@ -284,6 +284,14 @@ void gs_sokoban_perim_free(sok_ctx *x);
  * Floods from pl (x->seen, x->dist) and overwrites x->key. */
 uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
+/* Pushes: the expanded position (x->occ, the player on `player`) is
+ * about to make children for gs_sokoban_perim_bound_push. */
+void gs_sokoban_perim_parent(sok_ctx *x, int player);
+/* gs_sokoban_perim_bound for the child of that position whose box went
+ * from b to `to` (one push; x->occ holds the child), the player on pl
+ * (b): its area from one analysis of the position, not a flood. */
+uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
+                                     int pl, const int32_t *boxes);
 /* Moves: the same for a child's store key (player cell, boxes), which
  * is the table's key too; no flood. */
 uint32_t gs_sokoban_perim_bound_key(const sok_ctx *x, uint32_t h,
