@@ -1,25 +1,32 @@
-/* perim.c - the perimeter table of the exact objectives: the exact number
- * of pushes left from every position near the solved ones, found by a
- * breadth-first search of pulls backwards from the solved positions.
+/* perim.c - the perimeter table of the exact objectives: the exact
+ * distance to a solution of every position near the solved ones, found by
+ * a breadth-first search backwards from the solved positions (all boxes
+ * on goals, the player anywhere).
  *
- * A push and a pull are inverses: pushing a box from b to b + d with the
- * player on b - d leaves the player on b; pulling it back from b + d to b
- * with the player on b puts the player on b - d. So a breadth-first
- * search of pulls from every solved position (all boxes on goals, the
- * player in any area of the free cells) meets each position (boxes, the
- * player's area) first at its exact push distance to a solution. The
- * pushes left do not depend on where in its area the player stands, so a
- * position is keyed by the area's smallest cell.
+ * `moves`: the search runs over single steps. Backwards, the player steps
+ * onto a free neighbour, alone or pulling the box on its other side onto
+ * the cell it leaves (the inverse of a push). Positions are keyed like the
+ * search's store, [player cell][boxes], so a child's look-up needs no
+ * work beyond one probe (prefetched with the store's).
  *
- * When the search has finished every layer up to k, a position the table
- * does not hold needs at least k + 1 pushes; when it ran out of positions
- * altogether, such a position cannot be solved. Either way the bound
- * min(exact pushes, k + 1), taken together with the matching by max, is
- * consistent (one push changes the exact distance by at most one), so
- * the A* of both exact objectives stays exact with it. It helps where the
- * matching is weakest: boxes packed among the goals that must make room
- * for one another (Microban I 145, 146: a bound of 12 against 18 and 14
- * pushes).
+ * `pushes`: the search runs over pulls, and since the pushes left do not
+ * depend on where in its area the player stands, a position is keyed by
+ * the area's smallest cell (area.c finds it without a flood where it can).
+ *
+ * A breadth-first search meets each position first at its exact distance.
+ * Once every layer up to k is complete, a position the table lacks needs
+ * at least k + 1; and since every way out of it enters the table through
+ * layer k while the matching drops by at most one a step, at least its
+ * matching + gap, gap being the least (k - matching) over layer k. When
+ * the search ran out of positions, one the table lacks cannot be solved.
+ * Taken by max with the matching, the bound stays consistent (one step
+ * changes an exact distance by at most one), so the A* of both exact
+ * objectives stays exact. It helps where the matching sees least: boxes
+ * packed among the goals that must make room for one another, and the
+ * walking (Microban I 145: a matching of 12 against 47 moves).
+ *
+ * The search can pause and go on (the table doubles as it grows), so that
+ * search.c can alternate it with the forward search in rounds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +72,8 @@ struct sok_perim {
                              steps (else pushes, keyed by its area) */
 };
 
-/* 64-bit mix over a key (splitmix-style finalizers per word). */
+/* 64-bit mix over a key (splitmix-style finalizers; short keys as two
+ * words). */
 static inline uint64_t perim_hash(const unsigned char *p, size_t n)
 {
     uint64_t a, b = 0;
@@ -91,12 +99,13 @@ static inline uint64_t perim_hash(const unsigned char *p, size_t n)
     return h;
 }
 
+/* The depth stored in slot sl (SOK_PERIM_EMPTY: free). */
 static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
                            size_t ks)
 {
     uint16_t d;
-    memcpy(&d, sl + ks, sizeof d);
     (void)t;
+    memcpy(&d, sl + ks, sizeof d);
     return d;
 }
 
@@ -318,10 +327,6 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
     return ok && perim_flush(x, t, nc, depth);
 }
 
-/* Moves mode: expands queued position r by one step backwards: the
- * player steps back onto a free neighbour q, either alone or pulling the
- * box on its other side onto its own cell (the inverse of pushing that
- * box from the player's cell with the player coming from q). */
 /* Queues the child key made so far in t->ckeys slot *nc. */
 static void perim_child_made(struct sok_perim *t, size_t ks, int *nc)
 {
@@ -376,6 +381,11 @@ static void perim_expand_steps1(sok_ctx *x, struct sok_perim *t,
         x->occ[key[i]] = 0;
 }
 
+/* Moves mode: queues the children of position r (*nc so far), one step
+ * backwards: the player steps back onto a free neighbour q, either alone
+ * or pulling the box on its other side onto its own cell (the inverse of
+ * pushing that box from the player's cell with the player coming from
+ * q). At most 8 children. */
 static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
                                int *nc)
 {
@@ -686,16 +696,6 @@ bool gs_sokoban_perim_settles(const sok_ctx *x, uint32_t m)
 bool gs_sokoban_perim_steps(const sok_ctx *x)
 {
     return x->perim && x->perim->steps;
-}
-
-size_t gs_sokoban_perim_count(const sok_ctx *x)
-{
-    return x->perim ? x->perim->count : 0;
-}
-
-uint32_t gs_sokoban_perim_gap(const sok_ctx *x)
-{
-    return x->perim ? x->perim->gap : 0;
 }
 
 uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete)

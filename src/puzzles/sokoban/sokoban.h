@@ -304,10 +304,6 @@ void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key);
 bool gs_sokoban_perim_settles(const sok_ctx *x, uint32_t m);
 /* Whether the table is keyed by the player's cell (moves). */
 bool gs_sokoban_perim_steps(const sok_ctx *x);
-/* The table's gap (perim.c). */
-uint32_t gs_sokoban_perim_gap(const sok_ctx *x);
-/* Positions the table holds. */
-size_t gs_sokoban_perim_count(const sok_ctx *x);
 /* The table's depth k (every position within k pushes held); *complete
  * says whether it holds every solvable position. 0 without a table. */
 uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
