@@ -593,6 +593,18 @@ void gs_sokoban_perim_seal(sok_ctx *x)
     x->bytes -= t->qbytes;
 }
 
+bool gs_sokoban_perim_lifts_start(sok_ctx *x)
+{
+    const struct sok_perim *t = x->perim;
+    if (!t || t->complete)
+        return t != NULL;
+    uint32_t h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    gs_sokoban_occ_set(x, x->start_boxes, 1);
+    uint32_t b = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
+    gs_sokoban_occ_set(x, x->start_boxes, 0);
+    return b > h;
+}
+
 bool gs_sokoban_perim_growing(const sok_ctx *x)
 {
     return x->perim && x->perim->queue;

@@ -536,6 +536,12 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         res->pushes = -1;
         gs_sokoban_perim_build(x, &plim, upto);
         bool last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
+        if (!gs_sokoban_perim_lifts_start(x)) {
+            /* Not deep enough to matter at the start, and it grows by
+             * a few layers a round: the last round goes without. */
+            gs_sokoban_perim_free(x);
+            last = true;
+        }
         if (last)
             gs_sokoban_perim_seal(x);
         /* The store gets what the tables leave of the budget. */

@@ -107,7 +107,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_MAX_BYTES ((uint64_t)1 << 30)
 /* The table's first size; it doubles each round while the search between
  * rounds may store 1/SOK_PERIM_RATIO of it. */
-#define SOK_PERIM_FIRST (2u << 20)
+#define SOK_PERIM_FIRST (512u << 10)
 #define SOK_PERIM_RATIO 16
 
 /* The player's area before one box moves (area.c). */
@@ -275,6 +275,10 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
 /* Whether gs_sokoban_perim_build can still add positions. */
 bool gs_sokoban_perim_growing(const sok_ctx *x);
+/* Whether the table is whole or raises the start's bound above the
+ * matching (else it is not worth its look-ups). Uses the flood scratch
+ * and x->occ. */
+bool gs_sokoban_perim_lifts_start(sok_ctx *x);
 /* Ends the build: frees what only growing needs. */
 void gs_sokoban_perim_seal(sok_ctx *x);
 void gs_sokoban_perim_free(sok_ctx *x);
