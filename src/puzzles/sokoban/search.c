@@ -501,20 +501,21 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
 }
 
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
- * (pushes: SOK_PERIM_TRIGGER_PUSHES) states solves most levels at once. Past
- * it, rounds: the perimeter table (perim.c) grows to SOK_PERIM_FIRST positions,
- * doubling each round, and a search afresh with its stronger bound may store
- * 1/SOK_PERIM_RATIO as many states as the table holds; the last round (the
- * table full, or 2/5 of the time gone) searches up to the limits. Both sides
- * cost time exponential in their depth, so the rounds keep them in balance, and
- * the searches cut short cost at most as much again as the last. */
+ * states solves most levels at once. Past it, rounds: the perimeter
+ * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
+ * round, and a search afresh with its stronger bound may store
+ * 1/SOK_PERIM_RATIO as many states as the table holds; the last round
+ * (the table full, or 2/5 of the time gone) searches up to the limits.
+ * Both sides cost time exponential in their depth, so the rounds keep
+ * them in balance, and the searches cut short cost at most as much again
+ * as the last. A table that neither is whole nor lifts the start's bound
+ * is dropped, and the last round goes without it. */
 static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
     gs_limits part = *slim;
-    uint64_t trig = x->g->perim_trigger    ? x->g->perim_trigger
-                    : x->obj == SOK_PUSHES ? SOK_PERIM_TRIGGER_PUSHES
-                                           : SOK_PERIM_TRIGGER;
+    uint64_t trig =
+        x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
     if (!part.max_states || part.max_states > trig)
         part.max_states = trig;
     int rc = run_phase(x, &part, res, st, err);

@@ -103,9 +103,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * perimeter table (perim.c) is built and the search restarted, and the
  * most positions that table holds. */
 #define SOK_PERIM_TRIGGER 50000u
-/* (pushes: its table of pulls is slower to build and lifts the bound on
- * fewer levels) */
-#define SOK_PERIM_TRIGGER_PUSHES 200000u
 #define SOK_PERIM_MAX_STATES (64u << 20)
 #define SOK_PERIM_MAX_BYTES ((uint64_t)1 << 30)
 /* The table's first size; it doubles each round while the search between
