@@ -542,6 +542,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
             /* Not deep enough to matter at the start, and it grows by
              * a few layers a round: the last round goes without. */
             gs_sokoban_perim_free(x);
+            x->bytes = tables; /* the table was all that came since */
             last = true;
         }
         if (last)
