@@ -64,6 +64,31 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
     SOK->free(inst);
 }
 
+/* solve_rows for an exact objective with the perimeter table (perim.c)
+ * forced on: built once the first search stores `trigger` states, of at
+ * most `cap` positions (small: a table that stops short of the start). */
+static void solve_rows_perim(const char *const *rows, int n,
+                             const char *optimize, uint64_t trigger, size_t cap,
+                             gs_result *res)
+{
+    cJSON *b = body_of(rows, n, optimize);
+    void *inst = NULL;
+    gs_error err = {0};
+    gs_caps caps = {.max_cells = 1u << 20};
+    int rc = SOK->parse_json(b, &caps, &inst, &err);
+    cJSON_Delete(b);
+    ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
+    ((gs_sokoban *)inst)->perim_trigger = trigger;
+    ((gs_sokoban *)inst)->perim_cap = cap;
+    /* Rounds: a table of cap / 4 positions first, then twice as big. */
+    ((gs_sokoban *)inst)->perim_first = cap / 4;
+    gs_limits none = {0};
+    gs_result_clear(res);
+    rc = SOK->solve(inst, &none, res, &err);
+    ck_assert_msg(rc == GS_OK, "solve failed: %s", err.detail);
+    SOK->free(inst);
+}
+
 /* An XSB level as flags, any size (missing cells of short rows: floor). */
 enum { T_WALL = 1, T_GOAL = 2, T_BOX = 4 };
 typedef struct t_level {
@@ -715,6 +740,51 @@ START_TEST(test_property_three_boxes)
 }
 END_TEST
 
+/* The perimeter table forced on from the first few states, small enough
+ * that it often stops short of the start (its bound outside then counts)
+ * or big enough to hold every solvable position (then it also proves
+ * positions dead): both exact objectives still agree with the brute
+ * force, and impossible levels stay impossible. */
+START_TEST(test_property_perimeter)
+{
+    static const size_t CAPS[] = {24, 60, 200, 800, 1u << 16};
+    uint64_t seed = 4242;
+    int solvable = 0, impossible = 0;
+    for (int iter = 0; iter < 500; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = random_level(&seed, 1, 3, buf, rows);
+        long long best = bf_solve(rows, n, false);
+        long long lex = bf_solve(rows, n, true);
+        size_t cap = CAPS[iter % 5];
+        uint64_t trigger = 1 + (uint64_t)(iter % 3) * 4;
+        gs_result m, p;
+        solve_rows_perim(rows, n, "moves", trigger, cap, &m);
+        solve_rows_perim(rows, n, "pushes", trigger, cap, &p);
+        if (best < 0) {
+            impossible++;
+            ck_assert_msg(m.status == GS_IMPOSSIBLE &&
+                              p.status == GS_IMPOSSIBLE,
+                          "iter %d: expected impossible", iter);
+        } else {
+            solvable++;
+            check_answer(rows, n, &m);
+            check_answer(rows, n, &p);
+            ck_assert_msg((long long)m.steps == best,
+                          "iter %d cap %zu: %zu steps, brute force %lld", iter,
+                          cap, m.steps, best);
+            ck_assert_int_eq(p.pushes, lex / (long long)BF_PUSH);
+            ck_assert_int_eq((long long)p.steps, lex % (long long)BF_PUSH);
+            ck_assert(m.optimal && p.optimal);
+        }
+        gs_result_free(&m);
+        gs_result_free(&p);
+    }
+    ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
+                  solvable, impossible);
+}
+END_TEST
+
 Suite *gs_test_sokoban_suite(void)
 {
     Suite *s = suite_create("sokoban");
@@ -734,6 +804,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_set_timeout(prop, 300);
     tcase_add_test(prop, test_property_random);
     tcase_add_test(prop, test_property_three_boxes);
+    tcase_add_test(prop, test_property_perimeter);
     suite_add_tcase(s, prop);
     return s;
 }

@@ -369,6 +369,81 @@ START_TEST(test_regions)
 }
 END_TEST
 
+/* ---------------------------------------------------------- perimeter */
+
+/* Loads rows for obj and builds the perimeter table of at most cap
+ * positions; returns the start's bound with the table (h: the matching). */
+static uint32_t perim_start_bound(sok_level *L, const char *const *rows, int n,
+                                  sok_objective obj, size_t cap, uint32_t *h)
+{
+    sok_level_load(L, rows, n, obj);
+    L->g->perim_cap = cap;
+    sok_ctx *x = &L->x;
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_perim_build(x, &lim, cap), GS_OK);
+    ck_assert_ptr_nonnull(x->perim);
+    gs_sokoban_occ_set(x, x->start_boxes, 1);
+    *h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    return gs_sokoban_perim_bound(x, *h, x->start_player, x->start_boxes);
+}
+
+START_TEST(test_perimeter_fires)
+{
+    /* A walk of 5 and one push: the matching sees the push only; the
+     * whole table (moves) knows the 6 moves exactly, the pull table
+     * (pushes) the one push. */
+    static const char *const walk[] = {"##########", "#@     $.#",
+                                       "##########"};
+    sok_level L;
+    uint32_t h;
+    ck_assert_uint_eq(perim_start_bound(&L, walk, 3, SOK_MOVES, 1000, &h), 6);
+    ck_assert_uint_eq(h, 1);
+    bool complete;
+    gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(complete);
+    sok_level_free(&L);
+    ck_assert_uint_eq(perim_start_bound(&L, walk, 3, SOK_PUSHES, 1000, &h), 1);
+    sok_level_free(&L);
+    /* Two boxes in a row in a corridor: neither can ever move, yet the
+     * matching is finite. The whole table does not hold the position:
+     * dead. */
+    static const char *const stuck[] = {"########", "#@$$ ..#", "########"};
+    ck_assert_uint_eq(perim_start_bound(&L, stuck, 3, SOK_MOVES, 1000, &h),
+                      SOK_INF);
+    ck_assert_uint_lt(h, SOK_INF);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_perimeter_not)
+{
+    /* A table too small to reach the start: the bound rises to its depth
+     * + 1 but stays within the 6 moves of the solution, and the table
+     * claims nothing dead. */
+    static const char *const walk[] = {"##########", "#@     $.#",
+                                       "##########"};
+    sok_level L;
+    uint32_t h;
+    uint32_t b = perim_start_bound(&L, walk, 3, SOK_MOVES, 16, &h);
+    bool complete;
+    uint32_t k = gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(!complete);
+    ck_assert_uint_lt(k, 6);
+    ck_assert_uint_ge(b, k + 1);
+    ck_assert_uint_gt(b, h);
+    ck_assert_uint_le(b, 6);
+    sok_level_free(&L);
+    /* More goals than boxes: no table (the solved positions are many). */
+    static const char *const spare[] = {"##########", "#@     $.#",
+                                        "#.      .#", "##########"};
+    sok_level_load(&L, spare, 4, SOK_MOVES);
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, 1000), GS_OK);
+    ck_assert_ptr_null(L.x.perim);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -385,6 +460,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_tunnel_fires);
     tcase_add_test(tc, test_tunnel_not);
     tcase_add_test(tc, test_regions);
+    tcase_add_test(tc, test_perimeter_fires);
+    tcase_add_test(tc, test_perimeter_not);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -431,3 +431,16 @@ uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
         return sq_child(x, i);
     return match_cost(x, x->crow);
 }
+
+/* See sokoban.h: the parent's assignment re-costed with box i's new row. */
+uint32_t gs_sokoban_child_upper(const sok_ctx *x, uint32_t hp, int i, int to,
+                                int pl)
+{
+    if (!x->gdist || hp == SOK_INF)
+        return SOK_INF;
+    size_t gi = (size_t)x->passign[i];
+    uint16_t dto = row_of(x, to, pl)[gi];
+    if (dto == SOK_GDIST_INF)
+        return SOK_INF;
+    return hp - x->prow[i][gi] + dto;
+}

@@ -163,6 +163,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    bool steps_table = gs_sokoban_perim_steps(x);
+    if (x->perim && !steps_table)
+        gs_sokoban_perim_parent(x, player);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
@@ -197,7 +200,17 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to)) {
             move_box(x, i, to);
-            h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+            /* Where the moves table decides the bound anyway, an upper
+             * bound on the matching spares solving it (h = 0: the table
+             * gives the child's bound in the loop below). */
+            if (steps_table && run == 1 &&
+                gs_sokoban_perim_settles(
+                    x, gs_sokoban_child_upper(x, hp, i, to, pl)))
+                h = 0;
+            else
+                h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+            if (x->perim && !steps_table)
+                h = gs_sokoban_perim_bound_push(x, h, b, to, pl, x->child);
         }
         if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
             h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
@@ -212,8 +225,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             gs_sokoban_key_pack(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
+            if (steps_table)
+                gs_sokoban_perim_prefetch(x, x->key);
             x->pend[npend++] = (struct sok_pend){
-                .cost = cost, .prio = priority(x, cost, h), .tag = tag};
+                .cost = cost, .prio = priority(x, cost, h), .h = h, .tag = tag};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
@@ -221,10 +236,19 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    for (int j = 0; j < npend && rc >= 0; j++)
-        rc = gs_search_add_prio(s, x->pkeys + x->key_size * (size_t)j, id,
-                                x->pend[j].tag, x->pend[j].cost,
+    for (int j = 0; j < npend && rc >= 0; j++) {
+        const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
+        if (steps_table) {
+            /* The moves table is keyed like the store: its slots were
+             * prefetched with the store's. */
+            uint32_t h = gs_sokoban_perim_bound_key(x, x->pend[j].h, key);
+            if (h == SOK_INF)
+                continue;
+            x->pend[j].prio = priority(x, x->pend[j].cost, h);
+        }
+        rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
                                 x->pend[j].prio, NULL);
+    }
     return rc < 0 ? rc : GS_OK;
 }
 
@@ -236,6 +260,11 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
     uint32_t h = x->start_dead ? SOK_INF
                                : gs_sokoban_lower_bound(x, x->start_player,
                                                         x->start_boxes);
+    if (h != SOK_INF && x->perim) {
+        gs_sokoban_occ_set(x, x->start_boxes, 1);
+        h = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
+        gs_sokoban_occ_set(x, x->start_boxes, 0);
+    }
     if (h != SOK_INF) {
         int p = x->start_player;
         if (obj >= SOK_ANY) {
@@ -471,6 +500,70 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     return rc;
 }
 
+/* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
+ * states solves most levels at once. Past it, rounds: the perimeter
+ * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
+ * round, and a search afresh with its stronger bound may store
+ * 1/SOK_PERIM_RATIO as many states as the table holds; the last round
+ * (the table full, or 2/5 of the time gone) searches up to the limits.
+ * Both sides cost time exponential in their depth, so the rounds keep
+ * them in balance, and the searches cut short cost at most as much again
+ * as the last. A table that neither is whole nor lifts the start's bound
+ * is dropped, and the last round goes without it. */
+static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
+                        gs_sokoban_stats *st, gs_error *err)
+{
+    gs_limits part = *slim;
+    uint64_t trig =
+        x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
+    if (!part.max_states || part.max_states > trig)
+        part.max_states = trig;
+    int rc = run_phase(x, &part, res, st, err);
+    /* The table: at most a quarter of what the store may use, and its
+     * growth within 2/5 of the time left. */
+    gs_limits plim = *slim;
+    plim.max_bytes = slim->max_bytes / 4;
+    if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
+        plim.max_bytes = SOK_PERIM_MAX_BYTES;
+    int64_t now = gs_now_ns();
+    if (slim->deadline_ns > now)
+        plim.deadline_ns = now + (slim->deadline_ns - now) / 5 * 2;
+    uint64_t expanded = 0, tables = x->bytes,
+             upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
+    while (rc == GS_OK && res->status == GS_LIMIT &&
+           res->limit == GS_LIMIT_STATES &&
+           part.max_states != slim->max_states) {
+        expanded += res->expanded;
+        gs_result_clear(res);
+        res->pushes = -1;
+        gs_sokoban_perim_build(x, &plim, upto);
+        bool last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
+        if (!gs_sokoban_perim_lifts_start(x)) {
+            /* Not deep enough to matter at the start, and it grows by
+             * a few layers a round: the last round goes without. */
+            gs_sokoban_perim_free(x);
+            x->bytes = tables; /* the table was all that came since */
+            last = true;
+        }
+        if (last)
+            gs_sokoban_perim_seal(x);
+        /* The store gets what the tables leave of the budget. */
+        part = *slim;
+        if (slim->max_bytes) {
+            uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
+            part.max_bytes =
+                slim->max_bytes > more ? slim->max_bytes - more : 1;
+        }
+        if (!last &&
+            (!part.max_states || part.max_states > upto / SOK_PERIM_RATIO))
+            part.max_states = upto / SOK_PERIM_RATIO;
+        rc = run_phase(x, &part, res, st, err);
+        upto *= 2;
+    }
+    res->expanded += expanded;
+    return rc;
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -537,7 +630,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
-        rc = run_phase(&x, &slim, res, st, err);
+        rc = exact_phases(&x, &slim, res, st, err);
     }
     gs_sokoban_ctx_free(&x);
     return rc;

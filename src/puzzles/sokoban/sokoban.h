@@ -34,6 +34,11 @@ typedef struct gs_sokoban {
     int nboxes, ngoals;
     sok_objective objective;
     sok_text_format text_format; /* how format_text answers */
+    /* Tests only (0: the defaults SOK_PERIM_TRIGGER, SOK_PERIM_MAX_STATES):
+     * states before the perimeter table is built, and its size. */
+    uint64_t perim_trigger;
+    size_t perim_cap;
+    size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -94,6 +99,27 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
 #define SOK_PUSH_SHIFT 32
 #define SOK_PRIO_PUSH_SHIFT 44
+/* Exact objectives: states the first search may store before the
+ * perimeter table (perim.c) is built and the search restarted, and the
+ * most positions that table holds. */
+#define SOK_PERIM_TRIGGER 50000u
+#define SOK_PERIM_MAX_STATES (64u << 20)
+#define SOK_PERIM_MAX_BYTES ((uint64_t)1 << 30)
+/* The table's first size; it doubles each round while the search between
+ * rounds may store 1/SOK_PERIM_RATIO of it. */
+#define SOK_PERIM_FIRST (512u << 10)
+#define SOK_PERIM_RATIO 16
+
+/* The player's area before one box moves (area.c). */
+typedef struct sok_area {
+    int32_t *comp; /* n: area number of a free cell, -1 under a box */
+    int32_t *cmin; /* area number -> its smallest cell */
+    int32_t *disc, *low, *par, *stack; /* n: the depth-first search */
+    uint8_t *it;        /* n: the search's next direction per cell */
+    uint8_t *art;       /* n: 1 on an articulation point of the player's area */
+    int32_t pc;         /* the player's area number */
+    int32_t min1, min2; /* its two smallest cells (-1: none) */
+} sok_area;
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -155,6 +181,7 @@ typedef struct sok_ctx {
      * their index slots were prefetched (search.c). */
     struct sok_pend {
         uint64_t cost, prio;
+        uint32_t h;  /* the bound, before the perimeter table's */
         uint8_t tag; /* the move byte: direction, bit 2 a goal macro */
     } * pend;
     unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
@@ -172,6 +199,8 @@ typedef struct sok_ctx {
     int32_t *gmq;    /* ngoals*4: the box-path queue, then a chain */
     uint16_t *gmdep; /* ngoals*4: pushes from the root */
     bool plain;      /* plain greedy: bound + packing order, no weights */
+    /* Exact pushes left near the solved positions (perim.c), or NULL. */
+    struct sok_perim *perim;
 } sok_ctx;
 
 /* ctx.c */
@@ -217,6 +246,12 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes);
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
                                 int pl);
 
+/* An upper bound on gs_sokoban_child_bound(x, hp, i, b, to, pl) for a
+ * single push (the parent's assignment re-costed), without a matching;
+ * SOK_INF when there is none to give. */
+uint32_t gs_sokoban_child_upper(const sok_ctx *x, uint32_t hp, int i, int to,
+                                int pl);
+
 /* search.c */
 /* Lists in x->pushes the pushes the player at `player` can walk to (x->occ
  * and x->boxes hold the boxes; floods from the player): the cell behind
@@ -230,6 +265,65 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+
+/* perim.c */
+/* Builds the perimeter table (see perim.c), or goes on building it, until
+ * it holds `upto` positions (at most g->perim_cap or SOK_PERIM_MAX_STATES,
+ * and lim->max_bytes when set) or lim's deadline; nothing when the level
+ * has more goals than boxes. Clears x->occ and uses the flood scratch.
+ * GS_OK, or GS_ENOMEM with no table. */
+int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
+/* Whether gs_sokoban_perim_build can still add positions. */
+bool gs_sokoban_perim_growing(const sok_ctx *x);
+/* Whether the table is whole or raises the start's bound above the
+ * matching (else it is not worth its look-ups). Uses the flood scratch
+ * and x->occ. */
+bool gs_sokoban_perim_lifts_start(sok_ctx *x);
+/* Ends the build: frees what only growing needs. */
+void gs_sokoban_perim_seal(sok_ctx *x);
+void gs_sokoban_perim_free(sok_ctx *x);
+/* The bound h (the matching) raised by the table for the boxes (sorted,
+ * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
+ * SOK_INF when the table holds every solvable position and not this one.
+ * Floods from pl (x->seen, x->dist) and overwrites x->key. */
+uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
+                                const int32_t *boxes);
+/* Pushes: the expanded position (x->occ, the player on `player`) is
+ * about to make children for gs_sokoban_perim_bound_push. */
+void gs_sokoban_perim_parent(sok_ctx *x, int player);
+/* gs_sokoban_perim_bound for the child of that position whose box went
+ * from b to `to` (one push; x->occ holds the child), the player on pl
+ * (b): its area from one analysis of the position, not a flood. */
+uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
+                                     int pl, const int32_t *boxes);
+/* Moves: the same for a child's store key (player cell, boxes), which
+ * is the table's key too; no flood. */
+uint32_t gs_sokoban_perim_bound_key(const sok_ctx *x, uint32_t h,
+                                    const unsigned char *key);
+/* Starts loading key's slot (moves), for gs_sokoban_perim_bound_key. */
+void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key);
+/* Whether the table alone decides the bound of a position whose matching
+ * is at most m (moves): then gs_sokoban_perim_bound_key(x, 0, key) is
+ * that position's bound, and the matching need not be solved. */
+bool gs_sokoban_perim_settles(const sok_ctx *x, uint32_t m);
+/* Whether the table is keyed by the player's cell (moves). */
+bool gs_sokoban_perim_steps(const sok_ctx *x);
+/* The table's depth k (every position within k pushes held); *complete
+ * says whether it holds every solvable position. 0 without a table. */
+uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
+
+/* area.c */
+/* Allocates a's tables (n each); false when out of memory. */
+bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a);
+void gs_sokoban_area_free(sok_area *a);
+/* Analyses the position in x->occ with the player on p. */
+void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p);
+/* The smallest cell of the player's area once cell `in` (free) fills and
+ * the box on `out` leaves it, the player then on a cell of the old area
+ * other than `in`, or on `out` beside one; -1 when the analysis cannot
+ * tell (flood instead). */
+int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
+                              int out);
 
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel

@@ -1,0 +1,717 @@
+/* perim.c - the perimeter table of the exact objectives: the exact
+ * distance to a solution of every position near the solved ones, found by
+ * a breadth-first search backwards from the solved positions (all boxes
+ * on goals, the player anywhere).
+ *
+ * `moves`: the search runs over single steps. Backwards, the player steps
+ * onto a free neighbour, alone or pulling the box on its other side onto
+ * the cell it leaves (the inverse of a push). Positions are keyed like the
+ * search's store, [player cell][boxes], so a child's look-up needs no
+ * work beyond one probe (prefetched with the store's).
+ *
+ * `pushes`: the search runs over pulls, and since the pushes left do not
+ * depend on where in its area the player stands, a position is keyed by
+ * the area's smallest cell (area.c finds it without a flood where it can).
+ *
+ * A breadth-first search meets each position first at its exact distance.
+ * Once every layer up to k is complete, a position the table lacks needs
+ * at least k + 1; and since every way out of it enters the table through
+ * layer k while the matching drops by at most one a step, at least its
+ * matching + gap, gap being the least (k - matching) over layer k. When
+ * the search ran out of positions, one the table lacks cannot be solved.
+ * Taken by max with the matching, the bound stays consistent (one step
+ * changes an exact distance by at most one), so the A* of both exact
+ * objectives stays exact. It helps where the matching sees least: boxes
+ * packed among the goals that must make room for one another, and the
+ * walking (Microban I 145: a matching of 12 against 47 moves).
+ *
+ * The search can pause and go on (the table doubles as it grows), so that
+ * search.c can alternate it with the forward search in rounds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "gridsolve/mem.h"
+#include "sokoban.h"
+
+/* Slots hold a key and its depth inline, so that a look-up costs one cache
+ * miss; a depth of SOK_PERIM_EMPTY marks a free slot. */
+#define SOK_PERIM_EMPTY 0xffffu
+/* Slots of a new table: it doubles as it fills. */
+#define SOK_PERIM_FIRST_SLOTS ((size_t)1 << 20)
+/* Children of one expansion whose slots are prefetched together. */
+#define SOK_PERIM_BATCH 64
+
+struct sok_perim {
+    size_t cap, count;    /* positions held, at most cap */
+    size_t room;          /* positions before the slots must grow */
+    uint64_t max_bytes;   /* slots and queue together, at most */
+    uint64_t mask;        /* slots - 1 (a power of two - 1) */
+    size_t ss;            /* bytes per slot: key_size + 2 */
+    unsigned char *slots; /* [key][depth, 2 bytes] per slot */
+    unsigned char *queue; /* cap keys in breadth-first order (build only) */
+    uint64_t qbytes;      /* the queue's bytes in x->bytes */
+    uint8_t *area;        /* n: scratch, the expanded position's area */
+    sok_area an;          /* pushes: the expanded position's areas */
+    bool an_ok;           /* an holds the search's expanded position */
+    int an_player;        /* its player */
+    int32_t *boxes;       /* nboxes: scratch, a child's boxes */
+    unsigned char *ckeys; /* SOK_PERIM_BATCH keys: one expansion's children */
+    uint64_t *chash;      /* their hashes */
+    uint32_t k;           /* every position within k is held */
+    uint32_t gap;         /* see perim_gap */
+    uint32_t gap_k;       /* the k the gap was found for */
+    uint32_t dep;         /* the build: layer dep is queue[ls, le), */
+    size_t ls, le, r;     /* expanded before r */
+    uint64_t done;        /* batches, for the clock */
+    bool full;            /* out of room: the build is over */
+    bool complete;        /* the search ran out: the others are dead */
+    bool steps;           /* moves: keyed by the player's cell, depth in
+                             steps (else pushes, keyed by its area) */
+};
+
+/* 64-bit mix over a key (splitmix-style finalizers; short keys as two
+ * words). */
+static inline uint64_t perim_hash(const unsigned char *p, size_t n)
+{
+    uint64_t a, b = 0;
+    if (n >= 8 && n <= 16) {
+        /* Two loads that overlap cover every byte. */
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t u, v;
+        memcpy(&u, p, 4);
+        memcpy(&v, p + n - 4, 4);
+        a = u;
+        b = v;
+    } else {
+        a = 0x9E3779B97F4A7C15ull;
+        for (size_t i = 0; i < n; i++)
+            a = (a ^ p[i]) * 0x100000001b3ull;
+    }
+    uint64_t h = (a ^ n) * 0xbf58476d1ce4e5b9ull ^ b * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    return h;
+}
+
+/* The depth stored in slot sl (SOK_PERIM_EMPTY: free). */
+static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
+                           size_t ks)
+{
+    uint16_t d;
+    (void)t;
+    memcpy(&d, sl + ks, sizeof d);
+    return d;
+}
+
+/* Whether keys a and b of ks bytes are equal (short keys: word loads
+ * instead of a call to memcmp). */
+static inline bool key_eq(const unsigned char *a, const unsigned char *b,
+                          size_t ks)
+{
+    if (ks >= 8 && ks <= 16) {
+        /* As in perim_hash: two overlapping words each. */
+        uint64_t u, v, w, z;
+        memcpy(&u, a, 8);
+        memcpy(&v, b, 8);
+        memcpy(&w, a + ks - 8, 8);
+        memcpy(&z, b + ks - 8, 8);
+        return u == v && w == z;
+    }
+    return memcmp(a, b, ks) == 0;
+}
+
+/* The slot holding `key` (hash h), or the free slot where it would go. */
+static unsigned char *perim_slot(const struct sok_perim *t,
+                                 const unsigned char *key, size_t ks,
+                                 uint64_t h)
+{
+    uint64_t i = h & t->mask;
+    for (;;) {
+        unsigned char *sl = t->slots + i * t->ss;
+        if (slot_depth(t, sl, ks) == SOK_PERIM_EMPTY || key_eq(sl, key, ks))
+            return sl;
+        i = (i + 1) & t->mask;
+    }
+}
+
+/* A slot array of n slots, all free, counted in x->bytes; NULL when out
+ * of memory. */
+static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
+{
+    unsigned char *p = gs_sokoban_tab_alloc(x, n * ss, false);
+    if (!p)
+        return NULL;
+    /* Look-ups are random over hundreds of MB: huge pages spare a TLB
+     * miss on most of them (a hint; the kernel may ignore it). */
+    uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + n * ss) & ~(huge - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    /* All bytes 0xff: every depth reads SOK_PERIM_EMPTY. */
+    memset(p, 0xff, n * ss);
+    return p;
+}
+
+/* Room for the positions a table of `slots` slots takes (load 5/8). */
+static size_t perim_room(size_t slots)
+{
+    return slots / 8 * 5;
+}
+
+/* Doubles the slots (and the queue), within t->cap and t->max_bytes.
+ * False when either refuses or memory runs out: the table is full. */
+static bool perim_grow(sok_ctx *x, struct sok_perim *t)
+{
+    size_t ks = x->key_size, old = t->mask + 1, n = old * 2;
+    uint64_t bytes = (uint64_t)n * t->ss + (uint64_t)perim_room(n) * ks;
+    if (t->count >= t->cap || !t->queue ||
+        (t->max_bytes && bytes > t->max_bytes))
+        return false;
+    unsigned char *q = gs_mem_realloc(t->queue, perim_room(n) * ks);
+    if (!q)
+        return false;
+    t->queue = q;
+    x->bytes += (perim_room(n) - perim_room(old)) * ks;
+    t->qbytes = perim_room(n) * ks;
+    unsigned char *sl = perim_slots_new(x, n, t->ss), *from = t->slots;
+    if (!sl)
+        return false;
+    t->slots = sl;
+    t->mask = n - 1;
+    for (size_t i = 0; i < old; i++) {
+        const unsigned char *e = from + i * t->ss;
+        if (slot_depth(t, e, ks) == SOK_PERIM_EMPTY)
+            continue;
+        memcpy(perim_slot(t, e, ks, perim_hash(e, ks)), e, t->ss);
+    }
+    gs_mem_free(from);
+    x->bytes -= (uint64_t)old * t->ss;
+    t->room = perim_room(n);
+    if (t->room > t->cap)
+        t->room = t->cap;
+    return true;
+}
+
+/* Adds key (hash h) at `depth` when new. Returns 1 new, 0 known, -1
+ * full. */
+static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
+                     uint64_t h, uint16_t depth)
+{
+    size_t ks = x->key_size;
+    if (t->count == t->room && !perim_grow(x, t))
+        return -1;
+    unsigned char *sl = perim_slot(t, key, ks, h);
+    if (slot_depth(t, sl, ks) != SOK_PERIM_EMPTY)
+        return 0;
+    memcpy(sl, key, ks);
+    memcpy(sl + ks, &depth, sizeof depth);
+    if (t->queue)
+        memcpy(t->queue + t->count * ks, key, ks);
+    t->count++;
+    return 1;
+}
+
+/* Queues x->key as a child of the expansion under way (*nc so far). */
+static void perim_child(sok_ctx *x, struct sok_perim *t, int *nc)
+{
+    size_t ks = x->key_size;
+    memcpy(t->ckeys + (size_t)*nc * ks, x->key, ks);
+    t->chash[*nc] = perim_hash(x->key, ks);
+    __builtin_prefetch(t->slots + (t->chash[*nc] & t->mask) * t->ss);
+    (*nc)++;
+}
+
+/* Adds the nc queued children at `depth`. False when the table is full. */
+static bool perim_flush(sok_ctx *x, struct sok_perim *t, int nc, uint16_t depth)
+{
+    for (int j = 0; j < nc; j++)
+        if (perim_add(x, t, t->ckeys + (size_t)j * x->key_size, t->chash[j],
+                      depth) < 0)
+            return false;
+    return true;
+}
+
+/* Adds the solved positions: boxes on every goal, the player on any free
+ * cell (moves) or in each area of the free cells (pushes). Returns false
+ * when the table is full. */
+static bool perim_roots(sok_ctx *x, struct sok_perim *t)
+{
+    memcpy(t->boxes, x->goals, sizeof *t->boxes * (size_t)x->nboxes);
+    gs_sokoban_occ_set(x, t->boxes, 1);
+    memset(t->area, 0, (size_t)x->n);
+    bool ok = true;
+    for (int c = 0; c < x->n && ok; c++) {
+        if (x->occ[c] || t->area[c])
+            continue;
+        int lo = c;
+        if (!t->steps) {
+            lo = gs_sokoban_flood(x, c);
+            for (int v = 0; v < x->n; v++)
+                if (x->seen[v] == x->gen)
+                    t->area[v] = 1;
+        }
+        gs_sokoban_key_pack(x, lo, t->boxes);
+        ok = perim_add(x, t, x->key, perim_hash(x->key, x->key_size), 0) >= 0;
+    }
+    gs_sokoban_occ_set(x, t->boxes, 0);
+    return ok;
+}
+
+/* Writes boxes with box i moved to `to` into out, kept sorted. */
+static void perim_move(const sok_ctx *x, const int32_t *boxes, int i, int to,
+                       int32_t *out)
+{
+    memcpy(out, boxes, sizeof *out * (size_t)x->nboxes);
+    out[i] = to;
+    while (i > 0 && out[i - 1] > out[i]) {
+        int32_t s = out[i - 1];
+        out[i - 1] = out[i];
+        out[i] = s;
+        i--;
+    }
+    while (i + 1 < x->nboxes && out[i + 1] < out[i]) {
+        int32_t s = out[i + 1];
+        out[i + 1] = out[i];
+        out[i] = s;
+        i++;
+    }
+}
+
+/* Pushes mode: expands queued position r by every pull, adding its
+ * children at `depth`. Returns false when the table is full. Uses
+ * x->boxes, x->occ and the flood scratch. */
+static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
+                               uint16_t depth)
+{
+    size_t ks = x->key_size;
+    int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    gs_sokoban_area_analyse(x, &t->an, p);
+    int nc = 0;
+    bool ok = true;
+    for (int i = 0; i < x->nboxes && ok; i++) {
+        int b = x->boxes[i];
+        for (int d = 0; d < 4; d++) {
+            /* The player on c1 (beside b, in its area) steps on to c2
+             * and pulls the box onto c1. */
+            int c1 = x->nb[b * 4 + d];
+            if (c1 < 0 || t->an.comp[c1] != t->an.pc)
+                continue;
+            int c2 = x->nb[c1 * 4 + d];
+            if (c2 < 0 || x->occ[c2])
+                continue;
+            x->occ[b] = 0;
+            x->occ[c1] = 1;
+            int lo = gs_sokoban_area_min_after(x, &t->an, c1, b);
+            if (lo < 0)
+                lo = gs_sokoban_flood(x, c2);
+            perim_move(x, x->boxes, i, c1, t->boxes);
+            gs_sokoban_key_pack(x, lo, t->boxes);
+            perim_child(x, t, &nc);
+            x->occ[c1] = 0;
+            x->occ[b] = 1;
+        }
+        if (nc > SOK_PERIM_BATCH - 4) {
+            ok = perim_flush(x, t, nc, depth);
+            nc = 0;
+        }
+    }
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    return ok && perim_flush(x, t, nc, depth);
+}
+
+/* Queues the child key made so far in t->ckeys slot *nc. */
+static void perim_child_made(struct sok_perim *t, size_t ks, int *nc)
+{
+    const unsigned char *k = t->ckeys + (size_t)*nc * ks;
+    t->chash[*nc] = perim_hash(k, ks);
+    __builtin_prefetch(t->slots + (t->chash[*nc] & t->mask) * t->ss);
+    (*nc)++;
+}
+
+/* perim_expand_steps for one-byte cell numbers: the children's keys are
+ * edited in place (the player byte; one box taken out of the sorted list
+ * and put back in) instead of unpacked and packed. */
+static void perim_expand_steps1(sok_ctx *x, struct sok_perim *t,
+                                const unsigned char *key, int *nc)
+{
+    size_t ks = x->key_size;
+    int nbx = x->nboxes, p = key[0];
+    for (int i = 1; i <= nbx; i++)
+        x->occ[key[i]] = 1;
+    for (int d = 0; d < 4; d++) {
+        int q = x->nb[p * 4 + d];
+        if (q < 0 || x->occ[q])
+            continue;
+        unsigned char *c = t->ckeys + (size_t)*nc * ks;
+        memcpy(c, key, ks);
+        c[0] = (unsigned char)q;
+        perim_child_made(t, ks, nc);
+        int bx = x->nb[p * 4 + (d ^ 1)];
+        if (bx < 0 || !x->occ[bx])
+            continue;
+        /* The box on bx comes onto p: the sorted list without bx, with
+         * p in its place. */
+        c = t->ckeys + (size_t)*nc * ks;
+        c[0] = (unsigned char)q;
+        int o = 1;
+        bool put = false;
+        for (int i = 1; i <= nbx; i++) {
+            int b = key[i];
+            if (b == bx)
+                continue;
+            if (!put && p < b) {
+                c[o++] = (unsigned char)p;
+                put = true;
+            }
+            c[o++] = (unsigned char)b;
+        }
+        if (!put)
+            c[o++] = (unsigned char)p;
+        perim_child_made(t, ks, nc);
+    }
+    for (int i = 1; i <= nbx; i++)
+        x->occ[key[i]] = 0;
+}
+
+/* Moves mode: queues the children of position r (*nc so far), one step
+ * backwards: the player steps back onto a free neighbour q, either alone
+ * or pulling the box on its other side onto its own cell (the inverse of
+ * pushing that box from the player's cell with the player coming from
+ * q). At most 8 children. */
+static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
+                               int *nc)
+{
+    size_t ks = x->key_size;
+    if (x->w == 1) {
+        perim_expand_steps1(x, t, t->queue + r * ks, nc);
+        return;
+    }
+    int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    for (int d = 0; d < 4; d++) {
+        int q = x->nb[p * 4 + d];
+        if (q < 0 || x->occ[q])
+            continue;
+        gs_sokoban_key_pack(x, q, x->boxes);
+        perim_child(x, t, nc);
+        int bx = x->nb[p * 4 + (d ^ 1)];
+        if (bx < 0 || !x->occ[bx])
+            continue;
+        int i = 0;
+        while (x->boxes[i] != bx)
+            i++;
+        perim_move(x, x->boxes, i, p, t->boxes);
+        gs_sokoban_key_pack(x, q, t->boxes);
+        perim_child(x, t, nc);
+    }
+    gs_sokoban_occ_set(x, x->boxes, 0);
+}
+
+void gs_sokoban_perim_free(sok_ctx *x)
+{
+    struct sok_perim *t = x->perim;
+    if (!t)
+        return;
+    gs_mem_free(t->slots);
+    gs_mem_free(t->queue);
+    gs_mem_free(t->area);
+    gs_mem_free(t->boxes);
+    gs_mem_free(t->ckeys);
+    gs_mem_free(t->chash);
+    gs_sokoban_area_free(&t->an);
+    gs_mem_free(t);
+    x->perim = NULL;
+}
+
+/* Allocates a table for up to `cap` positions and max_bytes (0: no
+ * limit), small at first (it grows); false when out of memory. */
+static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes)
+{
+    struct sok_perim *t = gs_sokoban_tab_alloc(x, sizeof *t, true);
+    if (!t)
+        return false;
+    x->perim = t;
+    size_t slots = 16, ks = x->key_size;
+    while (perim_room(slots) < cap && slots < SOK_PERIM_FIRST_SLOTS)
+        slots *= 2;
+    t->cap = cap;
+    t->max_bytes = max_bytes;
+    t->mask = slots - 1;
+    t->ss = ks + sizeof(uint16_t);
+    t->room = perim_room(slots) < cap ? perim_room(slots) : cap;
+    t->slots = perim_slots_new(x, slots, t->ss);
+    t->qbytes = perim_room(slots) * ks;
+    t->queue = gs_sokoban_tab_alloc(x, t->qbytes, false);
+    t->area = gs_sokoban_tab_alloc(x, (size_t)x->n, false);
+    t->boxes = gs_sokoban_tab_alloc(
+        x, sizeof *t->boxes * ((size_t)x->nboxes + 1), false);
+    t->ckeys = gs_sokoban_tab_alloc(x, SOK_PERIM_BATCH * ks, false);
+    t->chash =
+        gs_sokoban_tab_alloc(x, sizeof *t->chash * SOK_PERIM_BATCH, false);
+    return t->slots && t->queue && t->area && t->boxes && t->ckeys && t->chash;
+}
+
+/* The gap: the least (k - matching) over the positions of layer k
+ * (queue[ls, le)). Every way out of a position that the table does not
+ * hold enters it through layer k, and the matching drops by at most one
+ * a step (or push), so such a position needs at least its matching +
+ * gap. Past lim's deadline the gap stays 0 (no claim). */
+static void perim_gap(sok_ctx *x, struct sok_perim *t, size_t ls, size_t le,
+                      const gs_limits *lim)
+{
+    /* A gap of at most k + 1 - (the start's matching) does not lift the
+     * start's bound: once the least gap so far is that small, the
+     * matchings of the rest of the layer are not worth their time. */
+    uint32_t h0 = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    uint32_t useless = h0 < t->k + 1 ? t->k + 1 - h0 : 0;
+    uint32_t gap = t->k;
+    for (size_t r = ls; r < le; r++) {
+        if (gap <= useless ||
+            ((r - ls) % 1024 == 1023 && gs_limits_expired(lim)))
+            return;
+        int p = gs_sokoban_key_unpack(x, t->queue + r * x->key_size, x->boxes);
+        uint32_t m = gs_sokoban_lower_bound(x, p, x->boxes);
+        if (m >= t->k) /* (m <= k: the table holds the exact k) */
+            gap = 0;
+        else if (t->k - m < gap)
+            gap = t->k - m;
+    }
+    t->gap = gap;
+}
+
+/* Creates the table with its solved positions; false when there is none
+ * to make (GS_ENOMEM in *rc when out of memory). */
+static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
+{
+    size_t cap = x->g->perim_cap ? x->g->perim_cap : SOK_PERIM_MAX_STATES;
+    *rc = GS_OK;
+    memset(x->occ, 0, (size_t)x->n); /* the roots mark the goals */
+    if (x->nboxes == 0 || x->nboxes != x->ngoals || x->start_dead || cap < 16 ||
+        cap > 0x7fffffffu)
+        return false;
+    uint64_t before = x->bytes;
+    if (!perim_alloc(x, cap, lim ? lim->max_bytes : 0)) {
+        gs_sokoban_perim_free(x);
+        x->bytes = before;
+        *rc = GS_ENOMEM;
+        return false;
+    }
+    struct sok_perim *t = x->perim;
+    t->steps = x->obj == SOK_MOVES;
+    if (!t->steps && !gs_sokoban_area_alloc(x, &t->an)) {
+        gs_sokoban_perim_free(x);
+        x->bytes = before;
+        *rc = GS_ENOMEM;
+        return false;
+    }
+    if (!perim_roots(x, t)) {
+        /* Not even the solved positions fit: no table. */
+        gs_sokoban_perim_free(x);
+        x->bytes = before;
+        return false;
+    }
+    t->ls = t->r = 0;
+    t->le = t->count;
+    t->gap_k = SOK_INF;
+    return true;
+}
+
+int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
+{
+    int rc;
+    if (!x->perim && !perim_start(x, lim, &rc))
+        return rc;
+    struct sok_perim *t = x->perim;
+    if (!t->queue)
+        return GS_OK;                /* complete or full: nothing to add */
+    memset(x->occ, 0, (size_t)x->n); /* the expansions mark their boxes */
+    int64_t t0 = gs_now_ns();
+    /* Layer by layer: layer dep is queue[ls, le), expanded up to r. */
+    bool paused = false;
+    while (!t->full && t->ls < t->le) {
+        if (t->dep + 1 >= SOK_PERIM_EMPTY) {
+            t->full = true;
+            break;
+        }
+        uint16_t next = (uint16_t)(t->dep + 1);
+        while (t->r < t->le && !t->full) {
+            if (t->count >= upto ||
+                (++t->done % 64 == 0 && gs_limits_expired(lim))) {
+                paused = true;
+                break;
+            }
+            if (t->steps) {
+                /* Several positions, their children's slots prefetched
+                 * together. */
+                int nc = 0;
+                while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
+                    perim_expand_steps(x, t, t->r++, &nc);
+                t->full = !perim_flush(x, t, nc, next);
+            } else {
+                t->full = !perim_expand_pulls(x, t, t->r++, next);
+            }
+        }
+        if (paused || t->full)
+            break; /* layer dep is complete, the next one is not */
+        t->ls = t->r = t->le;
+        t->le = t->count;
+        t->dep++;
+    }
+    t->complete = !paused && !t->full && t->ls == t->le;
+    t->k = t->dep;
+    if (!t->complete && t->gap_k != t->k) {
+        /* The gap of the new depth, in at most half the time the layers
+         * took (0 until found). */
+        gs_limits glim = lim ? *lim : (gs_limits){0};
+        int64_t now = gs_now_ns(), until = now + (now - t0) / 2 + 1000000;
+        if (!glim.deadline_ns || until < glim.deadline_ns)
+            glim.deadline_ns = until;
+        t->gap = 0;
+        t->gap_k = t->k;
+        perim_gap(x, t, t->ls, t->le, &glim);
+    }
+    if (t->complete || t->full)
+        gs_sokoban_perim_seal(x);
+    return GS_OK;
+}
+
+void gs_sokoban_perim_seal(sok_ctx *x)
+{
+    struct sok_perim *t = x->perim;
+    if (!t || !t->queue)
+        return;
+    gs_mem_free(t->queue);
+    t->queue = NULL;
+    x->bytes -= t->qbytes;
+}
+
+bool gs_sokoban_perim_lifts_start(sok_ctx *x)
+{
+    const struct sok_perim *t = x->perim;
+    if (!t || t->complete)
+        return t != NULL;
+    uint32_t h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    gs_sokoban_occ_set(x, x->start_boxes, 1);
+    uint32_t b = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
+    gs_sokoban_occ_set(x, x->start_boxes, 0);
+    return b > h;
+}
+
+bool gs_sokoban_perim_growing(const sok_ctx *x)
+{
+    return x->perim && x->perim->queue;
+}
+
+void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key)
+{
+    const struct sok_perim *t = x->perim;
+    __builtin_prefetch(t->slots +
+                       (perim_hash(key, x->key_size) & t->mask) * t->ss);
+}
+
+/* The bound of a position the table does not hold, h its matching. */
+static uint32_t perim_outside(const struct sok_perim *t, uint32_t h)
+{
+    uint32_t o = h + t->gap;
+    return o > t->k + 1 ? o : t->k + 1;
+}
+
+/* The bound h raised by the entry of `key` (see sokoban.h). */
+static uint32_t perim_bound_key(const sok_ctx *x, uint32_t h,
+                                const unsigned char *key)
+{
+    const struct sok_perim *t = x->perim;
+    size_t ks = x->key_size;
+    const unsigned char *sl = perim_slot(t, key, ks, perim_hash(key, ks));
+    uint32_t d = slot_depth(t, sl, ks);
+    if (d == SOK_PERIM_EMPTY)
+        return t->complete ? SOK_INF : perim_outside(t, h);
+    return d > h ? d : h;
+}
+
+uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
+                                const int32_t *boxes)
+{
+    const struct sok_perim *t = x->perim;
+    if (!t || h == SOK_INF)
+        return h;
+    if (h > t->k && !t->complete)
+        return perim_outside(t, h);
+    gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    return perim_bound_key(x, h, x->key);
+}
+
+void gs_sokoban_perim_parent(sok_ctx *x, int player)
+{
+    struct sok_perim *t = x->perim;
+    if (t && !t->steps) {
+        t->an_ok = false; /* analysed on the first look-up that needs it */
+        t->an_player = player;
+    }
+}
+
+uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
+                                     int pl, const int32_t *boxes)
+{
+    struct sok_perim *t = x->perim;
+    if (!t || t->steps)
+        return gs_sokoban_perim_bound(x, h, pl, boxes);
+    if (h == SOK_INF)
+        return h;
+    if (h > t->k && !t->complete)
+        return perim_outside(t, h);
+    if (!t->an_ok) {
+        /* The analysis wants the expanded position: x->occ before the
+         * push. */
+        x->occ[to] = 0;
+        x->occ[b] = 1;
+        gs_sokoban_area_analyse(x, &t->an, t->an_player);
+        x->occ[b] = 0;
+        x->occ[to] = 1;
+        t->an_ok = true;
+    }
+    int lo = gs_sokoban_area_min_after(x, &t->an, to, b);
+    if (lo < 0)
+        lo = gs_sokoban_flood(x, pl);
+    gs_sokoban_key_pack(x, lo, boxes);
+    return perim_bound_key(x, h, x->key);
+}
+
+uint32_t gs_sokoban_perim_bound_key(const sok_ctx *x, uint32_t h,
+                                    const unsigned char *key)
+{
+    const struct sok_perim *t = x->perim;
+    if (!t || h == SOK_INF)
+        return h;
+    if (h > t->k && !t->complete)
+        return perim_outside(t, h);
+    return perim_bound_key(x, h, key);
+}
+
+bool gs_sokoban_perim_settles(const sok_ctx *x, uint32_t m)
+{
+    /* In the table: its exact distance, at least the matching. Outside:
+     * max(k + 1, matching + gap) = k + 1 when matching + gap <= k + 1. */
+    const struct sok_perim *t = x->perim;
+    return t && t->steps && !t->complete && m != SOK_INF &&
+           m + t->gap <= t->k + 1;
+}
+
+bool gs_sokoban_perim_steps(const sok_ctx *x)
+{
+    return x->perim && x->perim->steps;
+}
+
+uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete)
+{
+    *complete = x->perim && x->perim->complete;
+    return x->perim ? x->perim->k : 0;
+}
