@@ -290,18 +290,32 @@ static bool budget_grow(gs_search *s, size_t from, size_t to)
     return true;
 }
 
+/* Records rehashed between two deadline checks of table_grow. */
+#define REHASH_CHECK_EVERY 65536u
+
 /* Doubles the hash index; called at load 0.7. Rehashing reads the arena
- * sequentially, which is cheap next to random probes. */
+ * sequentially, which is cheap next to random probes; but tens of millions
+ * of records take a second or more, so the deadline is watched here too
+ * (a store that doubles just before it would otherwise overrun it). */
 static int table_grow(gs_search *s)
 {
+    uint64_t old_bytes = (s->table_mask + 1) * sizeof *s->table;
     uint64_t mask = s->table_mask * 2 + 1;
-    if (!budget_grow(s, (s->table_mask + 1) * sizeof *s->table,
-                     (mask + 1) * sizeof *s->table))
+    if (!budget_grow(s, old_bytes, (mask + 1) * sizeof *s->table))
         return GS_ELIMIT;
     uint64_t *t = calloc(mask + 1, sizeof *t);
-    if (!t)
+    if (!t) {
+        budget_grow(s, (mask + 1) * sizeof *t, old_bytes);
         return GS_ENOMEM;
+    }
     for (uint32_t id = 0; id < s->count; id++) {
+        if (id % REHASH_CHECK_EVERY == REHASH_CHECK_EVERY - 1 &&
+            gs_limits_expired(s->cfg.limits)) {
+            free(t);
+            budget_grow(s, (mask + 1) * sizeof *t, old_bytes);
+            s->limit = GS_LIMIT_TIME;
+            return GS_ELIMIT;
+        }
         uint64_t h = hash_key(rec_at(s, id), s->cfg.key_size);
         uint64_t i = h & mask;
         while (t[i])
