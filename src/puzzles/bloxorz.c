@@ -69,11 +69,7 @@ static inline void cell_put(uint8_t *cells, size_t i, unsigned k)
 
 static void blox_free(void *p)
 {
-    gs_bloxorz *b = p;
-    if (b == NULL)
-        return;
-    gs_mem_free(b->cells);
-    free(b);
+    gs_mem_free(p); /* the cells come in the same block */
 }
 
 /* Allocates an empty rows x cols instance after checking the size against
@@ -102,17 +98,15 @@ static int blox_new(long rows, long cols, const gs_caps *caps, gs_bloxorz **out,
                             "grid %ldx%ld is above the %llu cells the bloxorz "
                             "solver supports",
                             rows, cols, (unsigned long long)BLOX_MAX_CELLS);
-    gs_bloxorz *b = calloc(1, sizeof *b);
+    /* One block for the instance and its cells: a tiny board's request
+     * makes one allocation here, not two. */
+    gs_bloxorz *b = gs_mem_calloc(1, sizeof *b + (size_t)(ncells + 3) / 4);
     if (b == NULL)
-        return gs_error_set(err, GS_ENOMEM, "out of memory for bloxorz");
-    b->cells = gs_mem_calloc((size_t)(ncells + 3) / 4, 1);
-    if (b->cells == NULL) {
-        free(b);
         return gs_error_set(err, GS_ENOMEM,
                             "out of memory (or memory budget) for a %ldx%ld "
                             "bloxorz grid",
                             rows, cols);
-    }
+    b->cells = (uint8_t *)(b + 1);
     b->rows = rows;
     b->cols = cols;
     *out = b;
@@ -392,7 +386,25 @@ typedef struct blox_bfs {
     uint64_t bytes;       /* held: tiles and lists, reserved (mem.h) */
     uint64_t cap_bytes;   /* the state cap counted as bytes; 0 = none */
     enum gs_limit_kind limit;
+    /* A small board's tables and lists live in the solve's stack frame
+     * (blox_small): no allocation at all for a tiny request. The bytes
+     * are taken from the limits all the same, so every answer and limit
+     * stays as with heap tables. */
+    bool t_small, lists_small;
 } blox_bfs;
+
+/* A board of at most BLOX_SMALL_TILES tiles (a 40 x 40 board, say)
+ * searches in a blox_small: its lists never need more than 64 entries
+ * (five per entry of a layer, at most one per tile, and the first growth
+ * already makes 64). About 8 KB of stack. */
+#define BLOX_SMALL_TILES 56
+#define BLOX_SMALL_LIST 64
+
+typedef struct blox_small {
+    blox_tile t[BLOX_SMALL_TILES];
+    blox_front cur[BLOX_SMALL_LIST];
+    uint32_t nl[BLOX_SMALL_LIST];
+} blox_small;
 
 /* Tables past this are mapped directly with huge-page advice: a wavefront
  * touches a few lines in each of thousands of tile rows. */
@@ -447,9 +459,12 @@ static int blox_take(blox_bfs *f, uint64_t n)
 /* Frees the search's tables and returns its bytes to the budget. */
 static void blox_bfs_free(blox_bfs *f)
 {
-    blox_table_free(f->t, f->ntiles * sizeof *f->t);
-    free(f->cur);
-    free(f->nl);
+    if (!f->t_small)
+        blox_table_free(f->t, f->ntiles * sizeof *f->t);
+    if (!f->lists_small) {
+        free(f->cur);
+        free(f->nl);
+    }
     gs_mem_release(f->bytes);
 }
 
@@ -466,6 +481,26 @@ static int blox_lists_grow(blox_bfs *f, size_t want)
                               (sizeof *f->cur + sizeof *f->nl));
     if (rc)
         return rc;
+    if (f->lists_small && cap <= BLOX_SMALL_LIST) {
+        f->cap = cap; /* the stack's lists hold that many */
+        return GS_OK;
+    }
+    if (f->lists_small) { /* cannot happen (see blox_small); still right */
+        blox_front *cur = malloc(cap * sizeof *cur);
+        uint32_t *nl = malloc(cap * sizeof *nl);
+        if (cur == NULL || nl == NULL) {
+            free(cur);
+            free(nl);
+            return GS_ENOMEM;
+        }
+        memcpy(cur, f->cur, f->cap * sizeof *cur);
+        memcpy(nl, f->nl, f->cap * sizeof *nl);
+        f->cur = cur;
+        f->nl = nl;
+        f->lists_small = false;
+        f->cap = cap;
+        return GS_OK;
+    }
     blox_front *cur = realloc(f->cur, cap * sizeof *cur);
     if (cur != NULL)
         f->cur = cur;
@@ -530,10 +565,16 @@ static int blox_fill_open(blox_bfs *f)
 {
     const gs_bloxorz *b = f->b;
     size_t cols = (size_t)b->cols;
-    uint8_t *cur = gs_mem_malloc(cols + 16), *next = gs_mem_malloc(cols + 16);
+    /* A narrow board's two rows fit here: no allocation. */
+    uint8_t small[2][256 + 16];
+    bool heap = cols > 256;
+    uint8_t *cur = heap ? gs_mem_malloc(cols + 16) : small[0];
+    uint8_t *next = heap ? gs_mem_malloc(cols + 16) : small[1];
     if (cur == NULL || next == NULL) {
-        gs_mem_free(cur);
-        gs_mem_free(next);
+        if (heap) {
+            gs_mem_free(cur);
+            gs_mem_free(next);
+        }
         return GS_ENOMEM;
     }
     const uint64_t ones = 0x0101010101010101ull;
@@ -556,8 +597,10 @@ static int blox_fill_open(blox_bfs *f)
         cur = next;
         next = tmp;
     }
-    gs_mem_free(cur);
-    gs_mem_free(next);
+    if (heap) {
+        gs_mem_free(cur);
+        gs_mem_free(next);
+    }
     return GS_OK;
 }
 
@@ -825,8 +868,16 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
         f.cap_bytes = lim->max_states > UINT64_MAX / GS_DENSE_STATE_BYTES
                           ? UINT64_MAX
                           : lim->max_states * GS_DENSE_STATE_BYTES;
+    blox_small small; /* zeroed below only when used */
     int rc = blox_take(&f, (uint64_t)f.ntiles * sizeof *f.t);
-    if (rc == GS_OK) {
+    if (rc == GS_OK && f.ntiles <= BLOX_SMALL_TILES) {
+        memset(small.t, 0, f.ntiles * sizeof *f.t);
+        f.t = small.t;
+        f.cur = small.cur;
+        f.nl = small.nl;
+        f.t_small = f.lists_small = true;
+        rc = blox_lists_grow(&f, 16);
+    } else if (rc == GS_OK) {
         f.t = blox_table_alloc(f.ntiles * sizeof *f.t);
         rc = f.t == NULL ? GS_ENOMEM : blox_lists_grow(&f, 16);
     }
