@@ -728,18 +728,34 @@ static bool blox_legal_state(const gs_bloxorz *b, long r, long c, unsigned o)
     return o == STAND ? k == CELL_FLOOR : k != CELL_HOLE && k2 != CELL_HOLE;
 }
 
-/* Distance mod 3 of a reached state (r, c, o), or -1 when the state is
- * not legal or was not reached. */
-static int blox_class(const blox_bfs *f, long r, long c, unsigned o)
+/* True when (r, c, o), a roll away from a state of the board, was
+ * reached at a distance of `want` mod 3. A state never reached (illegal,
+ * or in the ring of empty tiles around the board) has no marks, so for
+ * want 1 or 2 the marks alone decide; class 0 is also what no marks
+ * mean, so then the state must be legal and reached. */
+static bool blox_class_is(const blox_bfs *f, long r, long c, unsigned o,
+                          int want)
 {
-    if (!blox_legal_state(f->b, r, c, o))
-        return -1;
     const blox_tile *t = &f->t[blox_tile_of(f, r, c)];
     uint64_t bit = blox_bit_of(r, c);
-    if (t->open[o] & bit)
-        return -1;
-    return (t->lo[o] & bit ? 1 : 0) | (t->hi[o] & bit ? 2 : 0);
+    bool lo = (t->lo[o] & bit) != 0, hi = (t->hi[o] & bit) != 0;
+    if (lo != (want & 1) || hi != (want >> 1))
+        return false;
+    return want != 0 ||
+           (blox_legal_state(f->b, r, c, o) && !(t->open[o] & bit));
 }
+
+/* The rolls that end in each orientation, as (move, orientation before)
+ * in the order the walk back tries them: moves U D L R, then the
+ * orientation before, so that the path is the same whatever the table. */
+static const uint8_t blox_into[3][4][2] = {
+    /* into standing: from vertical U D, from horizontal L R */
+    {{0, VERT}, {1, VERT}, {2, HORIZ}, {3, HORIZ}},
+    /* into horizontal: U D lying horizontally, L R from standing */
+    {{0, HORIZ}, {1, HORIZ}, {2, STAND}, {3, STAND}},
+    /* into vertical: U D from standing, L R lying vertically */
+    {{0, STAND}, {1, STAND}, {2, VERT}, {3, VERT}},
+};
 
 /* Walks back from the goal, reached at distance `dist`, to the start:
  * each step takes a neighbour whose distance is one less (by its
@@ -752,23 +768,22 @@ static int blox_path(const blox_bfs *f, uint64_t dist, gs_result *res)
         return GS_ENOMEM;
     long r = f->b->gr, c = f->b->gc;
     unsigned o = STAND;
+    int want = (int)(dist % 3);
     for (uint64_t d = dist; d > 0; d--) {
-        int want = (int)((d - 1) % 3);
+        want = want ? want - 1 : 2; /* (d - 1) mod 3 */
         bool stepped = false;
-        for (unsigned m = 0; m < 4 && !stepped; m++)
-            for (unsigned k = 0; k < 3 && !stepped; k++) {
-                const int *dl = blox_delta[k][m];
-                if ((unsigned)dl[2] != o)
-                    continue;
-                long pr = r - dl[0], pc = c - dl[1];
-                if (blox_class(f, pr, pc, k) != want)
-                    continue;
-                moves[d - 1] = blox_moves[m];
-                r = pr;
-                c = pc;
-                o = k;
-                stepped = true;
-            }
+        for (unsigned i = 0; i < 4 && !stepped; i++) {
+            unsigned m = blox_into[o][i][0], k = blox_into[o][i][1];
+            const int *dl = blox_delta[k][m];
+            long pr = r - dl[0], pc = c - dl[1];
+            if (!blox_class_is(f, pr, pc, k, want))
+                continue;
+            moves[d - 1] = blox_moves[m];
+            r = pr;
+            c = pc;
+            o = k;
+            stepped = true;
+        }
         if (!stepped) {
             free(moves);
             return GS_EINTERNAL;
