@@ -126,6 +126,10 @@ typedef struct req {
     long long q_states;
     char q_format[16]; /* judge text notation (`format`), "" = detect */
     gs_buf body;
+    /* A tiny body's bytes (the README's examples): no allocation, no
+     * budget. Sized so that the whole record stays within glibc's
+     * per-thread cache (blocks up to 1032 bytes). */
+    char body_small[128];
     uint64_t received; /* body bytes seen, kept or not */
     bool too_big;
     bool no_mem;           /* the memory budget refused the body: 503 */
@@ -449,6 +453,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->q_states = -1;
     atomic_init(&r->suspended, false);
     atomic_init(&r->stream_started, false);
+    gs_buf_init_fixed(&r->body, r->body_small, sizeof r->body_small);
     r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     atomic_init(&r->refs, 1);
@@ -1559,12 +1564,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
     gs_http *h = cls;
     req *r = *con_cls;
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
-    gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
-    if (!r)
+    if (!r) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
         return;
+    }
+    /* The connection's record, as req_new found it: no lookup. */
+    gs_conn_request_done(h->conns, r->cr);
     *con_cls = NULL;
     r->toe = toe;
     /* A plain request's worker is done with it once MHD completes it, so
