@@ -131,7 +131,7 @@ typedef struct req {
     bool too_big;
     bool no_mem;           /* the memory budget refused the body: 503 */
     bool close;            /* answer with Connection: close */
-    bool pending;          /* counted in h->pending */
+    int pending;           /* counted in h->pending[pending - 1]; 0: not */
     atomic_bool suspended; /* by body_complete; cleared by one resume */
 
     /* Accept: text/event-stream: progress events, then the answer as a
@@ -362,6 +362,44 @@ static void format_id(char *id, const char *prefix, unsigned long long n)
     id[plen + 1 + k] = '\0';
 }
 
+/* This thread's shard of the per-request counters. */
+static unsigned thread_shard(void)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned idx = UINT_MAX;
+
+    if (idx == UINT_MAX)
+        idx = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+    return idx % GS_HTTP_SHARDS;
+}
+
+/* The next generated id number (from 1): each thread takes a block of
+ * GS_HTTP_ID_BLOCK numbers at a time, so ids stay unique without every
+ * request bumping one shared counter. Numbers are not in request order
+ * across threads (they never were, with several threads). */
+static unsigned long long next_id(gs_http *h)
+{
+    static _Thread_local const gs_http *of;
+    static _Thread_local unsigned long long next, end;
+
+    if (of != h || next == end) {
+        next = atomic_fetch_add_explicit(&h->id_seq, GS_HTTP_ID_BLOCK,
+                                         memory_order_relaxed);
+        end = next + GS_HTTP_ID_BLOCK;
+        of = h;
+    }
+    return ++next;
+}
+
+long gs_http_pending(gs_http *h)
+{
+    long n = 0;
+
+    for (int i = 0; i < GS_HTTP_SHARDS; i++)
+        n += atomic_load_explicit(&h->pending[i].n, memory_order_acquire);
+    return n;
+}
+
 static void assign_id(req *r)
 {
     const char *given = r->hd.request_id;
@@ -369,8 +407,7 @@ static void assign_id(req *r)
         snprintf(r->id, sizeof r->id, "%s", given);
         return;
     }
-    unsigned long long n = atomic_fetch_add(&r->h->id_seq, 1) + 1;
-    format_id(r->id, r->h->id_prefix, n);
+    format_id(r->id, r->h->id_prefix, next_id(r->h));
 }
 
 static void note_first(const char **slot, const char *value)
@@ -1253,8 +1290,9 @@ static enum MHD_Result body_complete(req *r)
     }
     /* Counted until answered, like every accepted solve: a drain waits
      * for the answer to go out. */
-    r->pending = true;
-    atomic_fetch_add(&h->pending, 1);
+    r->pending = thread_shard() + 1;
+    atomic_fetch_add_explicit(&h->pending[r->pending - 1].n, 1,
+                              memory_order_relaxed);
     if (!r->wants_stream && run_inline(r) != GS_SERVICE_AGAIN)
         return send_response(r);
     if (r->wants_stream && gs_stream_new(r->conn, &r->stream)) {
@@ -1545,8 +1583,9 @@ static void req_done(req *r)
         r->status = MHD_HTTP_OK;
     count_request(r);
     log_request(r, r->toe);
-    if (r->pending)
-        atomic_fetch_sub(&h->pending, 1);
+    if (r->pending) /* its shard's, whichever thread ends it */
+        atomic_fetch_sub_explicit(&h->pending[r->pending - 1].n, 1,
+                                  memory_order_release);
 }
 
 /* A stream's request ended: an unfinished solve lost its client (MHD saw
@@ -1723,7 +1762,8 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     atomic_init(&h->ready, 0);
     atomic_init(&h->draining, 0);
     atomic_init(&h->cancel, 0);
-    atomic_init(&h->pending, 0);
+    for (int i = 0; i < GS_HTTP_SHARDS; i++)
+        atomic_init(&h->pending[i].n, 0);
     atomic_init(&h->id_seq, 0);
     make_id_prefix(h);
     h->log_json = strcmp(cfg->log_format, "json") == 0;
@@ -1797,8 +1837,7 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
     char id[REQ_ID_MAX + 1];
 
-    format_id(id, h->id_prefix,
-              (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
+    format_id(id, h->id_prefix, next_id(h));
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
     gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
     gs_buf_printf(&out,
