@@ -255,9 +255,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
 {
     /* Answers are computed per request: nothing may be cached unless a
      * route says so (the OpenAPI document, with its ETag). */
-    bool ok =
-        add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
-        add_header(resp, "Cache-Control", r->cache ? r->cache : "no-store");
+    bool ok = add_cors(r, resp) && add_header(resp, "Cache-Control",
+                                              r->cache ? r->cache : "no-store");
 
     if (ok && r->etag)
         ok = add_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
@@ -270,7 +269,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
     if (ok && r->route == GS_ROUTE_INDEX) /* the playground: nothing else */
         ok = add_header(resp, "Content-Security-Policy", gs_web_csp);
-    return ok;
+    /* Last, as in a reused response (reuse_response). */
+    return ok && add_header(resp, "X-Request-Id", r->id);
 }
 
 /* Connection: close for a request whose framing we distrust, and for
@@ -285,6 +285,110 @@ static bool add_drain_header(req *r, struct MHD_Response *resp)
 
 static void count_request(req *r);
 
+/* ---- reused responses ---------------------------------------------------
+ *
+ * Most answers are a tiny solve's 200: the same five headers but the
+ * request id, a body of a few dozen bytes. Making the MHD response for
+ * each (the response, then per header a record and two copies, all freed
+ * again) cost as much as the solve. A connection answers one request at
+ * a time, MHD writes a response's head from its headers when it starts
+ * the reply, and it reads a persistent body while it sends it; so a
+ * connection keeps such responses, one per body length, and reuses one
+ * for its next answer of that length: the body rewritten in the
+ * connection's buffer, the X-Request-Id swapped. */
+#define REUSE_SLOTS 4
+#define REUSE_BODY 512
+
+typedef struct reuse_slot {
+    struct MHD_Response *resp; /* one reference ours; NULL: free slot */
+    size_t len;
+    char id[REQ_ID_MAX + 1]; /* its X-Request-Id now */
+} reuse_slot;
+
+/* A connection's reused responses (in its gs_conn_user slot). */
+typedef struct reuse_set {
+    char body[REUSE_BODY]; /* every slot's body: one answer at a time */
+    reuse_slot slot[REUSE_SLOTS];
+    unsigned next; /* the slot to take over when none fits */
+} reuse_set;
+
+static void reuse_free(reuse_set *rs)
+{
+    if (!rs)
+        return;
+    for (int i = 0; i < REUSE_SLOTS; i++)
+        if (rs->slot[i].resp)
+            MHD_destroy_response(rs->slot[i].resp);
+    free(rs);
+}
+
+/* True when r's answer has exactly the headers of a reused response. */
+static bool reusable(const req *r)
+{
+    return r->route == GS_ROUTE_SOLVE && r->status == MHD_HTTP_OK && r->resp &&
+           !r->resp_static && r->resp_len > 0 && r->resp_len <= REUSE_BODY &&
+           r->ctype && strcmp(r->ctype, "application/json") == 0 && !r->etag &&
+           !r->cache && !r->allow && !r->preflight && r->h->cors_any &&
+           !r->close && !atomic_load(&r->h->draining) && r->cr;
+}
+
+/* A new slot response: every header but the id. */
+static struct MHD_Response *reuse_make(reuse_set *rs, size_t len)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, rs->body, MHD_RESPMEM_PERSISTENT);
+    if (resp && add_header(resp, "Access-Control-Allow-Origin", "*") &&
+        add_header(resp, "Access-Control-Expose-Headers",
+                   "X-Request-Id, Retry-After") &&
+        add_header(resp, "Cache-Control", "no-store") &&
+        add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json"))
+        return resp;
+    if (resp)
+        MHD_destroy_response(resp);
+    return NULL;
+}
+
+/* r's answer as a reused response of its connection (a reference of the
+ * connection's, not the caller's), or NULL: then it is made as usual. */
+static struct MHD_Response *reuse_response(req *r)
+{
+    void **user = gs_conn_user(r->cr);
+    reuse_set *rs = *user;
+
+    if (!rs) {
+        rs = calloc(1, sizeof *rs);
+        if (!rs)
+            return NULL;
+        *user = rs;
+    }
+    reuse_slot *s = NULL;
+    for (int i = 0; i < REUSE_SLOTS && !s; i++)
+        if (rs->slot[i].resp && rs->slot[i].len == r->resp_len)
+            s = &rs->slot[i];
+    if (s && !MHD_del_response_header(s->resp, "X-Request-Id", s->id)) {
+        MHD_destroy_response(s->resp); /* cannot happen */
+        s->resp = NULL;
+    }
+    if (!s || !s->resp) {
+        if (!s)
+            s = &rs->slot[rs->next++ % REUSE_SLOTS];
+        if (s->resp)
+            MHD_destroy_response(s->resp);
+        s->len = r->resp_len;
+        s->resp = reuse_make(rs, s->len);
+        if (!s->resp)
+            return NULL;
+    }
+    if (!add_header(s->resp, "X-Request-Id", r->id)) {
+        MHD_destroy_response(s->resp);
+        s->resp = NULL;
+        return NULL;
+    }
+    memcpy(s->id, r->id, sizeof s->id);
+    memcpy(rs->body, r->resp, r->resp_len);
+    return s->resp;
+}
+
 /* Queues the stored response. MHD_NO makes MHD close the connection. */
 static enum MHD_Result send_response(req *r)
 {
@@ -292,6 +396,10 @@ static enum MHD_Result send_response(req *r)
     enum MHD_Result ret;
 
     atomic_store(&r->stage, ST_SENT);
+    if (reusable(r) && (resp = reuse_response(r)) != NULL) {
+        count_request(r); /* before the client can see the answer */
+        return MHD_queue_response(r->conn, (unsigned)r->status, resp);
+    }
     if (r->resp && !r->resp_static) {
         resp = MHD_create_response_from_buffer(r->resp_len, r->resp,
                                                MHD_RESPMEM_MUST_FREE);
@@ -1648,6 +1756,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     gs_http *h = cls;
 
     if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (*socket_context)
+            reuse_free(*gs_conn_user(*socket_context));
         gs_conns_close(h->conns, *socket_context);
         *socket_context = NULL;
         return;
