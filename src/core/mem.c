@@ -323,7 +323,9 @@ void gs_mem_arena_close(gs_mem_arena *a)
 
 bool gs_mem_arena_holds_all(const gs_mem_arena *a)
 {
-    return !a->spilled;
+    /* Nothing carved: the hooks are not ours (gs_mem_install_cjson_hooks
+     * not called), and the tree is all on the heap. */
+    return a->used > 0 && !a->spilled;
 }
 
 void gs_mem_arena_end(gs_mem_arena *a)

@@ -163,6 +163,15 @@ START_TEST(arena_holds_small_trees)
     gs_mem_arena_end(&a);
     ck_assert_uint_eq(gs_mem_used(), base);
     cJSON_InitHooks(NULL);
+
+    /* Without the hooks the tree is the heap's, whatever the arena. */
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    doc = cJSON_Parse("{\"a\": 1}");
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert(!gs_mem_arena_holds_all(&a));
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
 }
 END_TEST
 
