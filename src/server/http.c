@@ -303,6 +303,7 @@ typedef struct reuse_slot {
     struct MHD_Response *resp; /* one reference ours; NULL: free slot */
     size_t len;
     char id[REQ_ID_MAX + 1]; /* its X-Request-Id now */
+    time_t date;             /* the second of its Date header; 0: none */
 } reuse_slot;
 
 /* A connection's reused responses (in its gs_conn_user slot). */
@@ -311,6 +312,50 @@ typedef struct reuse_set {
     reuse_slot slot[REUSE_SLOTS];
     unsigned next; /* the slot to take over when none fits */
 } reuse_set;
+
+/* The Date header's value for second t, as MHD writes it ("Tue, 01 Dec
+ * 2026 11:15:41 GMT"), made once a second per thread. A reused response
+ * carries its own, changed once a second: MHD's, made per response, took
+ * the C library's time zone lock each time. */
+static const char *http_date(time_t t)
+{
+    static const char days[] = "SunMonTueWedThuFriSat";
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    static _Thread_local time_t made = (time_t)-1;
+    static _Thread_local char text[32];
+    struct tm tm;
+
+    if (t == made)
+        return text;
+    if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year < -1900)
+        return NULL;
+    int y = tm.tm_year + 1900;
+    char *p = text;
+    memcpy(p, days + 3 * tm.tm_wday, 3);
+    p += 3;
+    *p++ = ',';
+    *p++ = ' ';
+    *p++ = (char)('0' + tm.tm_mday / 10);
+    *p++ = (char)('0' + tm.tm_mday % 10);
+    *p++ = ' ';
+    memcpy(p, months + 3 * tm.tm_mon, 3);
+    p += 3;
+    *p++ = ' ';
+    *p++ = (char)('0' + y / 1000);
+    *p++ = (char)('0' + y / 100 % 10);
+    *p++ = (char)('0' + y / 10 % 10);
+    *p++ = (char)('0' + y % 10);
+    *p++ = ' ';
+    int hms[3] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+    for (int i = 0; i < 3; i++) {
+        *p++ = (char)('0' + hms[i] / 10);
+        *p++ = (char)('0' + hms[i] % 10);
+        *p++ = i < 2 ? ':' : ' ';
+    }
+    memcpy(p, "GMT", 4);
+    made = t;
+    return text;
+}
 
 static void reuse_free(reuse_set *rs)
 {
@@ -375,9 +420,21 @@ static struct MHD_Response *reuse_response(req *r)
         if (s->resp)
             MHD_destroy_response(s->resp);
         s->len = r->resp_len;
+        s->date = 0;
         s->resp = reuse_make(rs, s->len);
         if (!s->resp)
             return NULL;
+    }
+    /* Adding a Date replaces the one there (MHD), and keeps MHD from
+     * writing its own. Before the id, which stays last. */
+    time_t now = time(NULL);
+    const char *date = now != s->date ? http_date(now) : NULL;
+    if (date && add_header(s->resp, MHD_HTTP_HEADER_DATE, date))
+        s->date = now;
+    else if (date) { /* no memory: MHD's own Date, no stale one */
+        MHD_destroy_response(s->resp);
+        s->resp = NULL;
+        return NULL;
     }
     if (!add_header(s->resp, "X-Request-Id", r->id)) {
         MHD_destroy_response(s->resp);
