@@ -428,13 +428,14 @@ static struct MHD_Response *reuse_response(req *r)
     /* Adding a Date replaces the one there (MHD), and keeps MHD from
      * writing its own. Before the id, which stays last. */
     time_t now = time(NULL);
-    const char *date = now != s->date ? http_date(now) : NULL;
-    if (date && add_header(s->resp, MHD_HTTP_HEADER_DATE, date))
+    if (now != s->date) {
+        const char *date = http_date(now);
+        if (!date || !add_header(s->resp, MHD_HTTP_HEADER_DATE, date)) {
+            MHD_destroy_response(s->resp); /* never a stale Date */
+            s->resp = NULL;
+            return NULL;
+        }
         s->date = now;
-    else if (date) { /* no memory: MHD's own Date, no stale one */
-        MHD_destroy_response(s->resp);
-        s->resp = NULL;
-        return NULL;
     }
     if (!add_header(s->resp, "X-Request-Id", r->id)) {
         MHD_destroy_response(s->resp);
