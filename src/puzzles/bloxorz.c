@@ -685,8 +685,12 @@ blox_roll(uint64_t y[5][3], uint64_t x, const int dr, const int dc,
 /* Expands the current layer (ncur entries) into the next: returns the
  * number of tiles listed in f->nl. Each entry's twelve rolls are merged
  * per target tile first, so each of the five tiles is read and written
- * once. */
-static size_t blox_layer(blox_bfs *f, size_t ncur)
+ * once. With `one_tile` (a board of at most 8 x 8 cells: every legal
+ * state in one tile, the rest of the ring) the rolls into the four
+ * neighbours, which hold no legal state, are not even tried: for the
+ * README's boards they were most of the search. */
+static inline __attribute__((always_inline)) size_t
+blox_layer_as(blox_bfs *f, size_t ncur, const bool one_tile)
 {
     blox_tile *T = f->t;
     size_t tcols = f->tcols, n = 0;
@@ -702,12 +706,21 @@ static size_t blox_layer(blox_bfs *f, size_t ncur)
                 blox_roll(y, e->bits[o], blox_delta[o][m][0],
                           blox_delta[o][m][1], (unsigned)blox_delta[o][m][2]);
         n = blox_reach(T, t, y[DIR_SELF], nl, n);
+        if (one_tile)
+            continue;
         n = blox_reach(T, t - tcols, y[DIR_UP], nl, n);
         n = blox_reach(T, t + tcols, y[DIR_DOWN], nl, n);
         n = blox_reach(T, t - 1, y[DIR_LEFT], nl, n);
         n = blox_reach(T, t + 1, y[DIR_RIGHT], nl, n);
     }
     return n;
+}
+
+static size_t blox_layer(blox_bfs *f, size_t ncur)
+{
+    if (f->b->rows <= 8 && f->b->cols <= 8)
+        return blox_layer_as(f, ncur, true);
+    return blox_layer_as(f, ncur, false);
 }
 
 /* Number of set bits (no popcnt instruction in the baseline x86-64). */
