@@ -14,15 +14,22 @@ typedef struct gs_buf {
     size_t len;
     size_t cap;
     int oom;
-    int budget; /* set before the first append: the data is allocated
-                   from the process memory budget (mem.h), and an append
-                   the budget refuses sets oom */
+    int budget;  /* set before the first append: the data is allocated
+                    from the process memory budget (mem.h), and an append
+                    the budget refuses sets oom */
+    char *fixed; /* the caller's storage (gs_buf_init_fixed), or NULL */
 } gs_buf;
 
 #define GS_BUF_INIT                                                            \
     {                                                                          \
-        NULL, 0, 0, 0, 0                                                       \
+        NULL, 0, 0, 0, 0, NULL                                                 \
     }
+
+/* Starts b empty on the caller's storage of cap bytes (cap >= 1), which
+ * must outlive b: what fits stays there, with no allocation and nothing
+ * drawn from the budget (like the stack); a longer buffer moves to the
+ * heap. Set b->budget afterwards if the heap part should draw on it. */
+void gs_buf_init_fixed(gs_buf *b, char *storage, size_t cap);
 
 void gs_buf_append(gs_buf *b, const void *data, size_t len);
 void gs_buf_puts(gs_buf *b, const char *s);

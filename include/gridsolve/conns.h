@@ -60,6 +60,10 @@ void gs_conns_free(gs_conns *cs);
 gs_conn *gs_conns_open(gs_conns *cs, int fd);
 /* The connection is closing: drops its record (and any watch). */
 void gs_conns_close(gs_conns *cs, gs_conn *c);
+/* A slot for the caller's own state of connection c (NULL at first),
+ * for the I/O thread that owns c only; the caller releases what it put
+ * there before gs_conns_close. */
+void **gs_conn_user(gs_conn *c);
 /* Connections open now. */
 size_t gs_conns_count(gs_conns *cs);
 

@@ -29,6 +29,11 @@ extern const char gs_web_index_html[];
 extern const size_t gs_web_index_len;
 extern const char gs_web_csp[];
 
+/* Shards of the per-request counters touched by every I/O thread. */
+#define GS_HTTP_SHARDS 8
+/* Generated request ids a thread takes at a time (format_id). */
+#define GS_HTTP_ID_BLOCK 64
+
 typedef struct gs_http {
     const gs_server_config *cfg;
     gs_solve_opts opts; /* template: each solve gets a copy with its own
@@ -44,13 +49,18 @@ typedef struct gs_http {
     atomic_int ready;         /* /readyz 200 */
     atomic_int draining;      /* solves refused with 503, Connection: close */
     atomic_int cancel;        /* drain: no queued solve starts any more */
-    atomic_long pending;      /* accepted solves not yet answered */
-    char *puzzles_json;       /* GET /puzzles, built once */
+    /* Accepted solves not yet answered (gs_http_pending): a counter per
+     * shard of threads, on its own cache line, so that the I/O threads
+     * do not pass one line back and forth twice a request. */
+    struct {
+        _Alignas(64) atomic_long n;
+    } pending[GS_HTTP_SHARDS];
+    char *puzzles_json; /* GET /puzzles, built once */
     size_t puzzles_len;
-    bool log_json;     /* --log-format json */
-    bool cors_any;     /* --cors-origin "*" */
-    char id_prefix[9]; /* random per process: ids stay unique */
-    atomic_ullong id_seq;
+    bool log_json;        /* --log-format json */
+    bool cors_any;        /* --cors-origin "*" */
+    char id_prefix[9];    /* random per process: ids stay unique */
+    atomic_ullong id_seq; /* taken GS_HTTP_ID_BLOCK at a time per thread */
     /* Validator of GET /openapi.yaml, made once at start. */
     char openapi_etag[GS_ETAG_MAX];
     char index_etag[GS_ETAG_MAX]; /* GET /, the playground */
@@ -63,6 +73,9 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err);
 /* Starts serving on an already listening socket, which it owns from now
  * on (closed on failure too). */
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err);
+
+/* Accepted solves not yet answered. */
+long gs_http_pending(gs_http *h);
 
 /* Drain, at the end of the grace period: cancels every solve in flight
  * (running ones answer `limit`, queued ones 503). */

@@ -37,6 +37,11 @@ int gs_json_string(const cJSON *obj, const char *name, bool required,
  * is 422; a non-string row is 400 naming its index. */
 int gs_json_grid(const cJSON *obj, const char *name, const char ***rows,
                  int *nrows, gs_error *err);
+/* gs_json_grid without the copy: the same checks and errors, and *arr is
+ * the array itself (its rows are strings), to walk with
+ * cJSON_ArrayForEach. */
+int gs_json_grid_array(const cJSON *obj, const char *name, const cJSON **arr,
+                       int *nrows, gs_error *err);
 
 /* Reads item as a [row, col] pair of integers; `what` names it in errors,
  * e.g. "snake[3]". Type errors are 400. */

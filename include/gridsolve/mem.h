@@ -62,10 +62,15 @@ typedef struct gs_mem_arena {
     unsigned char *buf;
     size_t size, used;
     bool open;
+    bool spilled; /* a block came from the heap while open */
 } gs_mem_arena;
 void gs_mem_arena_begin(gs_mem_arena *a, void *buf, size_t size);
 void gs_mem_arena_close(gs_mem_arena *a);
 void gs_mem_arena_end(gs_mem_arena *a);
+/* True when the cJSON hooks carved blocks out of `a` while it was open
+ * and none came from the heap: a tree made then need not be deleted (its
+ * nodes go with the arena). False without the hooks installed. */
+bool gs_mem_arena_holds_all(const gs_mem_arena *a);
 
 /* malloc/calloc/realloc/free that reserve what they hold: the block carries
  * its size in a small header. NULL when the budget or the system refuses.

@@ -22,6 +22,7 @@
     X(MHD_add_response_header)                                                 \
     X(MHD_create_response_from_buffer)                                         \
     X(MHD_create_response_from_callback)                                       \
+    X(MHD_del_response_header)                                                 \
     X(MHD_destroy_response)                                                    \
     X(MHD_get_connection_info)                                                 \
     X(MHD_get_connection_values)                                               \
@@ -57,6 +58,7 @@ int gs_mhd_load(char *msg, size_t len);
     (*gs_mhd.MHD_create_response_from_buffer)
 #define MHD_create_response_from_callback                                      \
     (*gs_mhd.MHD_create_response_from_callback)
+#define MHD_del_response_header (*gs_mhd.MHD_del_response_header)
 #define MHD_destroy_response (*gs_mhd.MHD_destroy_response)
 #define MHD_get_connection_info (*gs_mhd.MHD_get_connection_info)
 #define MHD_get_connection_values (*gs_mhd.MHD_get_connection_values)

@@ -1,5 +1,6 @@
 /* buf.c - growable byte buffer with sticky allocation failure. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +25,26 @@ static int buf_reserve(gs_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap *= 2;
-    char *p = b->budget ? gs_mem_realloc(b->data, cap) : realloc(b->data, cap);
+    bool on_fixed = b->data && b->data == b->fixed;
+    char *old = on_fixed ? NULL : b->data;
+    char *p = b->budget ? gs_mem_realloc(old, cap) : realloc(old, cap);
     if (!p) {
         b->oom = 1;
         return -1;
     }
+    if (on_fixed) /* leaves the caller's storage */
+        memcpy(p, b->data, b->len);
     b->data = p;
     b->cap = cap;
     return 0;
+}
+
+void gs_buf_init_fixed(gs_buf *b, char *storage, size_t cap)
+{
+    *b = (gs_buf)GS_BUF_INIT;
+    storage[0] = '\0';
+    b->data = b->fixed = storage;
+    b->cap = cap;
 }
 
 void gs_buf_append(gs_buf *b, const void *data, size_t len)
@@ -83,19 +96,20 @@ char *gs_buf_take(gs_buf *b, size_t *len)
     char *p = b->data;
     size_t n = b->len;
     int failed = b->oom;
-    if (b->budget && p) {
+    if (p && (b->budget || p == b->fixed)) {
         p = malloc(n + 1);
         if (p)
             memcpy(p, b->data, n + 1);
         else
             failed = 1;
-        gs_mem_free(b->data);
+        if (b->data != b->fixed)
+            gs_mem_free(b->data);
     }
     if (len)
         *len = p ? n : 0;
     if (!p && !failed)
         p = calloc(1, 1);
-    b->data = NULL;
+    b->data = b->fixed = NULL;
     b->len = b->cap = 0;
     b->oom = 0;
     return p;
@@ -103,11 +117,13 @@ char *gs_buf_take(gs_buf *b, size_t *len)
 
 void gs_buf_free(gs_buf *b)
 {
-    if (b->budget)
+    if (b->data == b->fixed)
+        ; /* the caller's storage */
+    else if (b->budget)
         gs_mem_free(b->data);
     else
         free(b->data);
-    b->data = NULL;
+    b->data = b->fixed = NULL;
     b->len = b->cap = 0;
     b->oom = 0;
 }

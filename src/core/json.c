@@ -63,16 +63,36 @@ int gs_json_string(const cJSON *obj, const char *name, bool required,
     return GS_OK;
 }
 
+int gs_json_grid_array(const cJSON *obj, const char *name, const cJSON **arr,
+                       int *nrows, gs_error *err)
+{
+    const cJSON *a, *it;
+    int rc = gs_json_array(obj, name, true, &a, err);
+    if (rc)
+        return rc;
+    int n = 0;
+    cJSON_ArrayForEach(it, a)
+    {
+        if (!cJSON_IsString(it))
+            return gs_error_set(err, GS_EBADREQ, "%s row %d must be a string",
+                                name, n);
+        n++;
+    }
+    if (n == 0)
+        return gs_error_set(err, GS_EINVALID, "field \"%s\" is empty", name);
+    *arr = a;
+    *nrows = n;
+    return GS_OK;
+}
+
 int gs_json_grid(const cJSON *obj, const char *name, const char ***rows,
                  int *nrows, gs_error *err)
 {
     const cJSON *arr, *it;
-    int rc = gs_json_array(obj, name, true, &arr, err);
+    int n = 0;
+    int rc = gs_json_grid_array(obj, name, &arr, &n, err);
     if (rc)
         return rc;
-    int n = cJSON_GetArraySize(arr);
-    if (n == 0)
-        return gs_error_set(err, GS_EINVALID, "field \"%s\" is empty", name);
     const char **out = malloc(sizeof *out * (size_t)n);
     if (!out)
         return gs_error_set(err, GS_ENOMEM, "out of memory reading \"%s\"",
@@ -80,11 +100,6 @@ int gs_json_grid(const cJSON *obj, const char *name, const char ***rows,
     int i = 0;
     cJSON_ArrayForEach(it, arr)
     {
-        if (!cJSON_IsString(it)) {
-            free(out);
-            return gs_error_set(err, GS_EBADREQ, "%s row %d must be a string",
-                                name, i);
-        }
         out[i++] = it->valuestring;
     }
     *rows = out;

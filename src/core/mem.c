@@ -321,6 +321,13 @@ void gs_mem_arena_close(gs_mem_arena *a)
     a->open = false;
 }
 
+bool gs_mem_arena_holds_all(const gs_mem_arena *a)
+{
+    /* Nothing carved: the hooks are not ours (gs_mem_install_cjson_hooks
+     * not called), and the tree is all on the heap. */
+    return a->used > 0 && !a->spilled;
+}
+
 void gs_mem_arena_end(gs_mem_arena *a)
 {
     if (arena == a)
@@ -342,13 +349,14 @@ static void *json_malloc(size_t n)
 {
     gs_mem_arena *a = arena;
 
-    if (a && a->open && n <= a->size - a->used) {
+    if (a && a->open) {
         size_t k = (n + 15) & ~(size_t)15;
-        if (k <= a->size - a->used) {
+        if (n <= a->size - a->used && k <= a->size - a->used) {
             void *p = a->buf + a->used;
             a->used += k;
             return p;
         }
+        a->spilled = true;
     }
     return gs_mem_malloc(n);
 }

@@ -518,7 +518,9 @@ static int service_json(const gs_puzzle *p, const char *body, size_t len,
                                  err);
     if (!rc)
         rc = p->parse_json(doc, &opts->caps, &inst, err);
-    cJSON_Delete(doc);
+    /* A tree wholly in the arena goes with it: no walk to free nothing. */
+    if (!gs_mem_arena_holds_all(&arena))
+        cJSON_Delete(doc);
     gs_mem_arena_end(&arena);
     if (rc == GS_ENOMEM && budget_refused(mark))
         rc = busy_error(err, "hold the puzzle");

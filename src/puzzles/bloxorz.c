@@ -69,11 +69,7 @@ static inline void cell_put(uint8_t *cells, size_t i, unsigned k)
 
 static void blox_free(void *p)
 {
-    gs_bloxorz *b = p;
-    if (b == NULL)
-        return;
-    gs_mem_free(b->cells);
-    free(b);
+    gs_mem_free(p); /* the cells come in the same block */
 }
 
 /* Allocates an empty rows x cols instance after checking the size against
@@ -102,17 +98,15 @@ static int blox_new(long rows, long cols, const gs_caps *caps, gs_bloxorz **out,
                             "grid %ldx%ld is above the %llu cells the bloxorz "
                             "solver supports",
                             rows, cols, (unsigned long long)BLOX_MAX_CELLS);
-    gs_bloxorz *b = calloc(1, sizeof *b);
+    /* One block for the instance and its cells: a tiny board's request
+     * makes one allocation here, not two. */
+    gs_bloxorz *b = gs_mem_calloc(1, sizeof *b + (size_t)(ncells + 3) / 4);
     if (b == NULL)
-        return gs_error_set(err, GS_ENOMEM, "out of memory for bloxorz");
-    b->cells = gs_mem_calloc((size_t)(ncells + 3) / 4, 1);
-    if (b->cells == NULL) {
-        free(b);
         return gs_error_set(err, GS_ENOMEM,
                             "out of memory (or memory budget) for a %ldx%ld "
                             "bloxorz grid",
                             rows, cols);
-    }
+    b->cells = (uint8_t *)(b + 1);
     b->rows = rows;
     b->cols = cols;
     *out = b;
@@ -148,6 +142,11 @@ static inline uint16_t blox_pack2(uint64_t x)
     return (uint16_t)(x | x >> 24);
 }
 
+/* 1 + the CELL_* value of the cells that are nothing else; 0 for the
+ * rest (X, O and anything unknown). */
+static const uint8_t blox_common[256] = {
+    ['#'] = 1 + CELL_HOLE, ['.'] = 1 + CELL_FLOOR, ['E'] = 1 + CELL_FRAGILE};
+
 /* Reads grid row r (0-based) from s[0..n). Records X and O positions and
  * rejects unknown characters, a third X and a second O. */
 static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
@@ -176,16 +175,30 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
                 continue;
             }
         }
+        /* Four common cells starting a byte of the board, by table: a
+         * short row (a tiny board's) never has eight. */
+        if ((at & 3) == 0 && c + 4 <= b->cols) {
+            unsigned k0 = blox_common[(unsigned char)s[c]],
+                     k1 = blox_common[(unsigned char)s[c + 1]],
+                     k2 = blox_common[(unsigned char)s[c + 2]],
+                     k3 = blox_common[(unsigned char)s[c + 3]];
+            if (k0 && k1 && k2 && k3) { /* a byte no other cell shares */
+                b->cells[at >> 2] = (uint8_t)((k0 - 1) | (k1 - 1) << 2 |
+                                              (k2 - 1) << 4 | (k3 - 1) << 6);
+                c += 3;
+                continue;
+            }
+        }
         unsigned char ch = (unsigned char)s[c];
+        /* The common cells by table: a short row (a tiny board's) takes
+         * this path for most cells, and a switch on a random board's
+         * cells mispredicts. */
+        unsigned k = blox_common[ch];
+        if (k) {
+            cell_put(b->cells, row + (size_t)c, k - 1);
+            continue;
+        }
         switch (ch) {
-        case '#':
-            break; /* CELL_HOLE: the calloc'd zero */
-        case '.':
-            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
-            break;
-        case 'E':
-            cell_put(b->cells, row + (size_t)c, CELL_FRAGILE);
-            break;
         case 'X':
             if (b->nx == 2)
                 return gs_error_set(err, GS_EINVALID,
@@ -252,21 +265,27 @@ static int blox_parse_json(const cJSON *body, const gs_caps *caps, void **inst,
                            gs_error *err)
 {
     *inst = NULL;
-    const char **rows = NULL;
+    const cJSON *arr = NULL, *it;
     int nrows = 0;
-    int rc = gs_json_grid(body, "grid", &rows, &nrows, err);
+    int rc = gs_json_grid_array(body, "grid", &arr, &nrows, err);
     if (rc)
         return rc;
     gs_bloxorz *b = NULL;
-    if (rows[0][0] == '\0')
+    const char *first = arr->child->valuestring;
+    if (first[0] == '\0')
         rc = gs_error_set(err, GS_EINVALID, "grid row 0 is empty");
     else
-        rc = blox_new(nrows, (long)strlen(rows[0]), caps, &b, err);
-    for (int r = 0; rc == GS_OK && r < nrows; r++)
-        rc = blox_fill_row(b, r, rows[r], strlen(rows[r]), err);
+        rc = blox_new(nrows, (long)strlen(first), caps, &b, err);
+    long r = 0;
+    cJSON_ArrayForEach(it, arr)
+    {
+        if (rc != GS_OK)
+            break;
+        rc = blox_fill_row(b, r++, it->valuestring, strlen(it->valuestring),
+                           err);
+    }
     if (rc == GS_OK)
         rc = blox_finish(b, err);
-    free(rows);
     if (rc) {
         blox_free(b);
         return rc;
@@ -392,7 +411,25 @@ typedef struct blox_bfs {
     uint64_t bytes;       /* held: tiles and lists, reserved (mem.h) */
     uint64_t cap_bytes;   /* the state cap counted as bytes; 0 = none */
     enum gs_limit_kind limit;
+    /* A small board's tables and lists live in the solve's stack frame
+     * (blox_small): no allocation at all for a tiny request. The bytes
+     * are taken from the limits all the same, so every answer and limit
+     * stays as with heap tables. */
+    bool t_small, lists_small;
 } blox_bfs;
+
+/* A board of at most BLOX_SMALL_TILES tiles (a 40 x 40 board, say)
+ * searches in a blox_small: its lists never need more than 64 entries
+ * (five per entry of a layer, at most one per tile, and the first growth
+ * already makes 64). About 8 KB of stack. */
+#define BLOX_SMALL_TILES 56
+#define BLOX_SMALL_LIST 64
+
+typedef struct blox_small {
+    blox_tile t[BLOX_SMALL_TILES];
+    blox_front cur[BLOX_SMALL_LIST];
+    uint32_t nl[BLOX_SMALL_LIST];
+} blox_small;
 
 /* Tables past this are mapped directly with huge-page advice: a wavefront
  * touches a few lines in each of thousands of tile rows. */
@@ -447,9 +484,12 @@ static int blox_take(blox_bfs *f, uint64_t n)
 /* Frees the search's tables and returns its bytes to the budget. */
 static void blox_bfs_free(blox_bfs *f)
 {
-    blox_table_free(f->t, f->ntiles * sizeof *f->t);
-    free(f->cur);
-    free(f->nl);
+    if (!f->t_small)
+        blox_table_free(f->t, f->ntiles * sizeof *f->t);
+    if (!f->lists_small) {
+        free(f->cur);
+        free(f->nl);
+    }
     gs_mem_release(f->bytes);
 }
 
@@ -466,6 +506,26 @@ static int blox_lists_grow(blox_bfs *f, size_t want)
                               (sizeof *f->cur + sizeof *f->nl));
     if (rc)
         return rc;
+    if (f->lists_small && cap <= BLOX_SMALL_LIST) {
+        f->cap = cap; /* the stack's lists hold that many */
+        return GS_OK;
+    }
+    if (f->lists_small) { /* cannot happen (see blox_small); still right */
+        blox_front *cur = malloc(cap * sizeof *cur);
+        uint32_t *nl = malloc(cap * sizeof *nl);
+        if (cur == NULL || nl == NULL) {
+            free(cur);
+            free(nl);
+            return GS_ENOMEM;
+        }
+        memcpy(cur, f->cur, f->cap * sizeof *cur);
+        memcpy(nl, f->nl, f->cap * sizeof *nl);
+        f->cur = cur;
+        f->nl = nl;
+        f->lists_small = false;
+        f->cap = cap;
+        return GS_OK;
+    }
     blox_front *cur = realloc(f->cur, cap * sizeof *cur);
     if (cur != NULL)
         f->cur = cur;
@@ -530,10 +590,16 @@ static int blox_fill_open(blox_bfs *f)
 {
     const gs_bloxorz *b = f->b;
     size_t cols = (size_t)b->cols;
-    uint8_t *cur = gs_mem_malloc(cols + 16), *next = gs_mem_malloc(cols + 16);
+    /* A narrow board's two rows fit here: no allocation. */
+    uint8_t small[2][256 + 16];
+    bool heap = cols > 256;
+    uint8_t *cur = heap ? gs_mem_malloc(cols + 16) : small[0];
+    uint8_t *next = heap ? gs_mem_malloc(cols + 16) : small[1];
     if (cur == NULL || next == NULL) {
-        gs_mem_free(cur);
-        gs_mem_free(next);
+        if (heap) {
+            gs_mem_free(cur);
+            gs_mem_free(next);
+        }
         return GS_ENOMEM;
     }
     const uint64_t ones = 0x0101010101010101ull;
@@ -556,8 +622,10 @@ static int blox_fill_open(blox_bfs *f)
         cur = next;
         next = tmp;
     }
-    gs_mem_free(cur);
-    gs_mem_free(next);
+    if (heap) {
+        gs_mem_free(cur);
+        gs_mem_free(next);
+    }
     return GS_OK;
 }
 
@@ -617,8 +685,12 @@ blox_roll(uint64_t y[5][3], uint64_t x, const int dr, const int dc,
 /* Expands the current layer (ncur entries) into the next: returns the
  * number of tiles listed in f->nl. Each entry's twelve rolls are merged
  * per target tile first, so each of the five tiles is read and written
- * once. */
-static size_t blox_layer(blox_bfs *f, size_t ncur)
+ * once. With `one_tile` (a board of at most 8 x 8 cells: every legal
+ * state in one tile, the rest of the ring) the rolls into the four
+ * neighbours, which hold no legal state, are not even tried: for the
+ * README's boards they were most of the search. */
+static inline __attribute__((always_inline)) size_t
+blox_layer_as(blox_bfs *f, size_t ncur, const bool one_tile)
 {
     blox_tile *T = f->t;
     size_t tcols = f->tcols, n = 0;
@@ -634,12 +706,21 @@ static size_t blox_layer(blox_bfs *f, size_t ncur)
                 blox_roll(y, e->bits[o], blox_delta[o][m][0],
                           blox_delta[o][m][1], (unsigned)blox_delta[o][m][2]);
         n = blox_reach(T, t, y[DIR_SELF], nl, n);
+        if (one_tile)
+            continue;
         n = blox_reach(T, t - tcols, y[DIR_UP], nl, n);
         n = blox_reach(T, t + tcols, y[DIR_DOWN], nl, n);
         n = blox_reach(T, t - 1, y[DIR_LEFT], nl, n);
         n = blox_reach(T, t + 1, y[DIR_RIGHT], nl, n);
     }
     return n;
+}
+
+static size_t blox_layer(blox_bfs *f, size_t ncur)
+{
+    if (f->b->rows <= 8 && f->b->cols <= 8)
+        return blox_layer_as(f, ncur, true);
+    return blox_layer_as(f, ncur, false);
 }
 
 /* Number of set bits (no popcnt instruction in the baseline x86-64). */
@@ -685,18 +766,34 @@ static bool blox_legal_state(const gs_bloxorz *b, long r, long c, unsigned o)
     return o == STAND ? k == CELL_FLOOR : k != CELL_HOLE && k2 != CELL_HOLE;
 }
 
-/* Distance mod 3 of a reached state (r, c, o), or -1 when the state is
- * not legal or was not reached. */
-static int blox_class(const blox_bfs *f, long r, long c, unsigned o)
+/* True when (r, c, o), a roll away from a state of the board, was
+ * reached at a distance of `want` mod 3. A state never reached (illegal,
+ * or in the ring of empty tiles around the board) has no marks, so for
+ * want 1 or 2 the marks alone decide; class 0 is also what no marks
+ * mean, so then the state must be legal and reached. */
+static bool blox_class_is(const blox_bfs *f, long r, long c, unsigned o,
+                          int want)
 {
-    if (!blox_legal_state(f->b, r, c, o))
-        return -1;
     const blox_tile *t = &f->t[blox_tile_of(f, r, c)];
     uint64_t bit = blox_bit_of(r, c);
-    if (t->open[o] & bit)
-        return -1;
-    return (t->lo[o] & bit ? 1 : 0) | (t->hi[o] & bit ? 2 : 0);
+    bool lo = (t->lo[o] & bit) != 0, hi = (t->hi[o] & bit) != 0;
+    if (lo != (want & 1) || hi != (want >> 1))
+        return false;
+    return want != 0 ||
+           (blox_legal_state(f->b, r, c, o) && !(t->open[o] & bit));
 }
+
+/* The rolls that end in each orientation, as (move, orientation before)
+ * in the order the walk back tries them: moves U D L R, then the
+ * orientation before, so that the path is the same whatever the table. */
+static const uint8_t blox_into[3][4][2] = {
+    /* into standing: from vertical U D, from horizontal L R */
+    {{0, VERT}, {1, VERT}, {2, HORIZ}, {3, HORIZ}},
+    /* into horizontal: U D lying horizontally, L R from standing */
+    {{0, HORIZ}, {1, HORIZ}, {2, STAND}, {3, STAND}},
+    /* into vertical: U D from standing, L R lying vertically */
+    {{0, STAND}, {1, STAND}, {2, VERT}, {3, VERT}},
+};
 
 /* Walks back from the goal, reached at distance `dist`, to the start:
  * each step takes a neighbour whose distance is one less (by its
@@ -709,23 +806,22 @@ static int blox_path(const blox_bfs *f, uint64_t dist, gs_result *res)
         return GS_ENOMEM;
     long r = f->b->gr, c = f->b->gc;
     unsigned o = STAND;
+    int want = (int)(dist % 3);
     for (uint64_t d = dist; d > 0; d--) {
-        int want = (int)((d - 1) % 3);
+        want = want ? want - 1 : 2; /* (d - 1) mod 3 */
         bool stepped = false;
-        for (unsigned m = 0; m < 4 && !stepped; m++)
-            for (unsigned k = 0; k < 3 && !stepped; k++) {
-                const int *dl = blox_delta[k][m];
-                if ((unsigned)dl[2] != o)
-                    continue;
-                long pr = r - dl[0], pc = c - dl[1];
-                if (blox_class(f, pr, pc, k) != want)
-                    continue;
-                moves[d - 1] = blox_moves[m];
-                r = pr;
-                c = pc;
-                o = k;
-                stepped = true;
-            }
+        for (unsigned i = 0; i < 4 && !stepped; i++) {
+            unsigned m = blox_into[o][i][0], k = blox_into[o][i][1];
+            const int *dl = blox_delta[k][m];
+            long pr = r - dl[0], pc = c - dl[1];
+            if (!blox_class_is(f, pr, pc, k, want))
+                continue;
+            moves[d - 1] = blox_moves[m];
+            r = pr;
+            c = pc;
+            o = k;
+            stepped = true;
+        }
         if (!stepped) {
             free(moves);
             return GS_EINTERNAL;
@@ -817,7 +913,6 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
                       gs_error *err)
 {
     gs_bloxorz *b = inst;
-    int64_t t0 = gs_now_ns();
     blox_bfs f = {.b = b, .lim = lim};
     f.tcols = (size_t)((b->cols + 7) / 8) + 2;
     f.ntiles = ((size_t)((b->rows + 7) / 8) + 2) * f.tcols;
@@ -825,8 +920,16 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
         f.cap_bytes = lim->max_states > UINT64_MAX / GS_DENSE_STATE_BYTES
                           ? UINT64_MAX
                           : lim->max_states * GS_DENSE_STATE_BYTES;
+    blox_small small; /* zeroed below only when used */
     int rc = blox_take(&f, (uint64_t)f.ntiles * sizeof *f.t);
-    if (rc == GS_OK) {
+    if (rc == GS_OK && f.ntiles <= BLOX_SMALL_TILES) {
+        memset(small.t, 0, f.ntiles * sizeof *f.t);
+        f.t = small.t;
+        f.cur = small.cur;
+        f.nl = small.nl;
+        f.t_small = f.lists_small = true;
+        rc = blox_lists_grow(&f, 16);
+    } else if (rc == GS_OK) {
         f.t = blox_table_alloc(f.ntiles * sizeof *f.t);
         rc = f.t == NULL ? GS_ENOMEM : blox_lists_grow(&f, 16);
     }
@@ -838,7 +941,8 @@ static int blox_solve(void *inst, const gs_limits *lim, gs_result *res,
         rc = blox_bfs_run(&f, res);
     blox_bfs_free(&f);
     res->pushes = -1;
-    res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
+    /* res->elapsed_ms is left to the caller, who times every solve
+     * (service.c): two clock reads of a tiny request's few. */
     if (rc == GS_ELIMIT) {
         res->status = GS_LIMIT;
         res->limit = f.limit;

@@ -63,6 +63,7 @@ struct gs_conn {
     atomic_uint_fast64_t body_bytes;
     bool killed; /* shut down by us; MHD will close it */
     void *watch;
+    void *user; /* gs_conn_user */
     gs_conn *prev, *next;
 };
 
@@ -264,6 +265,11 @@ void gs_conns_free(gs_conns *cs)
 }
 
 /* ---- records ------------------------------------------------------------ */
+
+void **gs_conn_user(gs_conn *c)
+{
+    return &c->user;
+}
 
 gs_conn *gs_conns_open(gs_conns *cs, int fd)
 {

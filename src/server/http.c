@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ typedef struct req {
     bool too_big;
     bool no_mem;           /* the memory budget refused the body: 503 */
     bool close;            /* answer with Connection: close */
-    bool pending;          /* counted in h->pending */
+    int pending;           /* counted in h->pending[pending - 1]; 0: not */
     atomic_bool suspended; /* by body_complete; cleared by one resume */
 
     /* Accept: text/event-stream: progress events, then the answer as a
@@ -159,6 +160,12 @@ typedef struct req {
     bool ran_ok;
     double ran_s;
     gs_solve_info info;
+
+    /* Last, and not zeroed by req_new: a tiny body's bytes (the README's
+     * examples), with no allocation and no budget. Sized so that the
+     * record stays within glibc's per-thread cache (blocks of up to 1032
+     * bytes). */
+    char body_small[128];
 } req;
 
 /* ---- responses ---------------------------------------------------------- */
@@ -248,9 +255,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
 {
     /* Answers are computed per request: nothing may be cached unless a
      * route says so (the OpenAPI document, with its ETag). */
-    bool ok =
-        add_header(resp, "X-Request-Id", r->id) && add_cors(r, resp) &&
-        add_header(resp, "Cache-Control", r->cache ? r->cache : "no-store");
+    bool ok = add_cors(r, resp) && add_header(resp, "Cache-Control",
+                                              r->cache ? r->cache : "no-store");
 
     if (ok && r->etag)
         ok = add_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
@@ -263,7 +269,8 @@ static bool add_headers(req *r, struct MHD_Response *resp)
         ok = add_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_S);
     if (ok && r->route == GS_ROUTE_INDEX) /* the playground: nothing else */
         ok = add_header(resp, "Content-Security-Policy", gs_web_csp);
-    return ok;
+    /* Last, as in a reused response (reuse_response). */
+    return ok && add_header(resp, "X-Request-Id", r->id);
 }
 
 /* Connection: close for a request whose framing we distrust, and for
@@ -278,6 +285,168 @@ static bool add_drain_header(req *r, struct MHD_Response *resp)
 
 static void count_request(req *r);
 
+/* ---- reused responses ---------------------------------------------------
+ *
+ * Most answers are a tiny solve's 200: the same five headers but the
+ * request id, a body of a few dozen bytes. Making the MHD response for
+ * each (the response, then per header a record and two copies, all freed
+ * again) cost as much as the solve. A connection answers one request at
+ * a time, MHD writes a response's head from its headers when it starts
+ * the reply, and it reads a persistent body while it sends it; so a
+ * connection keeps such responses, one per body length, and reuses one
+ * for its next answer of that length: the body rewritten in the
+ * connection's buffer, the X-Request-Id swapped. */
+#define REUSE_SLOTS 4
+#define REUSE_BODY 512
+
+typedef struct reuse_slot {
+    struct MHD_Response *resp; /* one reference ours; NULL: free slot */
+    size_t len;
+    char id[REQ_ID_MAX + 1]; /* its X-Request-Id now */
+    time_t date;             /* the second of its Date header; 0: none */
+} reuse_slot;
+
+/* A connection's reused responses (in its gs_conn_user slot). */
+typedef struct reuse_set {
+    char body[REUSE_BODY]; /* every slot's body: one answer at a time */
+    reuse_slot slot[REUSE_SLOTS];
+    unsigned next; /* the slot to take over when none fits */
+} reuse_set;
+
+/* The Date header's value for second t, as MHD writes it ("Tue, 01 Dec
+ * 2026 11:15:41 GMT"), made once a second per thread. A reused response
+ * carries its own, changed once a second: MHD's, made per response, took
+ * the C library's time zone lock each time. */
+static const char *http_date(time_t t)
+{
+    static const char days[] = "SunMonTueWedThuFriSat";
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    static _Thread_local time_t made = (time_t)-1;
+    static _Thread_local char text[32];
+    struct tm tm;
+
+    if (t == made)
+        return text;
+    if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year < -1900)
+        return NULL;
+    int y = tm.tm_year + 1900;
+    char *p = text;
+    memcpy(p, days + 3 * tm.tm_wday, 3);
+    p += 3;
+    *p++ = ',';
+    *p++ = ' ';
+    *p++ = (char)('0' + tm.tm_mday / 10);
+    *p++ = (char)('0' + tm.tm_mday % 10);
+    *p++ = ' ';
+    memcpy(p, months + 3 * tm.tm_mon, 3);
+    p += 3;
+    *p++ = ' ';
+    *p++ = (char)('0' + y / 1000);
+    *p++ = (char)('0' + y / 100 % 10);
+    *p++ = (char)('0' + y / 10 % 10);
+    *p++ = (char)('0' + y % 10);
+    *p++ = ' ';
+    int hms[3] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+    for (int i = 0; i < 3; i++) {
+        *p++ = (char)('0' + hms[i] / 10);
+        *p++ = (char)('0' + hms[i] % 10);
+        *p++ = i < 2 ? ':' : ' ';
+    }
+    memcpy(p, "GMT", 4);
+    made = t;
+    return text;
+}
+
+static void reuse_free(reuse_set *rs)
+{
+    if (!rs)
+        return;
+    for (int i = 0; i < REUSE_SLOTS; i++)
+        if (rs->slot[i].resp)
+            MHD_destroy_response(rs->slot[i].resp);
+    free(rs);
+}
+
+/* True when r's answer has exactly the headers of a reused response. */
+static bool reusable(const req *r)
+{
+    return r->route == GS_ROUTE_SOLVE && r->status == MHD_HTTP_OK && r->resp &&
+           !r->resp_static && r->resp_len > 0 && r->resp_len <= REUSE_BODY &&
+           r->ctype && strcmp(r->ctype, "application/json") == 0 && !r->etag &&
+           !r->cache && !r->allow && !r->preflight && r->h->cors_any &&
+           !r->close && !atomic_load(&r->h->draining) && r->cr;
+}
+
+/* A new slot response: every header but the id. */
+static struct MHD_Response *reuse_make(reuse_set *rs, size_t len)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, rs->body, MHD_RESPMEM_PERSISTENT);
+    if (resp && add_header(resp, "Access-Control-Allow-Origin", "*") &&
+        add_header(resp, "Access-Control-Expose-Headers",
+                   "X-Request-Id, Retry-After") &&
+        add_header(resp, "Cache-Control", "no-store") &&
+        add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json"))
+        return resp;
+    if (resp)
+        MHD_destroy_response(resp);
+    return NULL;
+}
+
+/* r's answer as a reused response of its connection (a reference of the
+ * connection's, not the caller's), or NULL: then it is made as usual. */
+static struct MHD_Response *reuse_response(req *r)
+{
+    void **user = gs_conn_user(r->cr);
+    reuse_set *rs = *user;
+
+    if (!rs) {
+        rs = calloc(1, sizeof *rs);
+        if (!rs)
+            return NULL;
+        *user = rs;
+    }
+    reuse_slot *s = NULL;
+    for (int i = 0; i < REUSE_SLOTS && !s; i++)
+        if (rs->slot[i].resp && rs->slot[i].len == r->resp_len)
+            s = &rs->slot[i];
+    if (s && !MHD_del_response_header(s->resp, "X-Request-Id", s->id)) {
+        MHD_destroy_response(s->resp); /* cannot happen */
+        s->resp = NULL;
+    }
+    if (!s || !s->resp) {
+        if (!s)
+            s = &rs->slot[rs->next++ % REUSE_SLOTS];
+        if (s->resp)
+            MHD_destroy_response(s->resp);
+        s->len = r->resp_len;
+        s->date = 0;
+        s->resp = reuse_make(rs, s->len);
+        if (!s->resp)
+            return NULL;
+    }
+    /* Adding a Date replaces the one there (MHD), and keeps MHD from
+     * writing its own. Before the id, which stays last. */
+    time_t now = time(NULL);
+    if (now != s->date) {
+        const char *date = http_date(now);
+        if (!date || !add_header(s->resp, MHD_HTTP_HEADER_DATE, date)) {
+            MHD_destroy_response(s->resp); /* never a stale Date */
+            s->resp = NULL;
+            return NULL;
+        }
+        s->date = now;
+    }
+    if (!add_header(s->resp, "X-Request-Id", r->id)) {
+        MHD_destroy_response(s->resp);
+        s->resp = NULL;
+        return NULL;
+    }
+    memcpy(s->id, r->id, sizeof s->id);
+    memcpy(rs->body, r->resp, r->resp_len);
+    return s->resp;
+}
+
 /* Queues the stored response. MHD_NO makes MHD close the connection. */
 static enum MHD_Result send_response(req *r)
 {
@@ -285,6 +454,10 @@ static enum MHD_Result send_response(req *r)
     enum MHD_Result ret;
 
     atomic_store(&r->stage, ST_SENT);
+    if (reusable(r) && (resp = reuse_response(r)) != NULL) {
+        count_request(r); /* before the client can see the answer */
+        return MHD_queue_response(r->conn, (unsigned)r->status, resp);
+    }
     if (r->resp && !r->resp_static) {
         resp = MHD_create_response_from_buffer(r->resp_len, r->resp,
                                                MHD_RESPMEM_MUST_FREE);
@@ -355,6 +528,44 @@ static void format_id(char *id, const char *prefix, unsigned long long n)
     id[plen + 1 + k] = '\0';
 }
 
+/* This thread's shard of the per-request counters. */
+static unsigned thread_shard(void)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned idx = UINT_MAX;
+
+    if (idx == UINT_MAX)
+        idx = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+    return idx % GS_HTTP_SHARDS;
+}
+
+/* The next generated id number (from 1): each thread takes a block of
+ * GS_HTTP_ID_BLOCK numbers at a time, so ids stay unique without every
+ * request bumping one shared counter. Numbers are not in request order
+ * across threads (they never were, with several threads). */
+static unsigned long long next_id(gs_http *h)
+{
+    static _Thread_local const gs_http *of;
+    static _Thread_local unsigned long long next, end;
+
+    if (of != h || next == end) {
+        next = atomic_fetch_add_explicit(&h->id_seq, GS_HTTP_ID_BLOCK,
+                                         memory_order_relaxed);
+        end = next + GS_HTTP_ID_BLOCK;
+        of = h;
+    }
+    return ++next;
+}
+
+long gs_http_pending(gs_http *h)
+{
+    long n = 0;
+
+    for (int i = 0; i < GS_HTTP_SHARDS; i++)
+        n += atomic_load_explicit(&h->pending[i].n, memory_order_acquire);
+    return n;
+}
+
 static void assign_id(req *r)
 {
     const char *given = r->hd.request_id;
@@ -362,8 +573,7 @@ static void assign_id(req *r)
         snprintf(r->id, sizeof r->id, "%s", given);
         return;
     }
-    unsigned long long n = atomic_fetch_add(&r->h->id_seq, 1) + 1;
-    format_id(r->id, r->h->id_prefix, n);
+    format_id(r->id, r->h->id_prefix, next_id(r->h));
 }
 
 static void note_first(const char **slot, const char *value)
@@ -434,12 +644,14 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
                     const char *method)
 {
     /* malloc and memset, not calloc: glibc's calloc skips the per-thread
-     * cache that serves a block of this size without a lock. */
+     * cache that serves a block of this size without a lock (and a block
+     * of over 1 KB then merges all the fast bins first). The memset stops
+     * short of the whole block, or gcc turns the pair into calloc. */
     req *r = malloc(sizeof *r);
 
     if (!r)
         return NULL;
-    memset(r, 0, sizeof *r);
+    memset(r, 0, offsetof(req, body_small));
     r->h = h;
     r->conn = conn;
     r->start_ns = gs_now_ns();
@@ -449,6 +661,7 @@ static req *req_new(gs_http *h, struct MHD_Connection *conn, const char *url,
     r->q_states = -1;
     atomic_init(&r->suspended, false);
     atomic_init(&r->stream_started, false);
+    gs_buf_init_fixed(&r->body, r->body_small, sizeof r->body_small);
     r->body.budget = 1; /* buffered bodies draw from the memory budget */
     atomic_init(&r->stage, ST_READING);
     atomic_init(&r->refs, 1);
@@ -1243,8 +1456,9 @@ static enum MHD_Result body_complete(req *r)
     }
     /* Counted until answered, like every accepted solve: a drain waits
      * for the answer to go out. */
-    r->pending = true;
-    atomic_fetch_add(&h->pending, 1);
+    r->pending = thread_shard() + 1;
+    atomic_fetch_add_explicit(&h->pending[r->pending - 1].n, 1,
+                              memory_order_relaxed);
     if (!r->wants_stream && run_inline(r) != GS_SERVICE_AGAIN)
         return send_response(r);
     if (r->wants_stream && gs_stream_new(r->conn, &r->stream)) {
@@ -1535,8 +1749,9 @@ static void req_done(req *r)
         r->status = MHD_HTTP_OK;
     count_request(r);
     log_request(r, r->toe);
-    if (r->pending)
-        atomic_fetch_sub(&h->pending, 1);
+    if (r->pending) /* its shard's, whichever thread ends it */
+        atomic_fetch_sub_explicit(&h->pending[r->pending - 1].n, 1,
+                                  memory_order_release);
 }
 
 /* A stream's request ended: an unfinished solve lost its client (MHD saw
@@ -1559,12 +1774,15 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
     gs_http *h = cls;
     req *r = *con_cls;
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
-    gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
-    if (!r)
+    if (!r) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        gs_conn_request_done(h->conns, ci ? ci->socket_context : NULL);
         return;
+    }
+    /* The connection's record, as req_new found it: no lookup. */
+    gs_conn_request_done(h->conns, r->cr);
     *con_cls = NULL;
     r->toe = toe;
     /* A plain request's worker is done with it once MHD completes it, so
@@ -1596,6 +1814,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     gs_http *h = cls;
 
     if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (*socket_context)
+            reuse_free(*gs_conn_user(*socket_context));
         gs_conns_close(h->conns, *socket_context);
         *socket_context = NULL;
         return;
@@ -1710,7 +1930,8 @@ int gs_http_init(gs_http *h, const gs_server_config *cfg, gs_error *err)
     atomic_init(&h->ready, 0);
     atomic_init(&h->draining, 0);
     atomic_init(&h->cancel, 0);
-    atomic_init(&h->pending, 0);
+    for (int i = 0; i < GS_HTTP_SHARDS; i++)
+        atomic_init(&h->pending[i].n, 0);
     atomic_init(&h->id_seq, 0);
     make_id_prefix(h);
     h->log_json = strcmp(cfg->log_format, "json") == 0;
@@ -1784,8 +2005,7 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
     char id[REQ_ID_MAX + 1];
 
-    format_id(id, h->id_prefix,
-              (unsigned long long)atomic_fetch_add(&h->id_seq, 1) + 1);
+    format_id(id, h->id_prefix, next_id(h));
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
     gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
     gs_buf_printf(&out,

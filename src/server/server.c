@@ -165,7 +165,7 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
     }
     /* Every solve is answered; give MHD a moment to write the answers. */
     int64_t send_end = gs_now_ns() + SEND_WAIT_MS * 1000000LL;
-    while (atomic_load(&h->pending) > 0 && gs_now_ns() < send_end)
+    while (gs_http_pending(h) > 0 && gs_now_ns() < send_end)
         sleep_ms(5);
     gs_http_stop_listening(h, CLOSE_WAIT_MS);
     return true;

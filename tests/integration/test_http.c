@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "itest.h"
+#include "raw.h"
 #include "suites.h"
 #include "../samples.h"
 
@@ -377,6 +380,97 @@ START_TEST(cors_configured_origin)
 }
 END_TEST
 
+/* Answers on one keep-alive connection (the server reuses its response
+ * objects there, per answer length): each answer is its own, whole, with
+ * every header once, its own id and the client's id when it sent one,
+ * whatever came before on the connection (other lengths, a 422). */
+START_TEST(keep_alive_answers_are_each_their_own)
+{
+    static const struct {
+        const char *path, *body, *id;
+        int status, steps; /* steps -1: impossible */
+    } q[] = {
+        {"/solve/bloxorz", "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}",
+         NULL, 200, -2},
+        {"/solve/bloxorz", "{\"grid\":[\"X.O\"]}", NULL, 200, -1},
+        {"/solve/bloxorz", "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}",
+         "keep-1", 200, -2},
+        {"/solve/bloxorz", "{\"grid\":[\"X.Q\"]}", NULL, 422, 0},
+        {"/solve/bloxorz",
+         "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\","
+         "\"#....E#\",\"#....E#\",\"#.....#\",\"#######\"]}",
+         NULL, 200, 10},
+        {"/solve/bloxorz", "{\"grid\":[\"X.O\"]}", NULL, 200, -1},
+        {"/solve/bloxorz",
+         "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\","
+         "\"#....E#\",\"#....E#\",\"#.....#\",\"#######\"]}",
+         "keep-2", 200, 10},
+    };
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    int fd = raw_connect(&s, NULL);
+    ck_assert_msg(fd >= 0, "cannot connect");
+    char ids[2][160] = {"", ""};
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++) {
+        char extra[64] = "";
+        if (q[i].id)
+            snprintf(extra, sizeof extra, "X-Request-Id: %s\r\n", q[i].id);
+        char *req = raw_request("POST", q[i].path, "application/json",
+                                q[i].body, extra);
+        ck_assert(raw_send_str(fd, req));
+        free(req);
+        char *got = raw_read_response(fd, 5000);
+        ck_assert_msg(got, "answer %zu: none", i);
+        ck_assert_msg(raw_status(got) == q[i].status, "answer %zu: status %d",
+                      i, raw_status(got));
+        ck_assert_msg(raw_count(got, "HTTP/1.") == 1, "answer %zu", i);
+        static const char *const once[] = {
+            "\r\nDate: ",
+            "\r\nX-Request-Id: ",
+            "\r\nAccess-Control-Allow-Origin: *\r\n",
+            "\r\nAccess-Control-Expose-Headers: X-Request-Id, Retry-After\r\n",
+            "\r\nCache-Control: no-store\r\n",
+            "\r\nContent-Length: "};
+        for (size_t k = 0; k < sizeof once / sizeof *once; k++)
+            ck_assert_msg(raw_count(got, once[k]) == 1,
+                          "answer %zu: %d x '%s' in:\n%s", i,
+                          raw_count(got, once[k]), once[k] + 2, got);
+        const char *id = strstr(got, "\r\nX-Request-Id: ") + 16;
+        size_t idn = strcspn(id, "\r");
+        ck_assert_uint_lt(idn, sizeof ids[0]);
+        if (q[i].id)
+            ck_assert_msg(idn == strlen(q[i].id) &&
+                              strncmp(id, q[i].id, idn) == 0,
+                          "answer %zu: id %.*s", i, (int)idn, id);
+        else /* a generated id differs from the one before */
+            ck_assert_msg(strncmp(id, ids[(i + 1) % 2], idn) != 0 ||
+                              strlen(ids[(i + 1) % 2]) != idn,
+                          "answer %zu: id %.*s again", i, (int)idn, id);
+        snprintf(ids[i % 2], sizeof ids[0], "%.*s", (int)idn, id);
+        const char *json = strstr(got, "\r\n\r\n") + 4;
+        cJSON *doc = cJSON_Parse(json);
+        ck_assert_msg(doc, "answer %zu: body %s", i, json);
+        if (q[i].status == 200) {
+            ck_assert_msg(raw_count(got, "Content-Type: application/json\r") ==
+                              1,
+                          "answer %zu", i);
+            const cJSON *st = cJSON_GetObjectItem(doc, "status");
+            const cJSON *steps = cJSON_GetObjectItem(doc, "steps");
+            if (q[i].steps == -1)
+                ck_assert_str_eq(st->valuestring, "impossible");
+            else
+                ck_assert_str_eq(st->valuestring, "solved");
+            if (q[i].steps >= 0)
+                ck_assert_int_eq(steps->valueint, q[i].steps);
+        }
+        cJSON_Delete(doc);
+        free(got);
+    }
+    close(fd);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 START_TEST(request_id_echoed_and_generated)
 {
     gs_srv s;
@@ -440,6 +534,7 @@ Suite *gs_itest_http_suite(void)
     tcase_add_test(tc, cors_default_origin);
     tcase_add_test(tc, cors_configured_origin);
     tcase_add_test(tc, request_id_echoed_and_generated);
+    tcase_add_test(tc, keep_alive_answers_are_each_their_own);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,6 +39,48 @@ START_TEST(buf_long_printf)
 }
 END_TEST
 
+/* A buffer on the caller's storage keeps what fits there, moves to the
+ * heap (budgeted or not) past it, and hands out or frees either. */
+START_TEST(buf_fixed_storage)
+{
+    char small[8];
+    gs_buf b;
+    gs_buf_init_fixed(&b, small, sizeof small);
+    gs_buf_puts(&b, "abc");
+    ck_assert_ptr_eq(b.data, small);
+    ck_assert_str_eq(b.data, "abc");
+    size_t len;
+    char *p = gs_buf_take(&b, &len); /* a heap copy */
+    ck_assert_ptr_ne(p, small);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_str_eq(p, "abc");
+    free(p);
+
+    for (int budget = 0; budget < 2; budget++) {
+        gs_buf_init_fixed(&b, small, sizeof small);
+        b.budget = budget;
+        gs_buf_puts(&b, "1234567");
+        ck_assert_ptr_eq(b.data, small);
+        gs_buf_puts(&b, "89");
+        ck_assert_ptr_ne(b.data, small);
+        ck_assert_str_eq(b.data, "123456789");
+        ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+        if (budget) {
+            gs_buf_free(&b);
+            ck_assert_ptr_null(b.data);
+        } else {
+            p = gs_buf_take(&b, &len);
+            ck_assert_uint_eq(len, 9);
+            ck_assert_str_eq(p, "123456789");
+            free(p);
+        }
+    }
+    gs_buf_init_fixed(&b, small, sizeof small);
+    gs_buf_free(&b); /* nothing to free */
+    ck_assert_ptr_null(b.data);
+}
+END_TEST
+
 START_TEST(text_reads_ints_and_lines)
 {
     const char *in = "3 4\n#..#\r\n\n  \n-7 x";
@@ -136,6 +178,7 @@ Suite *gs_test_core_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, buf_appends_and_formats);
     tcase_add_test(tc, buf_long_printf);
+    tcase_add_test(tc, buf_fixed_storage);
     tcase_add_test(tc, text_reads_ints_and_lines);
     tcase_add_test(tc, text_end_of_input);
     tcase_add_test(tc, error_prefix_keeps_detail);

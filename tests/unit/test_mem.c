@@ -132,6 +132,7 @@ START_TEST(arena_holds_small_trees)
     cJSON *doc = cJSON_Parse("{\"grid\": [\"#####\", \"#X.O#\", \"#####\"]}");
     gs_mem_arena_close(&a);
     ck_assert_ptr_nonnull(doc);
+    ck_assert(gs_mem_arena_holds_all(&a));
     ck_assert((unsigned char *)doc >= buf && (unsigned char *)doc < buf + 2048);
     ck_assert_uint_eq((uintptr_t)doc % 16, 0);
     ck_assert_uint_eq(gs_mem_used(), base);
@@ -156,11 +157,21 @@ START_TEST(arena_holds_small_trees)
     ck_assert_ptr_nonnull(doc);
     ck_assert_int_eq(cJSON_GetArraySize(doc), 500);
     ck_assert_int_eq(cJSON_GetArrayItem(doc, 499)->valueint, 499);
+    ck_assert(!gs_mem_arena_holds_all(&a));
     ck_assert_uint_gt(gs_mem_used(), base); /* the rest is on the heap */
     cJSON_Delete(doc);
     gs_mem_arena_end(&a);
     ck_assert_uint_eq(gs_mem_used(), base);
     cJSON_InitHooks(NULL);
+
+    /* Without the hooks the tree is the heap's, whatever the arena. */
+    gs_mem_arena_begin(&a, buf, sizeof buf);
+    doc = cJSON_Parse("{\"a\": 1}");
+    gs_mem_arena_close(&a);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert(!gs_mem_arena_holds_all(&a));
+    cJSON_Delete(doc);
+    gs_mem_arena_end(&a);
 }
 END_TEST
 
