@@ -248,6 +248,50 @@ START_TEST(test_fess_order)
 }
 END_TEST
 
+START_TEST(test_fess_pack_advisor)
+{
+    /* Goals (1, 1) (inner, filled first) and (1, 2). The box on (1, 4)
+     * needs 3 pushes to the inner goal, the one on (2, 4) 4: the advisor
+     * names the first, the player ending behind it on (1, 2). */
+    static const char *const lvl[] = {"########", "#.. $ @#", "#   $  #",
+                                      "#      #", "########"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_ctx *x = &L.x;
+    sok_fess *f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    int slot, pl, pushes;
+    int to =
+        gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes);
+    ck_assert_int_eq(to, sok_level_cell(&L, 1, 1));
+    ck_assert_int_eq(x->boxes[slot], sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(pl, sok_level_cell(&L, 1, 2));
+    ck_assert_int_eq(pushes, 3);
+    int32_t cells[64];
+    ck_assert_int_eq(gs_sokoban_fess_pack_path(x, f, x->boxes[slot],
+                                               x->start_player, to, cells),
+                     4);
+    ck_assert_int_eq(cells[0], sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(cells[3], to);
+    for (int i = 0; i < x->nboxes; i++) /* x->occ as it was */
+        ck_assert_int_eq(x->occ[x->boxes[i]], 1);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+    /* The inner goal is walled off by the box on the door goal: no box
+     * can get there, no advice. */
+    static const char *const shut[] = {"#######", "#.*$ @#", "#######"};
+    sok_level_load(&L, shut, NROWS(shut), SOK_ANY);
+    x = &L.x;
+    f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(
+        gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes),
+        -1);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+}
+END_TEST
+
 START_TEST(test_fess_solve)
 {
     /* Whole solves by the feature-space phase alone: the answers replay,
@@ -290,6 +334,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_solve);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_order);
+    tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
     suite_add_tcase(s, tc);
     return s;

@@ -12,6 +12,12 @@
  * still gets effort spent on the other ways of packing it, e.g. the
  * states that fill one more goal at the price of a worse bound.
  *
+ * The first pick of each cell also asks FESS's packing advisor: the box
+ * with the fewest pushes (the others fixed) to the next goal of the
+ * packing order is taken there in one macro move, so that a chain of
+ * such moves, each opening a new cell, packs the level in order when
+ * nothing is in the way.
+ *
  * The search core only stores the states (FIFO mode: its arena is the
  * queue, which this file never pops); the open lists are here. Every
  * child is queued once, so when all lists run dry the whole space was
@@ -36,6 +42,7 @@ typedef struct fess_ent {
 typedef struct fess_cell {
     uint32_t key; /* the packed features, see gs_sokoban_fess_features */
     uint32_t len, cap;
+    uint32_t picks; /* round-robin picks so far */
     fess_ent *heap;
 } fess_cell;
 
@@ -56,6 +63,11 @@ struct sok_fess {
     uint8_t *done;
     uint64_t done_cap;
     uint64_t picks;
+    bool advise; /* the last pick was the first of its cell */
+    /* The packing advisor's box-path search: (cell, side of the player)
+     * nodes, stamped with bgen; parents; the queue. */
+    uint32_t *bseen, bgen;
+    int32_t *bpar, *bq;
 };
 
 /* Counts bytes against the budget; false when it is spent. */
@@ -80,6 +92,9 @@ void gs_sokoban_fess_free(sok_fess *f)
     gs_mem_free(f->door);
     gs_mem_free(f->all.heap);
     gs_mem_free(f->done);
+    gs_mem_free(f->bseen);
+    gs_mem_free(f->bpar);
+    gs_mem_free(f->bq);
     gs_mem_free(f);
 }
 
@@ -92,11 +107,16 @@ sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes)
     f->index_mask = 255;
     f->index = gs_mem_calloc(f->index_mask + 1, sizeof *f->index);
     f->door = gs_mem_calloc((size_t)x->n + 1, 1);
-    if (!f->index || !f->door) {
+    size_t nodes = (size_t)x->n * 4 + 1;
+    f->bseen = gs_mem_calloc(nodes, sizeof *f->bseen);
+    f->bpar = gs_mem_malloc(nodes * sizeof *f->bpar);
+    f->bq = gs_mem_malloc(nodes * sizeof *f->bq);
+    if (!f->index || !f->door || !f->bseen || !f->bpar || !f->bq) {
         gs_sokoban_fess_free(f);
         return NULL;
     }
-    f->bytes = (f->index_mask + 1) * sizeof *f->index + (size_t)x->n;
+    f->bytes =
+        (f->index_mask + 1) * sizeof *f->index + (size_t)x->n + nodes * 12;
     /* A door: floor with walls on both sides across one axis and open
      * along it. A box parked there shuts the rooms on either side off
      * each other (FESS's room connectivity, counted cheaply). */
@@ -276,6 +296,7 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
 
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
 {
+    f->advise = false;
     if (++f->picks % SOK_FESS_GREEDY_EVERY == 0) {
         while (f->all.len > 0) {
             fess_ent e = heap_pop(&f->all);
@@ -302,6 +323,7 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
         fess_ent top = heap_pop(c);
         if (f->done[top.id])
             continue; /* greedy took it: the same cell picks again */
+        f->advise = c->picks++ == 0;
         f->cursor++;
         f->done[top.id] = 1;
         *id = top.id;
@@ -314,4 +336,142 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
 bool gs_sokoban_fess_over(const sok_fess *f)
 {
     return f->over;
+}
+
+bool gs_sokoban_fess_advise(const sok_fess *f)
+{
+    return f->advise;
+}
+
+/* Breadth-first search of the pushes that take the box on b to `target`,
+ * the other boxes fixed (x->occ holds every box, b included), the player
+ * starting on `player`. Nodes are box cell * 4 + the side the player
+ * stands on. Returns the target's node (parents in f->bpar, -1 at the
+ * roots), or -1. Leaves x->occ as it found it. */
+static int box_path(sok_ctx *x, sok_fess *f, int b, int player, int target)
+{
+    if (++f->bgen == 0) {
+        memset(f->bseen, 0, sizeof *f->bseen * (size_t)x->n * 4);
+        f->bgen = 1;
+    }
+    int head = 0, tail = 0, found = -1;
+    gs_sokoban_flood(x, player);
+    for (int d = 0; d < 4; d++) {
+        int a = x->nb[b * 4 + d];
+        if (a >= 0 && x->seen[a] == x->gen) {
+            int v = b * 4 + d;
+            f->bseen[v] = f->bgen;
+            f->bpar[v] = -1;
+            f->bq[tail++] = v;
+        }
+    }
+    x->occ[b] = 0;
+    while (head < tail && found < 0) {
+        int v = f->bq[head++], c = v / 4;
+        x->occ[c] = 1;
+        gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
+        x->occ[c] = 0;
+        for (int d = 0; d < 4 && found < 0; d++) {
+            int from = x->nb[c * 4 + (d ^ 1)], t = x->nb[c * 4 + d];
+            if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
+                x->dead[t])
+                continue;
+            int w = t * 4 + (d ^ 1);
+            if (f->bseen[w] == f->bgen)
+                continue;
+            f->bseen[w] = f->bgen;
+            f->bpar[w] = v;
+            f->bq[tail++] = w;
+            if (t == target)
+                found = w;
+        }
+    }
+    x->occ[b] = 1;
+    return found;
+}
+
+int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
+                              int *pl, int *pushes)
+{
+    if (x->pack_layers < 1 || !x->glayer)
+        return -1;
+    /* The target: an empty goal of the deepest layer still open. */
+    int target = -1;
+    for (int i = 0; i < x->ngoals; i++) {
+        int g = x->goals[i];
+        if (!x->occ[g] &&
+            (target < 0 || x->glayer[i] > x->glayer[x->gindex[target]]))
+            target = g;
+    }
+    if (target < 0)
+        return -1;
+    /* Boxes in order of their pushes to the target alone on the level
+     * (a lower bound on the path with the others in place): once a path
+     * is no longer than the next box's bound, no later box beats it. The
+     * order borrows x->queue (n >= boxes) and x->dist. */
+    int tg = x->gindex[target], m = 0;
+    for (int i = 0; i < x->nboxes; i++) {
+        int b = x->boxes[i];
+        if (x->goal[b])
+            continue; /* boxes on goals stay: the plan fills around them */
+        uint32_t lb = 0;
+        if (x->gdist) {
+            lb = x->gdist[((size_t)b * SOK_GROUPS + SOK_GROUPS - 1) *
+                              (size_t)x->ngoals +
+                          (size_t)tg];
+            if (lb == SOK_GDIST_INF)
+                continue;
+        }
+        int j = m++;
+        while (j > 0 && x->dist[j - 1] > lb) {
+            x->queue[j] = x->queue[j - 1];
+            x->dist[j] = x->dist[j - 1];
+            j--;
+        }
+        x->queue[j] = i;
+        x->dist[j] = lb;
+    }
+    int order[m > 0 ? m : 1];
+    uint32_t bound[m > 0 ? m : 1];
+    for (int j = 0; j < m; j++) {
+        order[j] = x->queue[j];
+        bound[j] = x->dist[j];
+    }
+    int best = -1, best_len = 0;
+    for (int j = 0; j < m; j++) {
+        int i = order[j], b = x->boxes[i];
+        if (best >= 0 && (uint32_t)best_len <= bound[j])
+            break;
+        int node = box_path(x, f, b, player, target);
+        if (node < 0)
+            continue;
+        int len = 0;
+        for (int v = node; f->bpar[v] >= 0; v = f->bpar[v])
+            len++;
+        if (best < 0 || len < best_len) {
+            best = i;
+            best_len = len;
+            *pl = x->nb[target * 4 + node % 4];
+        }
+    }
+    if (best < 0)
+        return -1;
+    *slot = best;
+    *pushes = best_len;
+    return target;
+}
+
+int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
+                              int target, int32_t *cells)
+{
+    int node = box_path(x, f, b, player, target);
+    if (node < 0)
+        return -1;
+    int k = 0;
+    for (int v = node; v >= 0; v = f->bpar[v])
+        k++;
+    int i = k;
+    for (int v = node; v >= 0; v = f->bpar[v])
+        cells[--i] = v / 4;
+    return k;
 }

@@ -155,6 +155,47 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
     return k;
 }
 
+/* FESS's packing advisor, one more child of the state being expanded
+ * (x->occ and x->boxes holding its boxes, bound hp): the box it names
+ * taken to the next goal of the packing order in one macro move (tag bit
+ * 3; rebuild() spells the pushes out). Appends to x->pend and x->pkeys;
+ * returns the new count. */
+static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
+                       uint32_t hp, int npend)
+{
+    int i, pl, pushes;
+    int to = gs_sokoban_fess_pack_move(x, x->fess, player, &i, &pl, &pushes);
+    if (to < 0)
+        return npend;
+    int b = x->boxes[i];
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    uint32_t h = SOK_INF, feat = 0;
+    if (!gs_sokoban_freeze_deadlock(x, to)) {
+        move_box(x, i, to);
+        h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+    }
+    if (h < SOK_INF / 2) {
+        uint32_t pen = gs_sokoban_pack_penalty(x, x->child);
+        h += SOK_PACK_WEIGHT * pen;
+        int p = gs_sokoban_flood(x, pl), regions = gs_sokoban_regions(x);
+        h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
+        feat = gs_sokoban_fess_features(x, x->fess, x->child, pen, regions);
+        gs_sokoban_key_pack(x, p, x->child);
+        memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
+        gs_search_prefetch(s, x->key);
+        uint64_t cost = g + (uint64_t)pushes;
+        x->pend[npend++] = (struct sok_pend){.cost = cost,
+                                             .prio = priority(x, cost, h),
+                                             .h = h,
+                                             .feat = feat,
+                                             .tag = 8};
+    }
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return npend;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -232,6 +273,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         x->occ[to] = 0;
         x->occ[b] = 1;
     }
+    if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess))
+        npend = advise_pack(x, s, player, g, hp, npend);
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
@@ -357,6 +400,43 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     return ok && cur == target;
 }
 
+/* Spells out a packing-advisor move (advise_pack): the box on `old` to
+ * `at` (x->occ holding the boxes before it, the player on *pplayer) by
+ * the same box-path search, each walk and push appended to out; *pplayer
+ * ends behind the box. Leaves x->occ as it found it. Returns false if
+ * the path does not reach `at` (a bug). */
+static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
+                              gs_buf *out, long *pushes)
+{
+    int32_t *cells = malloc(sizeof *cells * ((size_t)x->n * 4 + 1));
+    if (!cells || !x->fess) {
+        free(cells);
+        return false;
+    }
+    int k = gs_sokoban_fess_pack_path(x, x->fess, old, *pplayer, at, cells);
+    bool ok = k >= 2 && cells[k - 1] == at;
+    int player = *pplayer, cur = old;
+    for (int t = 1; t < k && ok; t++) {
+        int next = cells[t], d = 0;
+        while (d < 4 && x->nb[cur * 4 + d] != next)
+            d++;
+        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
+        if (!ok)
+            break;
+        gs_buf_append(out, &PUSH[d], 1);
+        (*pushes)++;
+        x->occ[cur] = 0;
+        x->occ[next] = 1;
+        player = cur;
+        cur = next;
+    }
+    x->occ[cur] = 0;
+    x->occ[old] = 1;
+    free(cells);
+    *pplayer = player;
+    return ok && cur == at;
+}
+
 /* Rebuilds the full LURD answer for goal state `goal`: each push state
  * records only its push direction, so the walks between pushes are
  * recomputed by the same shortest flood the search costed them with. */
@@ -390,6 +470,27 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
                          sizeof *x->child, cmp_cell))
                 old = x->boxes[i];
+        if (d & 8) {
+            /* A packing-advisor move: the one new cell is where it went. */
+            int at = -1;
+            for (int i = 0; i < x->nboxes && at < 0; i++)
+                if (!bsearch(&x->child[i], x->boxes, (size_t)x->nboxes,
+                             sizeof *x->boxes, cmp_cell))
+                    at = x->child[i];
+            gs_sokoban_occ_set(x, x->boxes, 1);
+            bool ok = old >= 0 && at >= 0 &&
+                      replay_pack_macro(x, old, at, &player, &out, &pushes);
+            gs_sokoban_occ_set(x, x->boxes, 0);
+            if (!ok) {
+                rc = gs_error_set(err, GS_EINTERNAL,
+                                  "sokoban: push %zu of the answer is not "
+                                  "reachable",
+                                  t);
+                break;
+            }
+            memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+            continue;
+        }
         bool macro = d & 4;
         d &= 3;
         int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;

@@ -305,5 +305,19 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
+/* Whether the last pick was the first round-robin pick of its cell: the
+ * packing advisor's turn (gs_sokoban_fess_pack_move). */
+bool gs_sokoban_fess_advise(const sok_fess *f);
+/* FESS's packing advisor: the box off goal (slot in x->boxes, x->occ
+ * holding them, the player on `player`) with the fewest pushes to the
+ * deepest empty goal of the packing order, the others fixed. Returns
+ * that goal with *slot, *pl (the player after the last push) and *pushes
+ * set, or -1. Floods (x->seen). */
+int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
+                              int *pl, int *pushes);
+/* The box cells of the same search's path from b to target (b first)
+ * into cells[] (room for x->n * 4); returns how many, or -1. */
+int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
+                              int target, int32_t *cells);
 
 #endif
