@@ -133,6 +133,16 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player),
                      sok_level_cell(&L, 2, 3));
     sok_level_free(&L);
+    /* Two goals of one layer in an open room: the box pushed down onto
+     * (3, 3) may go on to (3, 4), but never "on" round and back to (3, 3)
+     * from the other side (the push's cell with another player). */
+    static const char *const open[] = {"########", "#  @   #", "#  $   #",
+                                       "#  ..  #", "#      #", "########"};
+    sok_level_load(&L, open, NROWS(open), SOK_ANY);
+    int at = macro_from(&L, 2, 3, 1, &player);
+    ck_assert_int_eq(at, sok_level_cell(&L, 3, 4));
+    ck_assert_int_eq(player, sok_level_cell(&L, 3, 3));
+    sok_level_free(&L);
     /* The exact objectives have no goal areas at all. */
     static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
                                        "########"};
