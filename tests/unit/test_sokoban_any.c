@@ -234,11 +234,11 @@ START_TEST(test_fess_order)
     sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
     ck_assert_ptr_nonnull(f);
     const uint32_t A = 1, B = 2, C = 3;
-    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0), GS_OK);
-    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 3, 0), GS_OK);
-    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 3, 9, 0), GS_OK);
-    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 4, 7, 0), GS_OK);
-    ck_assert_int_eq(gs_sokoban_fess_push(f, C, 5, 1, 0), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 3, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 3, 9, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 4, 7, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, C, 5, 1, 0, false), GS_OK);
     static const uint64_t want[5] = {2, 5, 4, 1, 3};
     for (int i = 0; i < 5; i++) {
         uint64_t id, g;
@@ -251,7 +251,7 @@ START_TEST(test_fess_order)
     /* A memory cap too small for a cell: a limit, not a crash. */
     f = gs_sokoban_fess_new(&L.x, 1);
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0), GS_ELIMIT);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_ELIMIT);
     ck_assert(gs_sokoban_fess_over(f));
     gs_sokoban_fess_free(f);
     sok_level_free(&L);

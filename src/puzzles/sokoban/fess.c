@@ -263,7 +263,7 @@ static uint32_t sat16(uint64_t v)
 }
 
 int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
-                         uint64_t g)
+                         uint64_t g, bool advised)
 {
     fess_cell *c = cell_of(f, key);
     if (!c)
@@ -283,9 +283,11 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
         f->done = d;
         f->done_cap = cap;
     }
-    int rc = heap_push(
-        f, c,
-        (fess_ent){.prio = sat16(h) << 16 | sat16(g), .id = (uint32_t)id});
+    /* An advised state comes first in its cell (FESS's weight 0), and
+     * its own pick asks the advisor again: a chain of advice. */
+    f->done[id] = advised ? 2 : 0;
+    uint32_t prio = advised ? 0 : sat16(h) << 16 | sat16(g);
+    int rc = heap_push(f, c, (fess_ent){.prio = prio, .id = (uint32_t)id});
     if (rc == GS_OK)
         rc = heap_push(
             f, &f->all,
@@ -300,8 +302,9 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
     if (++f->picks % SOK_FESS_GREEDY_EVERY == 0) {
         while (f->all.len > 0) {
             fess_ent e = heap_pop(&f->all);
-            if (f->done[e.id])
+            if (f->done[e.id] == 1)
                 continue;
+            f->advise = f->done[e.id] == 2;
             f->done[e.id] = 1;
             *id = e.id;
             /* g: the pushes are not in this heap's key; the caller's
@@ -321,9 +324,9 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
             continue;
         }
         fess_ent top = heap_pop(c);
-        if (f->done[top.id])
+        if (f->done[top.id] == 1)
             continue; /* greedy took it: the same cell picks again */
-        f->advise = c->picks++ == 0;
+        f->advise = c->picks++ == 0 || f->done[top.id] == 2;
         f->cursor++;
         f->done[top.id] = 1;
         *id = top.id;

@@ -290,7 +290,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
         rc = gs_search_add(s, key, id, x->pend[j].tag, &cid);
         if (rc == 1)
             rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
-                                      x->pend[j].h, x->pend[j].cost);
+                                      x->pend[j].h, x->pend[j].cost,
+                                      x->pend[j].tag == 8);
     }
     return rc < 0 ? rc : GS_OK;
 }
@@ -316,7 +317,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
                          : gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
                                               priority(x, 0, h), NULL);
         if (rc >= 0 && x->fess)
-            rc = gs_sokoban_fess_push(x->fess, 0, id, h, 0);
+            rc = gs_sokoban_fess_push(x->fess, 0, id, h, 0, false);
         if (rc < 0)
             return rc;
     }

@@ -296,17 +296,18 @@ void gs_sokoban_fess_free(sok_fess *f);
 uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
                                   const int32_t *boxes, uint32_t pen,
                                   int regions);
-/* Queues state id (estimate h, g pushes) in cell `key`. GS_OK, or
+/* Queues state id (estimate h, g pushes) in cell `key`; an `advised`
+ * state (the packing advisor's child) first in its cell. GS_OK, or
  * GS_ELIMIT when the memory budget refuses (gs_sokoban_fess_over). */
 int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
-                         uint64_t g);
+                         uint64_t g, bool advised);
 /* Takes the best state of the next non-empty cell of the round: 1 with
  * *id and *g set, 0 when every cell is empty. */
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
-/* Whether the last pick was the first round-robin pick of its cell: the
- * packing advisor's turn (gs_sokoban_fess_pack_move). */
+/* Whether the last pick was the first round-robin pick of its cell or an
+ * advised state: the packing advisor's turn (gs_sokoban_fess_pack_move). */
 bool gs_sokoban_fess_advise(const sok_fess *f);
 /* FESS's packing advisor: the box off goal (slot in x->boxes, x->occ
  * holding them, the player on `player`) with the fewest pushes to the
