@@ -287,8 +287,24 @@ START_TEST(test_fess_pack_advisor)
         ck_assert_int_eq(x->occ[x->boxes[i]], 1);
     gs_sokoban_fess_free(f);
     sok_level_free(&L);
-    /* The inner goal is walled off by the box on the door goal: no box
-     * can get there, no advice. */
+    /* The inner goal (1, 1) is walled off by the box on the door goal:
+     * the advice goes to the next goal, (1, 6), by 4 pushes (e.g. 3 right
+     * along row 2, then 1 up). */
+    static const char *const next[] = {"#########", "#.*   . #", "## $ @  #",
+                                       "#       #", "#########"};
+    sok_level_load(&L, next, NROWS(next), SOK_ANY);
+    x = &L.x;
+    f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    to = gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes);
+    ck_assert_int_eq(to, sok_level_cell(&L, 1, 6));
+    ck_assert_int_eq(x->boxes[slot], sok_level_cell(&L, 2, 3));
+    ck_assert_int_eq(pushes, 4); /* or 2 right, 1 up, 1 right */
+    ck_assert(pl == sok_level_cell(&L, 2, 6) || pl == sok_level_cell(&L, 1, 5));
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+    /* The inner goal is walled off by the box on the door goal and no
+     * other goal is empty: no advice. */
     static const char *const shut[] = {"#######", "#.*$ @#", "#######"};
     sok_level_load(&L, shut, NROWS(shut), SOK_ANY);
     x = &L.x;

@@ -393,21 +393,12 @@ static int box_path(sok_ctx *x, sok_fess *f, int b, int player, int target)
     return found;
 }
 
-int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
-                              int *pl, int *pushes)
+/* The box off goal with the fewest pushes to `target` (the others
+ * fixed): its slot, with *pl and *pushes as gs_sokoban_fess_pack_move
+ * sets them; -1 when no box gets there. */
+static int advise_to(sok_ctx *x, sok_fess *f, int player, int target, int *pl,
+                     int *pushes)
 {
-    if (x->pack_layers < 1 || !x->glayer)
-        return -1;
-    /* The target: an empty goal of the deepest layer still open. */
-    int target = -1;
-    for (int i = 0; i < x->ngoals; i++) {
-        int g = x->goals[i];
-        if (!x->occ[g] &&
-            (target < 0 || x->glayer[i] > x->glayer[x->gindex[target]]))
-            target = g;
-    }
-    if (target < 0)
-        return -1;
     /* Boxes in order of their pushes to the target alone on the level
      * (a lower bound on the path with the others in place): once a path
      * is no longer than the next box's bound, no later box beats it. The
@@ -457,11 +448,41 @@ int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
             *pl = x->nb[target * 4 + node % 4];
         }
     }
-    if (best < 0)
-        return -1;
-    *slot = best;
     *pushes = best_len;
-    return target;
+    return best;
+}
+
+int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
+                              int *pl, int *pushes)
+{
+    if (x->pack_layers < 1 || !x->glayer)
+        return -1;
+    /* The targets: the empty goals deepest in the packing order first
+     * (the first goal of a layer first); the first few only, since each
+     * try costs a box-path search per box. A goal blocked for now (a
+     * box in the way) leaves the advice to the next. */
+    int tried[SOK_FESS_TARGETS], nt = 0;
+    while (nt < SOK_FESS_TARGETS) {
+        int target = -1;
+        for (int i = 0; i < x->ngoals; i++) {
+            int g = x->goals[i];
+            bool done = false;
+            for (int k = 0; k < nt; k++)
+                done = done || tried[k] == g;
+            if (!x->occ[g] && !done &&
+                (target < 0 || x->glayer[i] > x->glayer[x->gindex[target]]))
+                target = g;
+        }
+        if (target < 0)
+            return -1;
+        tried[nt++] = target;
+        int i = advise_to(x, f, player, target, pl, pushes);
+        if (i >= 0) {
+            *slot = i;
+            return target;
+        }
+    }
+    return -1;
 }
 
 int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,

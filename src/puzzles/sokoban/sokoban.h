@@ -95,6 +95,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * state greedy's way (the best estimate over all cells), the others
  * round robin over the feature cells. */
 #define SOK_FESS_GREEDY_EVERY 2
+/* Empty goals the packing advisor tries (fess.c), deepest first. */
+#define SOK_FESS_TARGETS 3
 /* `any` with a deadline: the weighted greedy phase ends this many percent
  * into the time, the feature-space search has the rest (search.c). */
 #ifndef SOK_GREEDY_END
@@ -311,9 +313,10 @@ bool gs_sokoban_fess_over(const sok_fess *f);
 bool gs_sokoban_fess_advise(const sok_fess *f);
 /* FESS's packing advisor: the box off goal (slot in x->boxes, x->occ
  * holding them, the player on `player`) with the fewest pushes to the
- * deepest empty goal of the packing order, the others fixed. Returns
- * that goal with *slot, *pl (the player after the last push) and *pushes
- * set, or -1. Floods (x->seen). */
+ * deepest empty goal of the packing order (of the first SOK_FESS_TARGETS
+ * that some box reaches), the others fixed. Returns that goal with
+ * *slot, *pl (the player after the last push) and *pushes set, or -1.
+ * Floods (x->seen). */
 int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
                               int *pl, int *pushes);
 /* The box cells of the same search's path from b to target (b first)
