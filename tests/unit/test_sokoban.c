@@ -37,8 +37,8 @@ static cJSON *body_of(const char *const *rows, int n, const char *optimize)
     cJSON_AddItemToObject(b, "grid", cJSON_CreateStringArray(rows, n));
     if (optimize)
         cJSON_AddStringToObject(b, "optimize",
-                                strcmp(optimize, "any-astar") == 0 ? "any"
-                                                                   : optimize);
+                                strncmp(optimize, "any-", 4) == 0 ? "any"
+                                                                  : optimize);
     return b;
 }
 
@@ -57,6 +57,9 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
      * after a greedy phase timed out, which small levels never do). */
     if (optimize && strcmp(optimize, "any-astar") == 0)
         ((gs_sokoban *)inst)->objective = SOK_ANY_ASTAR;
+    /* "any-fess": the feature-space phase of `any` on its own. */
+    if (optimize && strcmp(optimize, "any-fess") == 0)
+        ((gs_sokoban *)inst)->objective = SOK_ANY_FESS;
     gs_limits none = {0};
     gs_result_clear(res);
     rc = SOK->solve(inst, lim ? lim : &none, res, &err);
@@ -682,20 +685,21 @@ static void property_run(uint64_t seed, int iters, int kmin, int kmax,
         int n = random_level(&seed, kmin, kmax, buf, rows);
         long long best = bf_solve(rows, n, false);
         long long lex = bf_solve(rows, n, true);
-        gs_result res[4];
-        const char *objective[4] = {"moves", "pushes", "any", "any-astar"};
-        for (int m = 0; m < 4; m++)
+        gs_result res[5];
+        const char *objective[5] = {"moves", "pushes", "any", "any-astar",
+                                    "any-fess"};
+        for (int m = 0; m < 5; m++)
             solve_rows(rows, n, objective[m], NULL, &res[m]);
         if (best < 0) {
             impossible++;
             ck_assert_int_eq(lex, -1);
-            for (int m = 0; m < 4; m++)
+            for (int m = 0; m < 5; m++)
                 ck_assert_msg(res[m].status == GS_IMPOSSIBLE,
                               "iter %d %s: expected impossible", iter,
                               objective[m]);
         } else {
             solvable++;
-            for (int m = 0; m < 4; m++)
+            for (int m = 0; m < 5; m++)
                 check_answer(rows, n, &res[m]);
             ck_assert_msg((long long)res[0].steps == best,
                           "iter %d: %zu steps, brute force %lld", iter,
@@ -705,11 +709,13 @@ static void property_run(uint64_t seed, int iters, int kmin, int kmax,
             ck_assert_int_eq((long long)res[1].steps, lex % (long long)BF_PUSH);
             ck_assert_int_ge((long long)res[2].steps, best);
             ck_assert_int_ge((long long)res[3].steps, best);
+            ck_assert_int_ge((long long)res[4].steps, best);
+            ck_assert(!res[4].optimal || res[4].steps == 0);
             ck_assert_int_ge(res[3].pushes, lex / (long long)BF_PUSH);
             ck_assert(!res[3].optimal || res[3].steps == 0);
             differ += res[0].steps != res[1].steps;
         }
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < 5; m++)
             gs_result_free(&res[m]);
     }
     *solvable_out = solvable;

@@ -133,6 +133,16 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player),
                      sok_level_cell(&L, 2, 3));
     sok_level_free(&L);
+    /* Two goals of one layer in an open room: the box pushed down onto
+     * (3, 3) may go on to (3, 4), but never "on" round and back to (3, 3)
+     * from the other side (the push's cell with another player). */
+    static const char *const open[] = {"########", "#  @   #", "#  $   #",
+                                       "#  ..  #", "#      #", "########"};
+    sok_level_load(&L, open, NROWS(open), SOK_ANY);
+    int at = macro_from(&L, 2, 3, 1, &player);
+    ck_assert_int_eq(at, sok_level_cell(&L, 3, 4));
+    ck_assert_int_eq(player, sok_level_cell(&L, 3, 3));
+    sok_level_free(&L);
     /* The exact objectives have no goal areas at all. */
     static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
                                        "########"};
@@ -170,6 +180,177 @@ START_TEST(test_goal_macro_solve)
 }
 END_TEST
 
+/* ------------------------------------------------ feature-space search */
+
+START_TEST(test_fess_features)
+{
+    /* A goal room of two at the left end of a one-wide corridor (row 1:
+     * passage cells, (1, 2) the door goal, (1, 1) the inner one), joined
+     * by the passage (2, 5) to an open room below. */
+    static const char *const lvl[] = {"#########", "#..$    #", "##### ###",
+                                      "# $ @   #", "#       #", "#########"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_ctx *x = &L.x;
+    sok_fess *f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    int32_t b[2];
+    /* Both boxes in the open room: no feature set. */
+    b[0] = sok_level_cell(&L, 3, 2);
+    b[1] = sok_level_cell(&L, 4, 6);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 0, 1), 0);
+    /* One in the corridor, the player shut out of two areas; the corridor
+     * cell below the other end of it counts as a passage too. */
+    b[0] = sok_level_cell(&L, 1, 4);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 0, 3), 2u << 8 | 1);
+    b[0] = sok_level_cell(&L, 2, 5);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 0, 1), 1);
+    /* A box on the open corridor junction (1, 5) is in no passage. */
+    b[0] = sok_level_cell(&L, 1, 5);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 0, 1), 0);
+    /* The inner goal filled: one packed. The door goal filled first (out
+     * of order: pack.c's penalty says one): none packed, and a goal is
+     * never a passage. */
+    b[0] = sok_level_cell(&L, 1, 1);
+    b[1] = sok_level_cell(&L, 3, 2);
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, b), 0);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 0, 1), 1u << 16);
+    b[0] = sok_level_cell(&L, 1, 2);
+    ck_assert_uint_eq(gs_sokoban_pack_penalty(x, b), 1);
+    ck_assert_uint_eq(gs_sokoban_fess_features(x, f, b, 1, 1), 0);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_fess_order)
+{
+    /* Three cells A, B, C; every other pick is greedy's (the best estimate
+     * over all, with SOK_FESS_GREEDY_EVERY 2), the others round robin over
+     * the cells, best of each first; no state is handed out twice. */
+    static const char *const lvl[] = {"#####", "#@$.#", "#####"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
+    ck_assert_ptr_nonnull(f);
+    const uint32_t A = 1, B = 2, C = 3;
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 3, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 3, 9, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, B, 4, 7, 0, false), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, C, 5, 1, 0, false), GS_OK);
+    static const uint64_t want[5] = {2, 5, 4, 1, 3};
+    for (int i = 0; i < 5; i++) {
+        uint64_t id, g;
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1);
+        ck_assert_uint_eq(id, want[i]);
+    }
+    uint64_t id, g;
+    ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 0);
+    gs_sokoban_fess_free(f);
+    /* A memory cap too small for a cell: a limit, not a crash. */
+    f = gs_sokoban_fess_new(&L.x, 1);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_ELIMIT);
+    ck_assert(gs_sokoban_fess_over(f));
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_fess_pack_advisor)
+{
+    /* Goals (1, 1) (inner, filled first) and (1, 2). The box on (1, 4)
+     * needs 3 pushes to the inner goal, the one on (2, 4) 4: the advisor
+     * names the first, the player ending behind it on (1, 2). */
+    static const char *const lvl[] = {"########", "#.. $ @#", "#   $  #",
+                                      "#      #", "########"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_ctx *x = &L.x;
+    sok_fess *f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    int slot, pl, pushes;
+    int to =
+        gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes);
+    ck_assert_int_eq(to, sok_level_cell(&L, 1, 1));
+    ck_assert_int_eq(x->boxes[slot], sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(pl, sok_level_cell(&L, 1, 2));
+    ck_assert_int_eq(pushes, 3);
+    int32_t cells[64];
+    ck_assert_int_eq(gs_sokoban_fess_pack_path(x, f, x->boxes[slot],
+                                               x->start_player, to, cells),
+                     4);
+    ck_assert_int_eq(cells[0], sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(cells[3], to);
+    for (int i = 0; i < x->nboxes; i++) /* x->occ as it was */
+        ck_assert_int_eq(x->occ[x->boxes[i]], 1);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+    /* The inner goal (1, 1) is walled off by the box on the door goal:
+     * the advice goes to the next goal, (1, 6), by 4 pushes (e.g. 3 right
+     * along row 2, then 1 up). */
+    static const char *const next[] = {"#########", "#.*   . #", "## $ @  #",
+                                       "#       #", "#########"};
+    sok_level_load(&L, next, NROWS(next), SOK_ANY);
+    x = &L.x;
+    f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    to = gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes);
+    ck_assert_int_eq(to, sok_level_cell(&L, 1, 6));
+    ck_assert_int_eq(x->boxes[slot], sok_level_cell(&L, 2, 3));
+    ck_assert_int_eq(pushes, 4); /* or 2 right, 1 up, 1 right */
+    ck_assert(pl == sok_level_cell(&L, 2, 6) || pl == sok_level_cell(&L, 1, 5));
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+    /* The inner goal is walled off by the box on the door goal and no
+     * other goal is empty: no advice. */
+    static const char *const shut[] = {"#######", "#.*$ @#", "#######"};
+    sok_level_load(&L, shut, NROWS(shut), SOK_ANY);
+    x = &L.x;
+    f = gs_sokoban_fess_new(x, 0);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(
+        gs_sokoban_fess_pack_move(x, f, x->start_player, &slot, &pl, &pushes),
+        -1);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_fess_solve)
+{
+    /* Whole solves by the feature-space phase alone: the answers replay,
+     * an unsolvable level is impossible (its space exhausted). */
+    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
+                                       "########"};
+    static const char *const tunnel[] = {"##########", "#..  ### #",
+                                         "#..$     #", "#.. #$$  #",
+                                         "####  @  #", "##########"};
+    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
+                                        "#   @   #", "#########"};
+    const char *const *levels[3] = {room, tunnel, split};
+    int n[3] = {NROWS(room), NROWS(tunnel), NROWS(split)};
+    for (int i = 0; i < 3; i++) {
+        gs_result res;
+        sok_level_solve(levels[i], n[i], SOK_ANY_FESS, &res);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        ck_assert(!res.optimal);
+        long pushes = any_replay(levels[i], n[i], res.moves);
+        ck_assert_msg(pushes == res.pushes, "level %d: %s does not replay", i,
+                      res.moves);
+        gs_result_free(&res);
+    }
+    /* The box in the corner room can reach neither goal. */
+    static const char *const stuck[] = {"#######", "#$#  .#", "# # $ #",
+                                        "#  @ .#", "#######"};
+    gs_result res;
+    sok_level_solve(stuck, NROWS(stuck), SOK_ANY_FESS, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -177,6 +358,10 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_fires);
     tcase_add_test(tc, test_goal_macro_not);
     tcase_add_test(tc, test_goal_macro_solve);
+    tcase_add_test(tc, test_fess_features);
+    tcase_add_test(tc, test_fess_order);
+    tcase_add_test(tc, test_fess_pack_advisor);
+    tcase_add_test(tc, test_fess_solve);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -136,9 +136,11 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
             x->gmpar[w] = v;
             x->gmdep[w] = x->gmdep[v] < 0xffff ? x->gmdep[v] + 1 : 0xffff;
             x->gmq[tail++] = w;
+            /* The box back on `to` from another side is no move: the
+             * child would keep the push's cell but not its player. */
             uint32_t key =
                 (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
-            if (key > best_key) {
+            if (key > best_key && t != to) {
                 best_key = key;
                 best = w;
             }

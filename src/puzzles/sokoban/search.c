@@ -23,8 +23,10 @@
  *     3/10, then the greedy phase (without a deadline, that alone): a
  *     weighted A* on pushes whose estimate is the bound plus penalties for
  *     goals filled out of packing order and for areas the player is shut
- *     out of (pack.c), with tunnel and goal-area macros (macro.c). When the
- *     macro search runs out of states, the plain search decides.
+ *     out of (pack.c), with tunnel and goal-area macros (macro.c), to
+ *     SOK_GREEDY_END percent; then the same children and macros in a
+ *     feature-space search (fess.c). When a macro search runs out of
+ *     states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
@@ -35,7 +37,8 @@
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
- * (tunnel and goal-area macros), search.c (this: the search and the answer).
+ * (tunnel and goal-area macros), fess.c (the feature-space search's open
+ * lists), search.c (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +155,47 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
     return k;
 }
 
+/* FESS's packing advisor, one more child of the state being expanded
+ * (x->occ and x->boxes holding its boxes, bound hp): the box it names
+ * taken to the next goal of the packing order in one macro move (tag bit
+ * 3; rebuild() spells the pushes out). Appends to x->pend and x->pkeys;
+ * returns the new count. */
+static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
+                       uint32_t hp, int npend)
+{
+    int i, pl, pushes;
+    int to = gs_sokoban_fess_pack_move(x, x->fess, player, &i, &pl, &pushes);
+    if (to < 0)
+        return npend;
+    int b = x->boxes[i];
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    uint32_t h = SOK_INF, feat = 0;
+    if (!gs_sokoban_freeze_deadlock(x, to)) {
+        move_box(x, i, to);
+        h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+    }
+    if (h < SOK_INF / 2) {
+        uint32_t pen = gs_sokoban_pack_penalty(x, x->child);
+        h += SOK_PACK_WEIGHT * pen;
+        int p = gs_sokoban_flood(x, pl), regions = gs_sokoban_regions(x);
+        h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
+        feat = gs_sokoban_fess_features(x, x->fess, x->child, pen, regions);
+        gs_sokoban_key_pack(x, p, x->child);
+        memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
+        gs_search_prefetch(s, x->key);
+        uint64_t cost = g + (uint64_t)pushes;
+        x->pend[npend++] = (struct sok_pend){.cost = cost,
+                                             .prio = priority(x, cost, h),
+                                             .h = h,
+                                             .feat = feat,
+                                             .tag = 8};
+    }
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return npend;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -212,14 +256,22 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             if (x->perim && !steps_table)
                 h = gs_sokoban_perim_bound_push(x, h, b, to, pl, x->child);
         }
-        if (h < SOK_INF / 2 && obj == SOK_ANY) /* no overflow into INF */
-            h += SOK_PACK_WEIGHT * gs_sokoban_pack_penalty(x, x->child);
+        uint32_t pen = 0, feat = 0;
+        if (h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
+            pen = gs_sokoban_pack_penalty(x, x->child);
+            h += SOK_PACK_WEIGHT * pen;
+        }
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
              * keeps only the region, named by its smallest cell. */
             int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
-            if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2)
-                h += SOK_CONN_WEIGHT * (uint32_t)(gs_sokoban_regions(x) - 1);
+            if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2) {
+                int regions = gs_sokoban_regions(x);
+                h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
+                if (x->fess)
+                    feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,
+                                                    regions);
+            }
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
             gs_sokoban_key_pack(x, p, x->child);
@@ -227,12 +279,17 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             gs_search_prefetch(s, x->key);
             if (steps_table)
                 gs_sokoban_perim_prefetch(x, x->key);
-            x->pend[npend++] = (struct sok_pend){
-                .cost = cost, .prio = priority(x, cost, h), .h = h, .tag = tag};
+            x->pend[npend++] = (struct sok_pend){.cost = cost,
+                                                 .prio = priority(x, cost, h),
+                                                 .h = h,
+                                                 .feat = feat,
+                                                 .tag = tag};
         }
         x->occ[to] = 0;
         x->occ[b] = 1;
     }
+    if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess))
+        npend = advise_pack(x, s, player, g, hp, npend);
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
@@ -246,8 +303,18 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
                 continue;
             x->pend[j].prio = priority(x, x->pend[j].cost, h);
         }
-        rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
-                                x->pend[j].prio, NULL);
+        if (!x->fess) {
+            rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
+                                    x->pend[j].prio, NULL);
+            continue;
+        }
+        /* The feature-space search queues a state once, when first seen. */
+        uint64_t cid;
+        rc = gs_search_add(s, key, id, x->pend[j].tag, &cid);
+        if (rc == 1)
+            rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
+                                      x->pend[j].h, x->pend[j].cost,
+                                      x->pend[j].tag == 8);
     }
     return rc < 0 ? rc : GS_OK;
 }
@@ -273,22 +340,31 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
             gs_sokoban_occ_set(x, x->start_boxes, 0);
         }
         gs_sokoban_key_pack(x, p, x->start_boxes);
-        int rc = gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
-                                    priority(x, 0, h), NULL);
+        uint64_t id = 0;
+        int rc = x->fess ? gs_search_add(s, x->key, GS_NO_PARENT, 0, &id)
+                         : gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
+                                              priority(x, 0, h), NULL);
+        if (rc >= 0 && x->fess)
+            rc = gs_sokoban_fess_push(x->fess, 0, id, h, 0, false);
         if (rc < 0)
             return rc;
     }
     for (;;) {
-        uint64_t id;
-        int rc = gs_search_pop(s, &id);
+        uint64_t id, g = 0;
+        int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
+                         : gs_search_pop(s, &id);
         if (rc <= 0)
             return rc;
+        if (x->fess)
+            x->fess_expanded++;
+        else
+            g = gs_search_cost(s, id);
         int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
         if (all_on_goals(x, x->boxes)) {
             *goal = id;
             return 1;
         }
-        rc = expand(x, s, id, player, gs_search_cost(s, id));
+        rc = expand(x, s, id, player, g);
         if (rc < 0)
             return rc;
     }
@@ -353,6 +429,43 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     return ok && cur == target;
 }
 
+/* Spells out a packing-advisor move (advise_pack): the box on `old` to
+ * `at` (x->occ holding the boxes before it, the player on *pplayer) by
+ * the same box-path search, each walk and push appended to out; *pplayer
+ * ends behind the box. Leaves x->occ as it found it. Returns false if
+ * the path does not reach `at` (a bug). */
+static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
+                              gs_buf *out, long *pushes)
+{
+    int32_t *cells = malloc(sizeof *cells * ((size_t)x->n * 4 + 1));
+    if (!cells || !x->fess) {
+        free(cells);
+        return false;
+    }
+    int k = gs_sokoban_fess_pack_path(x, x->fess, old, *pplayer, at, cells);
+    bool ok = k >= 2 && cells[k - 1] == at;
+    int player = *pplayer, cur = old;
+    for (int t = 1; t < k && ok; t++) {
+        int next = cells[t], d = 0;
+        while (d < 4 && x->nb[cur * 4 + d] != next)
+            d++;
+        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
+        if (!ok)
+            break;
+        gs_buf_append(out, &PUSH[d], 1);
+        (*pushes)++;
+        x->occ[cur] = 0;
+        x->occ[next] = 1;
+        player = cur;
+        cur = next;
+    }
+    x->occ[cur] = 0;
+    x->occ[old] = 1;
+    free(cells);
+    *pplayer = player;
+    return ok && cur == at;
+}
+
 /* Rebuilds the full LURD answer for goal state `goal`: each push state
  * records only its push direction, so the walks between pushes are
  * recomputed by the same shortest flood the search costed them with. */
@@ -386,6 +499,27 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
                          sizeof *x->child, cmp_cell))
                 old = x->boxes[i];
+        if (d & 8) {
+            /* A packing-advisor move: the one new cell is where it went. */
+            int at = -1;
+            for (int i = 0; i < x->nboxes && at < 0; i++)
+                if (!bsearch(&x->child[i], x->boxes, (size_t)x->nboxes,
+                             sizeof *x->boxes, cmp_cell))
+                    at = x->child[i];
+            gs_sokoban_occ_set(x, x->boxes, 1);
+            bool ok = old >= 0 && at >= 0 &&
+                      replay_pack_macro(x, old, at, &player, &out, &pushes);
+            gs_sokoban_occ_set(x, x->boxes, 0);
+            if (!ok) {
+                rc = gs_error_set(err, GS_EINTERNAL,
+                                  "sokoban: push %zu of the answer is not "
+                                  "reachable",
+                                  t);
+                break;
+            }
+            memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+            continue;
+        }
         bool macro = d & 4;
         d &= 3;
         int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
@@ -445,16 +579,30 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
 static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
                      gs_sokoban_stats *st, gs_error *err)
 {
+    /* The feature-space search keeps its open lists itself (a quarter of
+     * the memory budget) and the store only as a visited set. */
+    gs_limits flim = lim ? *lim : (gs_limits){0};
+    x->fess = NULL;
+    x->fess_expanded = 0;
+    if (x->use_fess && x->obj == SOK_ANY) {
+        x->fess = gs_sokoban_fess_new(x, flim.max_bytes / 4);
+        if (!x->fess)
+            return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
+        flim.max_bytes -= flim.max_bytes / 4;
+    }
     gs_search_config cfg = {
         .key_size = x->key_size,
-        .queue = GS_QUEUE_PRIORITY,
-        .limits = lim,
+        .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
+        .limits = &flim,
         .bound_shift = bound_shift(x->obj),
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
-    if (rc)
+    if (rc) {
+        gs_sokoban_fess_free(x->fess);
+        x->fess = NULL;
         return gs_error_set(err, rc, "sokoban: cannot start the search");
+    }
     uint64_t goal = 0;
     rc = search(x, s, &goal);
     if (rc == 1) {
@@ -462,12 +610,17 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers are only known optimal when empty. */
         res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
-        res->expanded = gs_search_expanded(s);
+        res->expanded = gs_search_expanded(s) + x->fess_expanded;
     } else {
         rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
         if (rc)
             gs_error_set(err, rc, "sokoban: out of memory in the search");
+        res->expanded += x->fess_expanded;
+        if (x->fess && gs_sokoban_fess_over(x->fess) && res->status == GS_LIMIT)
+            res->limit = GS_LIMIT_MEMORY;
     }
+    gs_sokoban_fess_free(x->fess);
+    x->fess = NULL;
     if (st) {
         st->states = gs_search_count(s);
         st->store_bytes = gs_search_bytes(s);
@@ -480,16 +633,18 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
 /* `any`'s feature-weighted greedy phase: with tunnel and goal-area macros
  * first; when that search runs out of states (the macros may have skipped the
  * only way) the plain one decides, so `impossible` stays a proof. */
-static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                        gs_sokoban_stats *st, gs_error *err)
+static int greedy_phase(sok_ctx *x, const gs_limits *lim, bool fess,
+                        gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
     x->tunnels = true;
     x->goal_macros = x->garea != NULL;
+    x->use_fess = fess;
     int rc = run_phase(x, lim, res, st, err);
     x->tunnels = false;
     x->goal_macros = false;
+    x->use_fess = false;
     if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
@@ -602,15 +757,18 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * on some levels whose short solutions A* finds at once), the
          * plain greedy (bound + packing order) to 3/10 (it finds some
          * short answers the weighted one misses: Microban II 74, 115),
-         * then the feature-weighted greedy phase. A phase exhausting the
-         * space proves the level impossible (greedy_phase re-checks
-         * without macros). */
+         * the feature-weighted greedy phase to SOK_GREEDY_END percent
+         * (it dives straight to many answers), then the feature-space
+         * search (fess.c: it spreads its effort over ways of packing the
+         * greedy ones never leave). A phase exhausting the space proves
+         * the level impossible (greedy_phase re-checks without macros). */
+        static const int64_t end[4] = {10, 30, SOK_GREEDY_END, 100};
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
         uint64_t expanded = 0;
-        for (int phase = 0; phase < 3; phase++) {
+        for (int phase = 0; phase < 4; phase++) {
             gs_limits part = slim;
-            if (phase < 2 && span > 0)
-                part.deadline_ns = now + span / 10 * (phase == 0 ? 1 : 3);
+            if (phase < 3 && span > 0)
+                part.deadline_ns = now + span / 100 * end[phase];
             if (phase > 0) {
                 if (rc != GS_OK || res->status != GS_LIMIT ||
                     res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
@@ -624,11 +782,12 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.tunnels = false;
             x.goal_macros = false;
             rc = phase < 2 ? run_phase(&x, &part, res, st, err)
-                           : greedy_phase(&x, &slim, res, st, err);
+                           : greedy_phase(&x, &part, phase == 3, res, st, err);
         }
         res->expanded += expanded;
-    } else if (g->objective == SOK_ANY) {
-        rc = greedy_phase(&x, &slim, res, st, err);
+    } else if (g->objective == SOK_ANY || g->objective == SOK_ANY_FESS) {
+        rc =
+            greedy_phase(&x, &slim, g->objective == SOK_ANY_FESS, res, st, err);
     } else {
         rc = exact_phases(&x, &slim, res, st, err);
     }

@@ -13,13 +13,15 @@
 /* Cell flags of a parsed instance. */
 enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
 
-/* The objectives a request names, and SOK_ANY_ASTAR: the second phase of
- * `any`, A* on pushes alone with the player's region in the state. */
+/* The objectives a request names, and two phases of `any` on their own
+ * (for tests): SOK_ANY_ASTAR, A* on pushes with the player's region in
+ * the state; SOK_ANY_FESS, the feature-space search (fess.c). */
 typedef enum {
     SOK_MOVES = 0,
     SOK_PUSHES = 1,
     SOK_ANY = 2,
-    SOK_ANY_ASTAR = 3
+    SOK_ANY_ASTAR = 3,
+    SOK_ANY_FESS = 4
 } sok_objective;
 
 /* Judge text notations: the contest's `N M` header with `X` player, `*`
@@ -94,6 +96,17 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PACK_WEIGHT 3
 #define SOK_CONN_WEIGHT 3
 #define SOK_GREEDY_WEIGHT 2
+/* The feature-space search (fess.c) takes every SOK_FESS_GREEDY_EVERY-th
+ * state greedy's way (the best estimate over all cells), the others
+ * round robin over the feature cells. */
+#define SOK_FESS_GREEDY_EVERY 2
+/* Empty goals the packing advisor tries (fess.c), deepest first. */
+#define SOK_FESS_TARGETS 3
+/* `any` with a deadline: the weighted greedy phase ends this many percent
+ * into the time, the feature-space search has the rest (search.c). */
+#ifndef SOK_GREEDY_END
+#define SOK_GREEDY_END 55
+#endif
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
  * priority = f on pushes << SOK_PRIO_PUSH_SHIFT | f on moves << 16 | h
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
@@ -181,7 +194,9 @@ typedef struct sok_ctx {
      * their index slots were prefetched (search.c). */
     struct sok_pend {
         uint64_t cost, prio;
-        uint32_t h;  /* the bound, before the perimeter table's */
+        /* The bound (exact objectives: before the perimeter table's) or
+         * the estimate (`any`), and the features (fess.c). */
+        uint32_t h, feat;
         uint8_t tag; /* the move byte: direction, bit 2 a goal macro */
     } * pend;
     unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
@@ -195,10 +210,13 @@ typedef struct sok_ctx {
     /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
     int32_t *garea; /* n: goal area of a goal cell (>= 2 goals), else -1 */
     uint32_t *gmseen, gmgen; /* ngoals*4: box-path nodes seen (gmgen) */
-    int32_t *gmpar;  /* ngoals*4: a node's parent node, -1 at the root */
-    int32_t *gmq;    /* ngoals*4: the box-path queue, then a chain */
-    uint16_t *gmdep; /* ngoals*4: pushes from the root */
-    bool plain;      /* plain greedy: bound + packing order, no weights */
+    int32_t *gmpar;        /* ngoals*4: a node's parent node, -1 at the root */
+    int32_t *gmq;          /* ngoals*4: the box-path queue, then a chain */
+    uint16_t *gmdep;       /* ngoals*4: pushes from the root */
+    bool plain;            /* plain greedy: bound + packing order, no weights */
+    bool use_fess;         /* the greedy phase searches the feature space */
+    struct sok_fess *fess; /* its open lists (fess.c) while it runs */
+    uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
 } sok_ctx;
@@ -362,5 +380,43 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes);
  * in x->seen too): more than one means the player is shut out of some
  * (FESS's connectivity feature). */
 int gs_sokoban_regions(sok_ctx *x);
+
+/* fess.c */
+typedef struct sok_fess sok_fess;
+/* The open lists of a feature-space search over x's level, allowed
+ * max_bytes (0: no cap) for themselves; NULL when out of memory. */
+sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes);
+void gs_sokoban_fess_free(sok_fess *f);
+/* The feature cell of a state with boxes, pen boxes out of packing order
+ * and `regions` areas of free cells (gs_sokoban_regions), packed in one
+ * number. */
+uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
+                                  const int32_t *boxes, uint32_t pen,
+                                  int regions);
+/* Queues state id (estimate h, g pushes) in cell `key`; an `advised`
+ * state (the packing advisor's child) first in its cell. GS_OK, or
+ * GS_ELIMIT when the memory budget refuses (gs_sokoban_fess_over). */
+int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
+                         uint64_t g, bool advised);
+/* Takes the best state of the next non-empty cell of the round: 1 with
+ * *id and *g set, 0 when every cell is empty. */
+int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
+/* Whether the memory budget stopped the search. */
+bool gs_sokoban_fess_over(const sok_fess *f);
+/* Whether the last pick was the first round-robin pick of its cell or an
+ * advised state: the packing advisor's turn (gs_sokoban_fess_pack_move). */
+bool gs_sokoban_fess_advise(const sok_fess *f);
+/* FESS's packing advisor: the box off goal (slot in x->boxes, x->occ
+ * holding them, the player on `player`) with the fewest pushes to the
+ * deepest empty goal of the packing order (of the first SOK_FESS_TARGETS
+ * that some box reaches), the others fixed. Returns that goal with
+ * *slot, *pl (the player after the last push) and *pushes set, or -1.
+ * Floods (x->seen). */
+int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
+                              int *pl, int *pushes);
+/* The box cells of the same search's path from b to target (b first)
+ * into cells[] (room for x->n * 4); returns how many, or -1. */
+int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
+                              int target, int32_t *cells);
 
 #endif
