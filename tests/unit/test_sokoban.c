@@ -42,9 +42,10 @@ static cJSON *body_of(const char *const *rows, int n, const char *optimize)
     return b;
 }
 
-/* Parses and solves rows with the objective and limits given. */
-static void solve_rows(const char *const *rows, int n, const char *optimize,
-                       const gs_limits *lim, gs_result *res)
+/* Parses rows for the objective given ("any-astar" and "any-fess": one
+ * phase of `any` on its own, which small levels never reach otherwise). */
+static gs_sokoban *parse_rows(const char *const *rows, int n,
+                              const char *optimize)
 {
     cJSON *b = body_of(rows, n, optimize);
     void *inst = NULL;
@@ -53,18 +54,30 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
     int rc = SOK->parse_json(b, &caps, &inst, &err);
     cJSON_Delete(b);
     ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
-    /* "any-astar": the second phase of `any` on its own (it only runs
-     * after a greedy phase timed out, which small levels never do). */
+    gs_sokoban *g = inst;
     if (optimize && strcmp(optimize, "any-astar") == 0)
-        ((gs_sokoban *)inst)->objective = SOK_ANY_ASTAR;
-    /* "any-fess": the feature-space phase of `any` on its own. */
+        g->objective = SOK_ANY_ASTAR;
     if (optimize && strcmp(optimize, "any-fess") == 0)
-        ((gs_sokoban *)inst)->objective = SOK_ANY_FESS;
+        g->objective = SOK_ANY_FESS;
+    return g;
+}
+
+/* Solves a parsed level within lim (NULL: none), then frees it. */
+static void solve_inst(gs_sokoban *g, const gs_limits *lim, gs_result *res)
+{
+    gs_error err = {0};
     gs_limits none = {0};
     gs_result_clear(res);
-    rc = SOK->solve(inst, lim ? lim : &none, res, &err);
+    int rc = SOK->solve(g, lim ? lim : &none, res, &err);
     ck_assert_msg(rc == GS_OK, "solve failed: %s", err.detail);
-    SOK->free(inst);
+    SOK->free(g);
+}
+
+/* Parses and solves rows with the objective and limits given. */
+static void solve_rows(const char *const *rows, int n, const char *optimize,
+                       const gs_limits *lim, gs_result *res)
+{
+    solve_inst(parse_rows(rows, n, optimize), lim, res);
 }
 
 /* solve_rows for an exact objective with the perimeter table (perim.c)
@@ -74,22 +87,12 @@ static void solve_rows_perim(const char *const *rows, int n,
                              const char *optimize, uint64_t trigger, size_t cap,
                              gs_result *res)
 {
-    cJSON *b = body_of(rows, n, optimize);
-    void *inst = NULL;
-    gs_error err = {0};
-    gs_caps caps = {.max_cells = 1u << 20};
-    int rc = SOK->parse_json(b, &caps, &inst, &err);
-    cJSON_Delete(b);
-    ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
-    ((gs_sokoban *)inst)->perim_trigger = trigger;
-    ((gs_sokoban *)inst)->perim_cap = cap;
+    gs_sokoban *g = parse_rows(rows, n, optimize);
+    g->perim_trigger = trigger;
+    g->perim_cap = cap;
     /* Rounds: a table of cap / 4 positions first, then twice as big. */
-    ((gs_sokoban *)inst)->perim_first = cap / 4;
-    gs_limits none = {0};
-    gs_result_clear(res);
-    rc = SOK->solve(inst, &none, res, &err);
-    ck_assert_msg(rc == GS_OK, "solve failed: %s", err.detail);
-    SOK->free(inst);
+    g->perim_first = cap / 4;
+    solve_inst(g, NULL, res);
 }
 
 /* An XSB level as flags, any size (missing cells of short rows: floor). */

@@ -109,6 +109,26 @@ int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
     return (int)key_get(k, x->w, 0);
 }
 
+void gs_sokoban_boxes_move(const sok_ctx *x, const int32_t *boxes, int i,
+                           int to, int32_t *out)
+{
+    memcpy(out, boxes, sizeof *out * (size_t)x->nboxes);
+    out[i] = to;
+    /* One slot changed: a single insertion pass restores the order. */
+    while (i > 0 && out[i - 1] > out[i]) {
+        int32_t s = out[i - 1];
+        out[i - 1] = out[i];
+        out[i] = s;
+        i--;
+    }
+    while (i + 1 < x->nboxes && out[i + 1] < out[i]) {
+        int32_t s = out[i + 1];
+        out[i + 1] = out[i];
+        out[i] = s;
+        i++;
+    }
+}
+
 void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v)
 {
     for (int i = 0; i < x->nboxes; i++)

@@ -264,26 +264,6 @@ static bool perim_roots(sok_ctx *x, struct sok_perim *t)
     return ok;
 }
 
-/* Writes boxes with box i moved to `to` into out, kept sorted. */
-static void perim_move(const sok_ctx *x, const int32_t *boxes, int i, int to,
-                       int32_t *out)
-{
-    memcpy(out, boxes, sizeof *out * (size_t)x->nboxes);
-    out[i] = to;
-    while (i > 0 && out[i - 1] > out[i]) {
-        int32_t s = out[i - 1];
-        out[i - 1] = out[i];
-        out[i] = s;
-        i--;
-    }
-    while (i + 1 < x->nboxes && out[i + 1] < out[i]) {
-        int32_t s = out[i + 1];
-        out[i + 1] = out[i];
-        out[i] = s;
-        i++;
-    }
-}
-
 /* Pushes mode: expands queued position r by every pull, adding its
  * children at `depth`. Returns false when the table is full. Uses
  * x->boxes, x->occ and the flood scratch. */
@@ -312,7 +292,7 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
             int lo = gs_sokoban_area_min_after(x, &t->an, c1, b);
             if (lo < 0)
                 lo = gs_sokoban_flood(x, c2);
-            perim_move(x, x->boxes, i, c1, t->boxes);
+            gs_sokoban_boxes_move(x, x->boxes, i, c1, t->boxes);
             gs_sokoban_key_pack(x, lo, t->boxes);
             perim_child(x, t, &nc);
             x->occ[c1] = 0;
@@ -408,7 +388,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         int i = 0;
         while (x->boxes[i] != bx)
             i++;
-        perim_move(x, x->boxes, i, p, t->boxes);
+        gs_sokoban_boxes_move(x, x->boxes, i, p, t->boxes);
         gs_sokoban_key_pack(x, q, t->boxes);
         perim_child(x, t, nc);
     }

@@ -53,21 +53,7 @@ static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 /* Writes boxes with slot i moved to `to` into x->child, kept sorted. */
 static void move_box(sok_ctx *x, int i, int to)
 {
-    int32_t *c = x->child;
-    memcpy(c, x->boxes, sizeof *c * (size_t)x->nboxes);
-    c[i] = to;
-    while (i > 0 && c[i - 1] > c[i]) {
-        int32_t t = c[i - 1];
-        c[i - 1] = c[i];
-        c[i] = t;
-        i--;
-    }
-    while (i + 1 < x->nboxes && c[i + 1] < c[i]) {
-        int32_t t = c[i + 1];
-        c[i + 1] = c[i];
-        c[i] = t;
-        i++;
-    }
+    gs_sokoban_boxes_move(x, x->boxes, i, to, x->child);
 }
 
 /* Whether every box stands on a goal. */

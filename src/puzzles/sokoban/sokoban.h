@@ -237,6 +237,10 @@ void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes);
 /* Reads a key's boxes into boxes[]; returns its player cell. */
 int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
                           int32_t *boxes);
+/* Writes boxes (x->nboxes, sorted) with slot i moved to `to` into out,
+ * kept sorted (out != boxes). */
+void gs_sokoban_boxes_move(const sok_ctx *x, const int32_t *boxes, int i,
+                           int to, int32_t *out);
 /* Sets x->occ to v under each box. */
 void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v);
 /* A fresh x->gen: no cell counts as seen any more. */
