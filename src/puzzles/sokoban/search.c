@@ -380,6 +380,35 @@ static bool append_walk(sok_ctx *x, int from, int to, gs_buf *out)
     return true;
 }
 
+/* Pushes the box on *pcur along cells[1..k) (each side-adjacent to the
+ * one before), appending each walk from *pplayer and each push to out and
+ * moving the box in x->occ. *pcur and *pplayer follow the box and the
+ * player; false when a cell is not adjacent or a walk fails. */
+static bool push_along(sok_ctx *x, const int32_t *cells, int k, int *pcur,
+                       int *pplayer, gs_buf *out, long *pushes)
+{
+    int cur = *pcur, player = *pplayer;
+    bool ok = true;
+
+    for (int t = 1; t < k && ok; t++) {
+        int next = cells[t], d = 0;
+        while (d < 4 && x->nb[cur * 4 + d] != next)
+            d++;
+        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
+        if (!ok)
+            break;
+        gs_buf_append(out, &PUSH[d], 1);
+        (*pushes)++;
+        x->occ[cur] = 0;
+        x->occ[next] = 1;
+        player = cur;
+        cur = next;
+    }
+    *pcur = cur;
+    *pplayer = player;
+    return ok;
+}
+
 /* Spells out a goal macro in the answer: the box pushed from `old` (off
  * goal, x->occ holding the boxes before the move) has reached `at` with
  * the player on *pplayer; the same box-path search as expand() takes it
@@ -395,20 +424,9 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
                                       sizeof *x->child, cmp_cell);
     int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;
-    for (int t = 1; t < k && ok; t++) {
-        int next = x->goals[x->gmq[t] / 4], d = 0;
-        while (d < 4 && x->nb[cur * 4 + d] != next)
-            d++;
-        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
-        if (!ok)
-            break;
-        gs_buf_append(out, &PUSH[d], 1);
-        (*pushes)++;
-        x->occ[cur] = 0;
-        x->occ[next] = 1;
-        player = cur;
-        cur = next;
-    }
+    for (int t = 0; t < k; t++) /* the chain's nodes, as cells */
+        x->gmq[t] = x->goals[x->gmq[t] / 4];
+    ok = ok && push_along(x, x->gmq, k, &cur, &player, out, pushes);
     x->occ[cur] = 0;
     x->occ[old] = 1;
     *pplayer = player;
@@ -431,20 +449,7 @@ static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
     int k = gs_sokoban_fess_pack_path(x, x->fess, old, *pplayer, at, cells);
     bool ok = k >= 2 && cells[k - 1] == at;
     int player = *pplayer, cur = old;
-    for (int t = 1; t < k && ok; t++) {
-        int next = cells[t], d = 0;
-        while (d < 4 && x->nb[cur * 4 + d] != next)
-            d++;
-        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
-        if (!ok)
-            break;
-        gs_buf_append(out, &PUSH[d], 1);
-        (*pushes)++;
-        x->occ[cur] = 0;
-        x->occ[next] = 1;
-        player = cur;
-        cur = next;
-    }
+    ok = ok && push_along(x, cells, k, &cur, &player, out, pushes);
     x->occ[cur] = 0;
     x->occ[old] = 1;
     free(cells);
