@@ -457,6 +457,66 @@ static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
     return ok && cur == at;
 }
 
+/* Spells out one packing-advisor step of the answer (x->boxes before it,
+ * x->child after; the box left `old`): the one new cell is where it went.
+ * False when it cannot be replayed (a bug). */
+static bool replay_advice(sok_ctx *x, int old, int *player, gs_buf *out,
+                          long *pushes)
+{
+    int at = -1;
+    for (int i = 0; i < x->nboxes && at < 0; i++)
+        if (!bsearch(&x->child[i], x->boxes, (size_t)x->nboxes,
+                     sizeof *x->boxes, cmp_cell))
+            at = x->child[i];
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    bool ok = old >= 0 && at >= 0 &&
+              replay_pack_macro(x, old, at, player, out, pushes);
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    return ok;
+}
+
+/* Spells out one push step of the answer (x->boxes before it, x->child
+ * after): the walk to the box on `old`, the push along d (move byte d:
+ * bit 2 a macro), and the pushes a tunnel or goal macro added. False when
+ * it cannot be replayed (a bug). */
+static bool replay_push(sok_ctx *x, int old, int d, int *player, gs_buf *out,
+                        long *pushes)
+{
+    bool macro = d & 4;
+    d &= 3;
+    int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    bool ok = from >= 0 && append_walk(x, *player, from, out);
+    /* The box goes on along d to its new cell: several pushes when a
+     * tunnel macro made the step. A goal macro ends the straight run
+     * where expand() started it: after the tunnel macro, if any. */
+    *player = old;
+    int at = ok ? x->nb[old * 4 + d] : -1;
+    int end = at;
+    if (ok && macro && x->tunnels && at >= 0) {
+        x->occ[old] = 0;
+        x->occ[at] = 1;
+        end = gs_sokoban_tunnel_end(x, old, at, d);
+        x->occ[at] = 0;
+        x->occ[old] = 1;
+    }
+    while (ok) {
+        gs_buf_append(out, &PUSH[d], 1);
+        (*pushes)++;
+        if (at < 0 || (macro && at == end) ||
+            bsearch(&at, x->child, (size_t)x->nboxes, sizeof *x->child,
+                    cmp_cell))
+            break;
+        *player = at;
+        at = x->nb[at * 4 + d];
+    }
+    ok = ok && at >= 0;
+    if (ok && macro)
+        ok = replay_goal_macro(x, old, at, player, out, pushes);
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    return ok;
+}
+
 /* Rebuilds the full LURD answer for goal state `goal`: each push state
  * records only its push direction, so the walks between pushes are
  * recomputed by the same shortest flood the search costed them with. */
@@ -490,59 +550,8 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
                          sizeof *x->child, cmp_cell))
                 old = x->boxes[i];
-        if (d & 8) {
-            /* A packing-advisor move: the one new cell is where it went. */
-            int at = -1;
-            for (int i = 0; i < x->nboxes && at < 0; i++)
-                if (!bsearch(&x->child[i], x->boxes, (size_t)x->nboxes,
-                             sizeof *x->boxes, cmp_cell))
-                    at = x->child[i];
-            gs_sokoban_occ_set(x, x->boxes, 1);
-            bool ok = old >= 0 && at >= 0 &&
-                      replay_pack_macro(x, old, at, &player, &out, &pushes);
-            gs_sokoban_occ_set(x, x->boxes, 0);
-            if (!ok) {
-                rc = gs_error_set(err, GS_EINTERNAL,
-                                  "sokoban: push %zu of the answer is not "
-                                  "reachable",
-                                  t);
-                break;
-            }
-            memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
-            continue;
-        }
-        bool macro = d & 4;
-        d &= 3;
-        int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
-        gs_sokoban_occ_set(x, x->boxes, 1);
-        bool ok = from >= 0 && append_walk(x, player, from, &out);
-        /* The box goes on along d to its new cell: several pushes when a
-         * tunnel macro made the step. A goal macro ends the straight run
-         * where expand() started it: after the tunnel macro, if any. */
-        player = old;
-        int at = ok ? x->nb[old * 4 + d] : -1;
-        int end = at;
-        if (ok && macro && x->tunnels && at >= 0) {
-            x->occ[old] = 0;
-            x->occ[at] = 1;
-            end = gs_sokoban_tunnel_end(x, old, at, d);
-            x->occ[at] = 0;
-            x->occ[old] = 1;
-        }
-        while (ok) {
-            gs_buf_append(&out, &PUSH[d], 1);
-            pushes++;
-            if (at < 0 || (macro && at == end) ||
-                bsearch(&at, x->child, (size_t)x->nboxes, sizeof *x->child,
-                        cmp_cell))
-                break;
-            player = at;
-            at = x->nb[at * 4 + d];
-        }
-        ok = ok && at >= 0;
-        if (ok && macro)
-            ok = replay_goal_macro(x, old, at, &player, &out, &pushes);
-        gs_sokoban_occ_set(x, x->boxes, 0);
+        bool ok = (d & 8) ? replay_advice(x, old, &player, &out, &pushes)
+                          : replay_push(x, old, d, &player, &out, &pushes);
         if (!ok) {
             rc = gs_error_set(err, GS_EINTERNAL,
                               "sokoban: push %zu of the answer is not "
