@@ -43,6 +43,10 @@ typedef struct gs_progress {
                                       gs_progress_report_bytes by a solver
                                       with its own store; gs_search_finish
                                       publishes the final counters) */
+    /* The solving thread's own (never read by another): states expanded
+     * by the earlier searches of a solve that runs several (phases),
+     * added to every report so that `expanded` never goes back. */
+    uint64_t expanded_base;
 } gs_progress;
 
 /* Limits of one solve. All optional (0 / NULL = none). */
@@ -178,6 +182,10 @@ bool gs_limits_expired(const gs_limits *lim);
  * for solvers that search outside the core or want to report a depth. */
 void gs_progress_report(const gs_limits *lim, uint64_t expanded,
                         uint64_t stored, uint64_t bound);
+/* Counts n states expanded by a search that has ended into every later
+ * report of the same solve (lim->progress->expanded_base; no-op without
+ * one). */
+void gs_progress_add_expanded(const gs_limits *lim, uint64_t n);
 /* Publishes the bytes of a solver's own state store to lim->progress
  * (no-op without one), for solvers that search outside the core. */
 void gs_progress_report_bytes(const gs_limits *lim, uint64_t bytes);

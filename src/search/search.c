@@ -117,9 +117,16 @@ void gs_progress_report(const gs_limits *lim, uint64_t expanded,
 
     if (!p)
         return;
-    atomic_store_explicit(&p->expanded, expanded, memory_order_relaxed);
+    atomic_store_explicit(&p->expanded, p->expanded_base + expanded,
+                          memory_order_relaxed);
     atomic_store_explicit(&p->stored, stored, memory_order_relaxed);
     atomic_store_explicit(&p->bound, bound, memory_order_relaxed);
+}
+
+void gs_progress_add_expanded(const gs_limits *lim, uint64_t n)
+{
+    if (lim && lim->progress)
+        lim->progress->expanded_base += n;
 }
 
 void gs_progress_report_bytes(const gs_limits *lim, uint64_t bytes)

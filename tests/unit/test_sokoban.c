@@ -92,7 +92,13 @@ static void solve_rows_perim(const char *const *rows, int n,
     g->perim_cap = cap;
     /* Rounds: a table of cap / 4 positions first, then twice as big. */
     g->perim_first = cap / 4;
-    solve_inst(g, NULL, res);
+    /* Each round runs a search of its own: the answer counts them all,
+     * and so do the progress reports, which never go back. */
+    gs_progress prog = {0};
+    gs_limits lim = {.progress = &prog};
+    solve_inst(g, &lim, res);
+    ck_assert_uint_eq(prog.expanded_base, res->expanded);
+    ck_assert_uint_le(atomic_load(&prog.expanded), res->expanded);
 }
 
 /* An XSB level as flags, any size (missing cells of short rows: floor). */

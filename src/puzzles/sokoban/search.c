@@ -605,20 +605,24 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     }
     uint64_t goal = 0;
     rc = search(x, s, &goal);
+    uint64_t here = gs_search_expanded(s) + x->fess_expanded;
     if (rc == 1) {
         rc = rebuild(x, s, goal, res, err);
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers are only known optimal when empty. */
         res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
-        res->expanded = gs_search_expanded(s) + x->fess_expanded;
     } else {
         rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
         if (rc)
             gs_error_set(err, rc, "sokoban: out of memory in the search");
-        res->expanded += x->fess_expanded;
         if (x->fess && gs_sokoban_fess_over(x->fess) && res->status == GS_LIMIT)
             res->limit = GS_LIMIT_MEMORY;
     }
+    /* Phases and rounds each run a search of their own: the callers sum
+     * the answer's count, and the progress reports go on from this one's
+     * (they never go back). */
+    res->expanded = here;
+    gs_progress_add_expanded(lim, here);
     gs_sokoban_fess_free(x->fess);
     x->fess = NULL;
     if (st) {
