@@ -451,11 +451,25 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
     }
     /* Stones and random walls make the branches of a plain neighbour loop
      * unpredictable; here each neighbour is written unconditionally and
-     * the queue tail advances by 0 or 1 (the holedox bench input 100
-     * times over: 11.4 -> 9.5 ms of CPU). */
+     * the queue tail advances by 0 or 1, and the four directions are
+     * spelled out, each a constant step of the cell and of the packed
+     * queue entry (the holedox bench input 100 times over: 11.4 -> 9.5
+     * ms of CPU branch-free, then 1.64 M -> 1.41 M instructions for the
+     * 12 boards unrolled). */
     const int rows = h->rows, cols = h->cols;
     unsigned char *cell = sv->cell;
     uint32_t *dist = sv->dist;
+/* Labels neighbour n (queue entry e) when `in` (on the board) and it is
+ * free and new; off the board it looks at cur, which is labelled. */
+#define HOLEDOX_VISIT(in, n, e)                                                \
+    do {                                                                       \
+        int nn = (in) ? (n) : cur;                                             \
+        int take =                                                             \
+            (cell[nn] != CELL_STONE) & (dist[nn] == HOLEDOX_UNREACHABLE);      \
+        dist[nn] = take ? next : dist[nn];                                     \
+        queue[tail] = (e); /* one spare entry past the last */                 \
+        tail += (size_t)take;                                                  \
+    } while (0)
     while (head < tail) {
         if (head % HOLEDOX_BFS_CHECK_EVERY == 0 && gs_limits_expired(lim)) {
             budget_free(queue, cells + 1, sizeof *queue);
@@ -465,20 +479,12 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
         int r = (int)(q >> 16), c = (int)(q & 0xFFFF);
         int cur = r * cols + c;
         uint32_t next = dist[cur] + 1;
-        for (int d = 0; d < 4; d++) {
-            int nr = r + holedox_dr[d], nc = c + holedox_dc[d];
-            int inside =
-                (unsigned)nr < (unsigned)rows && (unsigned)nc < (unsigned)cols;
-            /* Off the board, look at the current cell: already labelled,
-             * so never taken. */
-            int n = inside ? nr * cols + nc : cur;
-            int take =
-                (cell[n] != CELL_STONE) & (dist[n] == HOLEDOX_UNREACHABLE);
-            dist[n] = take ? next : dist[n];
-            queue[tail] = (uint32_t)nr << 16 | (uint32_t)nc; /* one spare */
-            tail += (size_t)take;
-        }
+        HOLEDOX_VISIT(r > 0, cur - cols, q - 0x10000u);
+        HOLEDOX_VISIT(r + 1 < rows, cur + cols, q + 0x10000u);
+        HOLEDOX_VISIT(c > 0, cur - 1, q - 1u);
+        HOLEDOX_VISIT(c + 1 < cols, cur + 1, q + 1u);
     }
+#undef HOLEDOX_VISIT
     budget_free(queue, cells + 1, sizeof *queue);
     return GS_OK;
 }
