@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/mem.h"
 #include "sokoban.h"
 
 /* Move letters by direction (U D L R). */
@@ -441,9 +442,9 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
 static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
                               gs_buf *out, long *pushes)
 {
-    int32_t *cells = malloc(sizeof *cells * ((size_t)x->n * 4 + 1));
+    int32_t *cells = gs_mem_malloc(sizeof *cells * ((size_t)x->n * 4 + 1));
     if (!cells || !x->fess) {
-        free(cells);
+        gs_mem_free(cells);
         return false;
     }
     int k = gs_sokoban_fess_pack_path(x, x->fess, old, *pplayer, at, cells);
@@ -452,7 +453,7 @@ static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
     ok = ok && push_along(x, cells, k, &cur, &player, out, pushes);
     x->occ[cur] = 0;
     x->occ[old] = 1;
-    free(cells);
+    gs_mem_free(cells);
     *pplayer = player;
     return ok && cur == at;
 }
