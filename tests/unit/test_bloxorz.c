@@ -369,6 +369,26 @@ START_TEST(test_limit_states)
 }
 END_TEST
 
+/* Fills rows x cols random cells into fresh rows g[]: walls% '#',
+ * weak% 'E', the rest '.' (one rand() per cell, row by row). */
+static void random_rows(char **g, int rows, int cols, int walls, int weak)
+{
+    for (int r = 0; r < rows; r++) {
+        g[r] = calloc((size_t)cols + 1, 1);
+        ck_assert_ptr_nonnull(g[r]);
+        for (int c = 0; c < cols; c++) {
+            int k = rand() % 100;
+            g[r][c] = k < walls ? '#' : k < walls + weak ? 'E' : '.';
+        }
+    }
+}
+
+static void free_rows(char **g, int rows)
+{
+    for (int r = 0; r < rows; r++)
+        free(g[r]);
+}
+
 /* Property: random small boards, solver == brute force, moves replay. */
 START_TEST(test_random_vs_brute)
 {
@@ -377,14 +397,7 @@ START_TEST(test_random_vs_brute)
     for (int iter = 0; iter < 600; iter++) {
         int rows = 1 + rand() % 8, cols = 1 + rand() % 8;
         char *g[8];
-        for (int r = 0; r < rows; r++) {
-            g[r] = calloc((size_t)cols + 1, 1);
-            ck_assert_ptr_nonnull(g[r]);
-            for (int c = 0; c < cols; c++) {
-                int k = rand() % 100;
-                g[r][c] = k < 20 ? '#' : k < 35 ? 'E' : '.';
-            }
-        }
+        random_rows(g, rows, cols, 20, 15);
         /* A start (standing or lying either way) and a goal elsewhere. */
         int o = rand() % 3;
         int sr = rand() % rows, sc = rand() % cols;
@@ -401,8 +414,7 @@ START_TEST(test_random_vs_brute)
             else
                 impossible++;
         }
-        for (int r = 0; r < rows; r++)
-            free(g[r]);
+        free_rows(g, rows);
     }
     /* Both outcomes must be well represented for the test to mean much. */
     ck_assert_int_gt(solved, 50);
@@ -420,14 +432,7 @@ START_TEST(test_random_multi_tile_vs_brute)
     for (int iter = 0; iter < 30; iter++) {
         int rows = 9 + rand() % 18, cols = 9 + rand() % 18;
         char *g[26];
-        for (int r = 0; r < rows; r++) {
-            g[r] = calloc((size_t)cols + 1, 1);
-            ck_assert_ptr_nonnull(g[r]);
-            for (int c = 0; c < cols; c++) {
-                int k = rand() % 100;
-                g[r][c] = k < 12 ? '#' : k < 22 ? 'E' : '.';
-            }
-        }
+        random_rows(g, rows, cols, 12, 10);
         int o = rand() % 3;
         int sr = rand() % (rows - 1), sc = rand() % (cols - 1);
         int er = sr + (o == 2), ec = sc + (o == 1);
@@ -438,8 +443,7 @@ START_TEST(test_random_multi_tile_vs_brute)
             g[gr][gc] = 'O';
             solved += solve_checked(g, rows, cols) >= 0;
         }
-        for (int r = 0; r < rows; r++)
-            free(g[r]);
+        free_rows(g, rows);
     }
     ck_assert_int_gt(solved, 10);
 }

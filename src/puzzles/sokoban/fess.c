@@ -152,7 +152,24 @@ uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
     return packed << 16 | conn << 8 | doors;
 }
 
-/* The cell of features `key`, made when new; NULL when out of memory. */
+/* Array p of *cap elements of `size` bytes, doubled (to `first` when
+ * empty), its bytes reserved from the open lists' budget first: the new
+ * array, *cap updated; NULL (p kept, f->over set) when either refuses. */
+static void *fess_grow(sok_fess *f, void *p, uint32_t *cap, size_t size,
+                       uint32_t first)
+{
+    uint32_t n = *cap ? *cap * 2 : first;
+    if (!fess_reserve(f, (size_t)(n - *cap) * size))
+        return NULL;
+    void *q = gs_mem_realloc(p, size * n);
+    if (!q) {
+        f->over = true;
+        return NULL;
+    }
+    *cap = n;
+    return q;
+}
+
 static fess_cell *cell_of(sok_fess *f, uint32_t key)
 {
     uint32_t h = key * 2654435761u;
@@ -164,16 +181,11 @@ static fess_cell *cell_of(sok_fess *f, uint32_t key)
             return &f->cells[v - 1];
     }
     if (f->ncells == f->cells_cap) {
-        uint32_t cap = f->cells_cap ? f->cells_cap * 2 : 64;
-        if (!fess_reserve(f, (size_t)(cap - f->cells_cap) * sizeof *f->cells))
+        fess_cell *c =
+            fess_grow(f, f->cells, &f->cells_cap, sizeof *f->cells, 64);
+        if (!c)
             return NULL;
-        fess_cell *c = gs_mem_realloc(f->cells, sizeof *c * cap);
-        if (!c) {
-            f->over = true;
-            return NULL;
-        }
         f->cells = c;
-        f->cells_cap = cap;
     }
     if ((f->ncells + 1) * 2 > f->index_mask + 1) {
         /* Keep the index at most half full: rebuild it twice as big. */
@@ -209,16 +221,10 @@ static fess_cell *cell_of(sok_fess *f, uint32_t key)
 static int heap_push(sok_fess *f, fess_cell *c, fess_ent e)
 {
     if (c->len == c->cap) {
-        uint32_t cap = c->cap ? c->cap * 2 : 16;
-        if (!fess_reserve(f, (size_t)(cap - c->cap) * sizeof *c->heap))
+        fess_ent *hp = fess_grow(f, c->heap, &c->cap, sizeof *c->heap, 16);
+        if (!hp)
             return GS_ELIMIT;
-        fess_ent *hp = gs_mem_realloc(c->heap, sizeof *hp * cap);
-        if (!hp) {
-            f->over = true;
-            return GS_ELIMIT;
-        }
         c->heap = hp;
-        c->cap = cap;
     }
     uint32_t i = c->len++;
     while (i > 0) {
