@@ -73,4 +73,12 @@ void gs_gate_free(gs_gate *g);
  * when acceptable, else a problem detail. Pure, for unit tests. */
 const char *gs_gate_check_head(const char *head, size_t len);
 
+/* True when v (n bytes, blanks trimmed) is a Content-Length MHD takes:
+ * 1 to 19 digits, nothing else (20 digits may pass 2^64). */
+bool gs_gate_length_ok(const char *v, size_t n);
+
+/* The problem detail of a refused Content-Length. */
+#define GS_GATE_BAD_LENGTH                                                     \
+    "Content-Length must be a decimal byte count below 2^64"
+
 #endif

@@ -59,6 +59,7 @@ typedef struct gs_http {
     size_t puzzles_len;
     bool log_json;        /* --log-format json */
     bool cors_any;        /* --cors-origin "*" */
+    bool mhd_doubles_400; /* libmicrohttpd < 1.0: see answer_bad_length */
     char id_prefix[9];    /* random per process: ids stay unique */
     atomic_ullong id_seq; /* taken GS_HTTP_ID_BLOCK at a time per thread */
     /* Validator of GET /openapi.yaml, made once at start. */

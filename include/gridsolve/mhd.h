@@ -26,6 +26,7 @@
     X(MHD_destroy_response)                                                    \
     X(MHD_get_connection_info)                                                 \
     X(MHD_get_connection_values)                                               \
+    X(MHD_get_version)                                                         \
     X(MHD_is_feature_supported)                                                \
     X(MHD_lookup_connection_value)                                             \
     X(MHD_queue_response)                                                      \
@@ -62,6 +63,7 @@ int gs_mhd_load(char *msg, size_t len);
 #define MHD_destroy_response (*gs_mhd.MHD_destroy_response)
 #define MHD_get_connection_info (*gs_mhd.MHD_get_connection_info)
 #define MHD_get_connection_values (*gs_mhd.MHD_get_connection_values)
+#define MHD_get_version (*gs_mhd.MHD_get_version)
 #define MHD_is_feature_supported (*gs_mhd.MHD_is_feature_supported)
 #define MHD_lookup_connection_value (*gs_mhd.MHD_lookup_connection_value)
 #define MHD_queue_response (*gs_mhd.MHD_queue_response)

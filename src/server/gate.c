@@ -60,9 +60,7 @@ static char listen_tag, wake_tag;
 /* ---- head checks ----------------------------------------------------------
  */
 
-/* True when v (n bytes, blanks trimmed) is a Content-Length MHD takes:
- * 1 to 19 digits, nothing else (20 digits may pass 2^64). */
-static bool length_ok(const char *v, size_t n)
+bool gs_gate_length_ok(const char *v, size_t n)
 {
     while (n && (*v == ' ' || *v == '\t'))
         v++, n--;
@@ -91,9 +89,8 @@ const char *gs_gate_check_head(const char *head, size_t len)
             size_t vlen = n - (size_t)(colon + 1 - line);
             if (vlen && colon[vlen] == '\r')
                 vlen--;
-            if (!length_ok(colon + 1, vlen))
-                return "Content-Length must be a decimal byte count below "
-                       "2^64";
+            if (!gs_gate_length_ok(colon + 1, vlen))
+                return GS_GATE_BAD_LENGTH;
         }
         line = nl;
     }

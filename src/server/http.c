@@ -1826,13 +1826,30 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
 }
 
 /* A request line arrived (headers not yet): its head deadline starts. */
+/* libmicrohttpd before 1.0 writes its header block twice when it refuses
+ * a request's Content-Length itself (its state machine builds the error
+ * answer's head, then builds it again as for a normal answer). The gate
+ * screens a connection's first head; for a later request on a kept-alive
+ * connection the only hook left is MHD's log line, written on the
+ * connection's own thread just before the faulty answer. So each thread
+ * notes the connection whose request line it saw last, and the log
+ * handler answers that one itself, after checking it really is the one
+ * (answer_bad_length). */
+static _Thread_local struct MHD_Connection *tls_line_conn;
+static _Thread_local const char *tls_line_uri;
+/* MHD's lines that follow an answer_bad_length are noise: skipped. */
+static _Thread_local bool tls_answered;
+
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     gs_http *h = cls;
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
-    (void)uri;
+    tls_line_conn = conn;
+    tls_line_uri = uri; /* MHD's request buffer: lives as long as conn's
+                           request; used only while that one is parsed */
+    tls_answered = false;
     gs_conn_request_line(h->conns, ci ? ci->socket_context : NULL);
     return NULL; /* the request context is made by on_request */
 }
@@ -1849,6 +1866,44 @@ static void on_killed(void *ud, enum gs_conn_kill why)
                                        "--header-timeout-ms");
 }
 
+/* Called from MHD's log line about a Content-Length it refuses: answers
+ * the connection whose head is being parsed with the gate's one 400 and
+ * shuts its write side, so MHD's doubled answer goes nowhere (its send
+ * fails and it closes the connection). True when answered. The noted
+ * connection must have a complete head, no answer yet and a refusable
+ * Content-Length; otherwise (another connection of this thread saw its
+ * request line since) MHD answers as it would. */
+static void gate_refuse(void *ud, int fd, const char *method, const char *path,
+                        const char *detail);
+
+static bool answer_bad_length(gs_http *h)
+{
+    struct MHD_Connection *c = tls_line_conn;
+    const char *path = tls_line_uri;
+
+    tls_line_conn = NULL;
+    if (!h->mhd_doubles_400 || !c ||
+        !MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) ||
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS))
+        return false;
+    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!v || gs_gate_length_ok(v, strlen(v)) || !ci)
+        return false;
+    char sink[4096];
+    gate_refuse(h, ci->connect_fd, "-", path ? path : "/",
+                GS_GATE_BAD_LENGTH);
+    shutdown(ci->connect_fd, SHUT_WR);
+    /* Unread bytes at MHD's close would reset the answer away. */
+    for (int i = 0; i < 16; i++)
+        if (recv(ci->connect_fd, sink, sizeof sink, MSG_DONTWAIT) <= 0)
+            break;
+    tls_answered = true;
+    return true;
+}
+
 /* MHD's own diagnostics (bad requests it rejects itself, socket errors).
  * A refusal at the connection limit is counted, and logged at most once
  * a second: a flood must not turn into a flood of log lines. */
@@ -1860,6 +1915,11 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 
     vsnprintf(msg, sizeof msg, fmt, ap);
     msg[strcspn(msg, "\n")] = '\0';
+    if (strstr(msg, "Content-Length") && answer_bad_length(h))
+        return;
+    if (tls_answered && (strstr(msg, "Error processing request") ||
+                         strstr(msg, "Failed to send")))
+        return;
     if (strstr(msg, "reached connection limit")) {
         gs_metrics_conn_limit(h->metrics, false);
         if (log_once_a_second(&last_limit_log))
@@ -2124,6 +2184,7 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
                  : MHD_USE_POLL;
     h->max_connections = connection_limit(h->cfg);
     h->io_threads = io_threads(h);
+    h->mhd_doubles_400 = strncmp(MHD_get_version(), "0.", 2) == 0;
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h,
         /* First, so that MHD's own messages about the rest reach it. */
