@@ -43,8 +43,9 @@ RUN make -j"$(nproc)" build \
 FROM debian:bookworm-slim
 
 ARG DEBIAN_FRONTEND=noninteractive
-# libcjson1 is all the binary links beyond libc, and `serve` loads
-# libmicrohttpd12 at start (dlopen: `solve` starts without it); no
+# The binary links only libc: the first JSON call loads libcjson1 and
+# `serve` loads libmicrohttpd12 at start (dlopen: `solve` on judge text
+# starts without either); no
 # ca-certificates (the service makes no outbound TLS calls) and no curl.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libcjson1 \

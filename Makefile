@@ -38,10 +38,11 @@ DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
 # Recursive (=) so pkg-config runs after `make deps` installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
-# The binary itself does not link libmicrohttpd: `serve` loads it at run
-# time (include/gridsolve/mhd.h), so that `solve` starts without loading
-# it and its TLS stack.
-BIN_LIBS = $(shell pkg-config --libs libcjson)
+# The binary itself links neither library: `serve` loads libmicrohttpd
+# at run time (include/gridsolve/mhd.h), and the first JSON call loads
+# libcjson (include/gridsolve/cjson.h), so that `solve` on judge text
+# starts without them (and without libmicrohttpd's TLS stack).
+BIN_LIBS =
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS))
 

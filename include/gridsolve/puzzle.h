@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
+#include "gridsolve/cjson.h"
 
 #include "gridsolve/buf.h"
 #include "gridsolve/error.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
+#include "gridsolve/cjson.h"
 
 #include "gridsolve/mem.h"
 
@@ -373,5 +373,5 @@ static void json_free(void *p)
 void gs_mem_install_cjson_hooks(void)
 {
     cJSON_Hooks hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
-    cJSON_InitHooks(&hooks);
+    gs_cjson_set_hooks(&hooks);
 }

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
+#include "gridsolve/cjson.h"
 
 #include "gridsolve/json.h"
 #include "gridsolve/mem.h"

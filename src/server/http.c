@@ -1893,8 +1893,7 @@ static bool answer_bad_length(gs_http *h)
     if (!v || gs_gate_length_ok(v, strlen(v)) || !ci)
         return false;
     char sink[4096];
-    gate_refuse(h, ci->connect_fd, "-", path ? path : "/",
-                GS_GATE_BAD_LENGTH);
+    gate_refuse(h, ci->connect_fd, "-", path ? path : "/", GS_GATE_BAD_LENGTH);
     shutdown(ci->connect_fd, SHUT_WR);
     /* Unread bytes at MHD's close would reset the answer away. */
     for (int i = 0; i < 16; i++)

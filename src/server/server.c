@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gridsolve/cjson.h"
 #include "gridsolve/config.h"
 #include "gridsolve/http.h"
 #include "gridsolve/mem.h"
@@ -215,6 +216,9 @@ int gs_server_main(int argc, char **argv)
     /* Before any thread parses JSON (the hooks are process-wide). */
     gs_mem_set_budget(gs_mem_process_budget(cfg.max_memory));
     gs_mem_install_cjson_hooks();
+    /* Loaded now, not at the first request: a missing library shows at
+     * start, and no request waits for it. */
+    gs_cjson_load();
 
     /* Before any thread exists, so that all of them inherit the mask. A
      * (never run) handler is installed too: as PID 1 in a container a

@@ -203,10 +203,11 @@ END_TEST
 
 /* ---- command line ------------------------------------------------------ */
 
-/* Runs `$GRIDSOLVE_BIN ARGS` (args: shell words, trusted test text) with
- * stdin from `input` (NULL: /dev/null); stdout and stderr go to out.
- * Returns the exit status. */
-static int cli(const char *args, const char *input, char *out, size_t outlen)
+/* Runs `ENV $GRIDSOLVE_BIN ARGS` (env, args: shell words, trusted test
+ * text) with stdin from `input` (NULL: /dev/null); stdout and stderr go
+ * to out. Returns the exit status. */
+static int cli_env(const char *env, const char *args, const char *input,
+                   char *out, size_t outlen)
 {
     char in_path[] = "/tmp/gs-itest-cli-XXXXXX", cmd[1024];
     int fd = mkstemp(in_path);
@@ -216,7 +217,7 @@ static int cli(const char *args, const char *input, char *out, size_t outlen)
         ck_assert_int_eq(write(fd, input, strlen(input)),
                          (ssize_t)strlen(input));
     close(fd);
-    snprintf(cmd, sizeof cmd, "%s %s <%s 2>&1", gs_itest_bin(), args,
+    snprintf(cmd, sizeof cmd, "%s %s %s <%s 2>&1", env, gs_itest_bin(), args,
              input ? in_path : "/dev/null");
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -227,6 +228,34 @@ static int cli(const char *args, const char *input, char *out, size_t outlen)
     ck_assert_msg(WIFEXITED(st), "%s: no normal exit", args);
     return WEXITSTATUS(st);
 }
+
+static int cli(const char *args, const char *input, char *out, size_t outlen)
+{
+    return cli_env("", args, input, out, outlen);
+}
+
+/* Judge text starts without libcjson: its first JSON call loads it
+ * (include/gridsolve/cjson.h), which a JSON body then does. The dynamic
+ * linker's own trace says which libraries a run maps. */
+START_TEST(cli_loads_cjson_on_demand)
+{
+    static char out[65536];
+
+    ck_assert_int_eq(cli_env("LD_DEBUG=files", "solve curling",
+                             "2 1\n3 2\n0 0\n", out, sizeof out),
+                     0);
+    ck_assert_msg(!strstr(out, "libcjson"), "judge text loaded libcjson:\n%s",
+                  out);
+    ck_assert_msg(strstr(out, "\n1\n") || strncmp(out, "1\n", 2) == 0,
+                  "no answer:\n%s", out);
+    ck_assert_int_eq(cli_env("LD_DEBUG=files", "solve curling --json",
+                             "{\"board\": [[2,1,1,3]], \"max_throws\": 1}", out,
+                             sizeof out),
+                     0);
+    ck_assert_msg(strstr(out, "libcjson"), "JSON without libcjson?\n%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"status\":\"impossible\""));
+}
+END_TEST
 
 START_TEST(cli_version_and_help)
 {
@@ -679,6 +708,7 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, unknown_fields_are_400);
     tcase_add_test(tc, unknown_query_parameters_are_400);
     tcase_add_test(tc, cli_version_and_help);
+    tcase_add_test(tc, cli_loads_cjson_on_demand);
     tcase_add_test(tc, cli_solve_help_lists_formats);
     tcase_add_test(tc, cli_exit_status);
     tcase_add_test(tc, cli_health);

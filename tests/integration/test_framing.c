@@ -56,10 +56,9 @@ static void expect_one_400(const gs_srv *s, const char *name, const char *head,
     char *got = raw_read(fd, 3000, NULL, &end);
     close(fd);
     ck_assert_ptr_nonnull(got);
-    ck_assert_msg(raw_count(got, "HTTP/1.") == 1,
-                  "%s%s: %d status lines in:\n%s", name,
-                  kept_alive ? " (later request)" : "",
-                  raw_count(got, "HTTP/1."), got);
+    ck_assert_msg(
+        raw_count(got, "HTTP/1.") == 1, "%s%s: %d status lines in:\n%s", name,
+        kept_alive ? " (later request)" : "", raw_count(got, "HTTP/1."), got);
     ck_assert_msg(raw_status(got) == 400, "%s: status %d", name,
                   raw_status(got));
     ck_assert_msg(
@@ -83,8 +82,8 @@ START_TEST(smuggling_framing_refused)
     char two[128], same[128];
     snprintf(two, sizeof two, "Content-Length: %s\r\nContent-Length: 5\r\n",
              cl);
-    snprintf(same, sizeof same,
-             "Content-Length: %s\r\nContent-Length: %s\r\n", cl, cl);
+    snprintf(same, sizeof same, "Content-Length: %s\r\nContent-Length: %s\r\n",
+             cl, cl);
     /* The malformed lengths are ones libmicrohttpd would answer itself,
      * with its header block written twice; the server answers first. */
     const struct {
