@@ -64,6 +64,9 @@ static const int holedox_dc[4] = {0, 0, -1, 1};
 typedef struct holedox_build {
     gs_holedox *h;
     int text; /* 1: judge text (1-based), 0: JSON (0-based) */
+    /* Bit cell % 64 of each snake cell: a stone whose bit is clear is
+     * off the snake without a look at its cells (most stones). */
+    uint64_t snake_bits;
 } holedox_build;
 
 static void holedox_free(void *inst)
@@ -176,7 +179,27 @@ static int holedox_snake_cell(holedox_build *b, int i, long r, long c,
         }
     }
     h->snake[i] = cell;
+    b->snake_bits |= UINT64_C(1) << (cell & 63);
     return GS_OK;
+}
+
+/* The error of stone `i` at (r, c): off the board, or on snake cell j.
+ * Apart from holedox_stone so that the names' buffers (and the stack
+ * guard they bring) stay out of the per-stone path. */
+static __attribute__((noinline, cold)) int stone_error(const holedox_build *b,
+                                                       long i, long r, long c,
+                                                       int j, gs_error *err)
+{
+    const gs_holedox *h = b->h;
+    const char *list = b->text ? "stone" : "blocks";
+    char me[96], other[96];
+
+    name_item(b, me, sizeof me, list, i, r, c);
+    if (j < 0)
+        return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
+                            h->rows, h->cols);
+    name_snake_at(b, other, sizeof other, j, h->snake[j]);
+    return gs_error_set(err, GS_EINVALID, "%s lies on %s", me, other);
 }
 
 /* Places stone `i` (after the whole snake): on the board, not under the
@@ -185,22 +208,14 @@ static int holedox_stone(holedox_build *b, long i, long r, long c,
                          gs_error *err)
 {
     gs_holedox *h = b->h;
-    char me[96], other[96];
-    const char *list = b->text ? "stone" : "blocks";
 
-    /* Named only on an error, as in holedox_snake_cell. */
-    if (!on_board(h, r, c)) {
-        name_item(b, me, sizeof me, list, i, r, c);
-        return gs_error_set(err, GS_EINVALID, "%s is off the %dx%d board", me,
-                            h->rows, h->cols);
-    }
+    if (!on_board(h, r, c))
+        return stone_error(b, i, r, c, -1, err);
     int cell = (int)(r * h->cols + c);
-    int j = snake_index(h, h->len, cell);
-    if (j >= 0) {
-        name_item(b, me, sizeof me, list, i, r, c);
-        name_snake_at(b, other, sizeof other, j, cell);
-        return gs_error_set(err, GS_EINVALID, "%s lies on %s", me, other);
-    }
+    int j =
+        (b->snake_bits >> (cell & 63) & 1) ? snake_index(h, h->len, cell) : -1;
+    if (j >= 0)
+        return stone_error(b, i, r, c, j, err);
     if (h->nstones == h->stones_cap) {
         size_t cap = h->stones_cap ? h->stones_cap * 2 : 16;
         int *p = realloc(h->stones, cap * sizeof *p);
@@ -284,7 +299,7 @@ static int holedox_json_place(holedox_build *b, const cJSON *snake,
 static int holedox_parse_json(const cJSON *body, const gs_caps *caps,
                               void **inst, gs_error *err)
 {
-    holedox_build b = {NULL, 0};
+    holedox_build b = {.h = NULL, .text = 0};
     const cJSON *snake, *blocks = NULL, *target = NULL;
     long rows, cols, tr = 0, tc = 0;
     int rc;
@@ -330,7 +345,7 @@ static int read_pair(gs_text *in, long *r, long *c, const char *what,
 static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                               gs_error *err)
 {
-    holedox_build b = {NULL, 1};
+    holedox_build b = {.h = NULL, .text = 1};
     long rows, cols, len, k, r, c;
     int rc;
 
@@ -552,13 +567,15 @@ static void holedox_start_key(const holedox_solver *sv, unsigned char *key)
 }
 
 /* Head-move legality: on the board, no stone, no body cell as it stands
- * now (the tail's cell too: that is the judge's rule). Returns the new head
- * cell or -1. */
-static int holedox_step(const holedox_solver *sv, const int *body, int d)
+ * now (the tail's cell too: that is the judge's rule). The head stands
+ * at (hr, hc): computed once an expansion, not once a direction (two
+ * divisions each). Returns the new head cell or -1. */
+static int holedox_step(const holedox_solver *sv, const int *body, int hr,
+                        int hc, int d)
 {
     const gs_holedox *h = sv->h;
-    int r = body[0] / h->cols + holedox_dr[d];
-    int c = body[0] % h->cols + holedox_dc[d];
+    int r = hr + holedox_dr[d];
+    int c = hc + holedox_dc[d];
 
     if (!on_board(h, r, c))
         return -1;
@@ -592,8 +609,9 @@ static int holedox_astar(holedox_solver *sv, gs_search *s, uint64_t *goal,
     while ((rc = gs_search_pop(s, &id)) == 1) {
         uint64_t g = gs_search_cost(s, id);
         holedox_unpack(sv, gs_search_key(s, id), body, &dirs);
+        int hr = body[0] / h->cols, hc = body[0] % h->cols;
         for (int d = 0; d < 4; d++) {
-            int n = holedox_step(sv, body, d);
+            int n = holedox_step(sv, body, hr, hc, d);
             if (n < 0)
                 continue;
             if (n == h->target) {

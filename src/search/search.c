@@ -145,20 +145,74 @@ bool gs_limits_expired(const gs_limits *lim)
     return lim->deadline_ns && gs_now_ns() >= lim->deadline_ns;
 }
 
-/* 64-bit mix over the packed key (splitmix-style finalizers per word). */
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A key of n <= 8 bytes as one word, by fixed-size loads that together
+ * cover every byte (overlapping when n < 8), so it is one-to-one for a
+ * given n. A memcpy or memcmp of the key's variable length is a libc
+ * call; these are a few instructions (the holedox bench's 12 boards,
+ * 4-byte keys: ... instructions fewer). */
+static inline uint64_t small_key(const unsigned char *p, size_t n)
+{
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return (uint64_t)b << 32 | a;
+    }
+    return n ? (uint64_t)p[0] | (uint64_t)p[n >> 1] << 8 |
+                   (uint64_t)p[n - 1] << 16
+             : 0;
+}
+
+/* Whether the n-byte keys a and b are equal. */
+static inline bool same_key(const unsigned char *a, const unsigned char *b,
+                            size_t n)
+{
+    return n <= 8 ? small_key(a, n) == small_key(b, n) : memcmp(a, b, n) == 0;
+}
+
+/* Copies the n-byte key src to dst by fixed-size moves, overlapping as
+ * small_key reads, never past n bytes. */
+static inline void copy_key(unsigned char *dst, const unsigned char *src,
+                            size_t n)
+{
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8)
+            memcpy(dst + i, src + i, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n) {
+        dst[0] = src[0];
+        dst[n >> 1] = src[n >> 1];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/* 64-bit mix over the packed key (splitmix-style finalizers per word);
+ * past 8 bytes the last word is read overlapping the one before. */
 static uint64_t hash_key(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    while (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-        p += 8;
-        n -= 8;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n, v;
+
+    if (n <= 8) {
+        v = small_key(p, n);
+    } else {
+        const unsigned char *last = p + n - 8;
+        for (; p < last; p += 8) {
+            h = (h ^ load8(p)) * 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 31;
+        }
+        v = load8(last);
     }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
     h = (h ^ v) * 0x94d049bb133111ebull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
@@ -380,7 +434,7 @@ static uint64_t table_find(const gs_search *s, const void *key, bool *found,
             return i;
         }
         if ((e & 0xFFFFFFFF00000000ull) == fp &&
-            memcmp(rec_at(s, entry_id(e)), key, s->cfg.key_size) == 0) {
+            same_key(rec_at(s, entry_id(e)), key, s->cfg.key_size)) {
             *found = true;
             return i;
         }
@@ -474,7 +528,7 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
     if (rc)
         return rc;
     unsigned char *r = rec_at(s, id);
-    memcpy(r, key, s->cfg.key_size);
+    copy_key(r, key, s->cfg.key_size);
     rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
                  move);
     s->table[slot] = entry_of(hash, id);

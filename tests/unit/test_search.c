@@ -290,6 +290,42 @@ START_TEST(many_states_grow_index)
 }
 END_TEST
 
+/* Keys of every length from 1 to 24 bytes: each of 256 keys that differ
+ * in one byte only (each position in turn) is new once, then found, and
+ * stored byte for byte (the core reads and copies short keys by
+ * overlapping fixed-size moves; none may blur two positions). */
+START_TEST(every_key_length_keeps_keys_apart)
+{
+    for (size_t n = 1; n <= 24; n++) {
+        gs_search *s;
+        gs_search_config cfg = {.key_size = n};
+        ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+        unsigned char key[24];
+        uint64_t id, want = 0;
+        for (size_t pos = 0; pos < n; pos++)
+            for (unsigned v = 1; v < 256; v += 37) {
+                memset(key, 0xA5, n);
+                key[pos] = (unsigned char)(0xA5 ^ v);
+                ck_assert_int_eq(gs_search_add(s, key, GS_NO_PARENT, 'a', &id),
+                                 1);
+                ck_assert_uint_eq(id, want++);
+            }
+        memset(key, 0xA5, n);
+        ck_assert_int_eq(gs_search_add(s, key, GS_NO_PARENT, 'a', &id), 1);
+        want++;
+        for (size_t pos = 0; pos < n; pos++)
+            for (unsigned v = 1; v < 256; v += 37) {
+                memset(key, 0xA5, n);
+                key[pos] = (unsigned char)(0xA5 ^ v);
+                ck_assert_int_eq(gs_search_add(s, key, 0, 'b', &id), 0);
+                ck_assert_int_eq(memcmp(gs_search_key(s, id), key, n), 0);
+            }
+        ck_assert_uint_eq(gs_search_count(s), want);
+        gs_search_free(s);
+    }
+}
+END_TEST
+
 Suite *gs_test_search_suite(void)
 {
     Suite *s = suite_create("search");
@@ -304,6 +340,7 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, deadline_and_cancel_give_limit_time);
     tcase_add_test(tc, memory_budget_gives_limit_states);
     tcase_add_test(tc, many_states_grow_index);
+    tcase_add_test(tc, every_key_length_keeps_keys_apart);
     suite_add_tcase(s, tc);
     return s;
 }
