@@ -1806,26 +1806,6 @@ static bool log_once_a_second(_Atomic int64_t *last)
            atomic_compare_exchange_strong(last, &was, now);
 }
 
-/* A connection opens or closes: its watcher record follows. */
-static void on_connection(void *cls, struct MHD_Connection *conn,
-                          void **socket_context,
-                          enum MHD_ConnectionNotificationCode toe)
-{
-    gs_http *h = cls;
-
-    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
-        if (*socket_context)
-            reuse_free(*gs_conn_user(*socket_context));
-        gs_conns_close(h->conns, *socket_context);
-        *socket_context = NULL;
-        return;
-    }
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
-}
-
-/* A request line arrived (headers not yet): its head deadline starts. */
 /* libmicrohttpd before 1.0 writes its header block twice when it refuses
  * a request's Content-Length itself (its state machine builds the error
  * answer's head, then builds it again as for a normal answer). The gate
@@ -1840,6 +1820,28 @@ static _Thread_local const char *tls_line_uri;
 /* MHD's lines that follow an answer_bad_length are noise: skipped. */
 static _Thread_local bool tls_answered;
 
+/* A connection opens or closes: its watcher record follows. */
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    gs_http *h = cls;
+
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (tls_line_conn == conn)
+            tls_line_conn = NULL; /* never looked at once freed */
+        if (*socket_context)
+            reuse_free(*gs_conn_user(*socket_context));
+        gs_conns_close(h->conns, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    *socket_context = ci ? gs_conns_open(h->conns, ci->connect_fd) : NULL;
+}
+
+/* A request line arrived (headers not yet): its head deadline starts. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     gs_http *h = cls;
