@@ -110,7 +110,8 @@ static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
 }
 
 /* Whether keys a and b of ks bytes are equal (short keys: word loads
- * instead of a call to memcmp). */
+ * instead of a call to memcmp, which cost 13% of Microban I 139's CPU
+ * with its 7-byte keys). */
 static inline bool key_eq(const unsigned char *a, const unsigned char *b,
                           size_t ks)
 {
@@ -121,6 +122,14 @@ static inline bool key_eq(const unsigned char *a, const unsigned char *b,
         memcpy(&v, b, 8);
         memcpy(&w, a + ks - 8, 8);
         memcpy(&z, b + ks - 8, 8);
+        return u == v && w == z;
+    }
+    if (ks >= 4 && ks < 8) {
+        uint32_t u, v, w, z;
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        memcpy(&w, a + ks - 4, 4);
+        memcpy(&z, b + ks - 4, 4);
         return u == v && w == z;
     }
     return memcmp(a, b, ks) == 0;

@@ -596,6 +596,8 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
         .limits = &flim,
         .bound_shift = bound_shift(x->obj),
+        /* The exact objectives' rounds before the last fill their cap. */
+        .expect_states = x->obj <= SOK_PUSHES ? flim.max_states : 0,
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
