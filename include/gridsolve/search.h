@@ -153,6 +153,16 @@ void gs_search_prefetch(const gs_search *s, const void *key);
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
 
+/* Priority mode: the priority the last gs_search_pop took its state at. */
+uint64_t gs_search_popped_prio(const gs_search *s);
+
+/* Priority mode: puts the state id that gs_search_pop just returned back
+ * in the open list, not expanded, at priority `prio` (higher than it was
+ * popped at: its heuristic rose since it was queued, as when a solver's
+ * bound grows while the search goes on). It no longer counts as
+ * expanded. GS_OK, GS_ELIMIT (memory budget) or GS_ENOMEM. */
+int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio);
+
 /* The packed key of a hashed state. Records never move, so the pointer
  * stays valid until gs_search_free(). */
 const void *gs_search_key(const gs_search *s, uint64_t id);

@@ -40,7 +40,8 @@ struct gs_search {
     uint64_t bytes;     /* held by the state store, against limits->max_bytes
                            and reserved from the process budget (mem.h) */
     bool over_budget;   /* the initial store was refused: every call fails */
-    uint64_t bound;     /* priority of the last popped state */
+    uint64_t bound;     /* priority of the last popped state, shifted */
+    uint64_t popped;    /* that priority as it was queued */
 
     size_t rec_size;
     unsigned char **chunks;
@@ -640,12 +641,30 @@ int gs_search_pop(gs_search *s, uint64_t *id)
                 continue; /* stale: improved and expanded already */
             *closed = 1;
             *id = e.id;
+            s->popped = e.prio;
             s->bound = e.prio >> s->cfg.bound_shift;
             break;
         }
     }
     s->expanded++;
     return 1;
+}
+
+uint64_t gs_search_popped_prio(const gs_search *s)
+{
+    return s->popped;
+}
+
+int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio)
+{
+    if (!s->prio || id >= s->count)
+        return GS_EINTERNAL;
+    int rc = heap_push(s, prio, (uint32_t)id);
+    if (rc)
+        return rc;
+    *rec_closed(s, rec_at(s, (uint32_t)id)) = 0;
+    s->expanded--;
+    return GS_OK;
 }
 
 const void *gs_search_key(const gs_search *s, uint64_t id)
