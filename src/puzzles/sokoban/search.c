@@ -353,10 +353,11 @@ static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
  * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM; with a cap,
  * 2 (nothing lost: no expansion is cut short) once the store holds so
  * many states that one more expansion might pass it. An empty store gets
- * the start state first. With `reeval` (exact objectives, the perimeter
- * table grown since states were queued), each popped state's bound is
- * looked up again, and the state put back when it rose (bound_rose). */
-static int search(sok_ctx *x, gs_search *s, uint64_t cap, bool reeval,
+ * the start state first. States numbered below `reeval` (exact
+ * objectives: those stored before the perimeter table last grew) have
+ * their bound looked up again when popped, and are put back when it
+ * rose (bound_rose); the others were queued with the table as it is. */
+static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
                   uint64_t *goal)
 {
     sok_objective obj = x->obj;
@@ -384,7 +385,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, bool reeval,
             return 1;
         }
         uint32_t hp = 0;
-        bool have_hp = reeval && x->perim && obj != SOK_ANY && !x->fess;
+        bool have_hp = id < reeval && x->perim && obj != SOK_ANY && !x->fess;
         if (have_hp && bound_rose(x, s, id, player, g, &hp, &rc)) {
             if (rc < 0)
                 return rc;
@@ -679,7 +680,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         return gs_error_set(err, rc, "sokoban: cannot start the search");
     }
     uint64_t goal = 0;
-    rc = search(x, s, 0, false, &goal);
+    rc = search(x, s, 0, 0, &goal);
     uint64_t here = gs_search_expanded(s) + x->fess_expanded;
     if (rc == 1) {
         rc = rebuild(x, s, goal, res, err);
@@ -768,7 +769,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     if (rc)
         return gs_error_set(err, rc, "sokoban: cannot start the search");
     uint64_t goal = 0, expanded = 0;
-    rc = search(x, s, cap, false, &goal);
+    rc = search(x, s, cap, 0, &goal);
     /* The table: at most a quarter of what the store may use, and its
      * growth within half the time left (the search goes on between
      * rounds, so its work is never lost to the table's). */
@@ -813,7 +814,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         cap = gs_search_count(s) + upto / SOK_PERIM_RATIO;
         if (last || (slim->max_states && cap >= slim->max_states))
             cap = 0;
-        rc = search(x, s, cap, gs_search_count(s) > 0, &goal);
+        rc = search(x, s, cap, gs_search_count(s), &goal);
         upto *= 2;
     }
     uint64_t here = gs_search_expanded(s);
