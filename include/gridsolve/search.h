@@ -108,7 +108,14 @@ typedef struct gs_search_config {
     /* Priority mode: progress reports a popped priority shifted right by
      * this, for priorities that pack tie-breaks into their low bits. */
     unsigned bound_shift;
+    /* A hint (0: none): states the solver expects to store, e.g. its
+     * state cap. The index then starts at the size those need, instead
+     * of doubling (and rehashing every record) on the way up, when the
+     * memory budget allows; at most GS_SEARCH_EXPECT_MAX states. */
+    uint64_t expect_states;
 } gs_search_config;
+
+#define GS_SEARCH_EXPECT_MAX ((uint64_t)1 << 24)
 
 typedef struct gs_search gs_search;
 
@@ -145,6 +152,16 @@ void gs_search_prefetch(const gs_search *s, const void *key);
  * list is empty (space exhausted), GS_ELIMIT on deadline or cancel. Stale
  * heap entries are skipped; a popped state counts as expanded. */
 int gs_search_pop(gs_search *s, uint64_t *id);
+
+/* Priority mode: the priority the last gs_search_pop took its state at. */
+uint64_t gs_search_popped_prio(const gs_search *s);
+
+/* Priority mode: puts the state id that gs_search_pop just returned back
+ * in the open list, not expanded, at priority `prio` (higher than it was
+ * popped at: its heuristic rose since it was queued, as when a solver's
+ * bound grows while the search goes on). It no longer counts as
+ * expanded. GS_OK, GS_ELIMIT (memory budget) or GS_ENOMEM. */
+int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio);
 
 /* The packed key of a hashed state. Records never move, so the pointer
  * stays valid until gs_search_free(). */

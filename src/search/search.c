@@ -40,7 +40,8 @@ struct gs_search {
     uint64_t bytes;     /* held by the state store, against limits->max_bytes
                            and reserved from the process budget (mem.h) */
     bool over_budget;   /* the initial store was refused: every call fails */
-    uint64_t bound;     /* priority of the last popped state */
+    uint64_t bound;     /* priority of the last popped state, shifted */
+    uint64_t popped;    /* that priority as it was queued */
 
     size_t rec_size;
     unsigned char **chunks;
@@ -48,6 +49,7 @@ struct gs_search {
     uint32_t count;
     uint64_t *table; /* fingerprint << 32 | (id + 1); 0 = empty */
     uint64_t table_mask;
+    unsigned table_shift; /* a hash's home slot: hash >> table_shift */
     uint64_t fifo_head;
     heap_ent *heap;
     size_t heap_len, heap_cap;
@@ -264,6 +266,20 @@ static inline unsigned char *rec_closed(const gs_search *s, unsigned char *r)
     return r + s->cfg.key_size + 13;
 }
 
+/* Sets the index size to mask + 1 slots (a power of two) and the shift
+ * that takes a hash's top bits as its home slot. The top bits: up to
+ * 2^32 slots they are the fingerprint's, so that doubling the index
+ * needs no record (table_grow), and the slots of one old home land side
+ * by side in the new index, which it then fills in order. */
+static void table_size(gs_search *s, uint64_t mask)
+{
+    unsigned bits = 0;
+    while (bits < 64 && (mask >> bits))
+        bits++;
+    s->table_mask = mask;
+    s->table_shift = 64 - bits;
+}
+
 /* Reserves the store's first block from both budgets; on refusal the
  * search is marked over budget instead of failing, so that solvers report
  * it as a limit through their usual add/pop path. */
@@ -294,9 +310,29 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
     s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
     /* Small at first: many solves are tiny, and a fresh index is zeroed;
-     * it doubles as the store grows. */
-    s->table_mask = 255;
-    if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
+     * it doubles as the store grows. A solver that expects many states
+     * says so, and the index starts at their size (load at most 0.7, as
+     * in hashed_insert) when the budget allows it. */
+    table_size(s, 255);
+    uint64_t want = cfg->expect_states < GS_SEARCH_EXPECT_MAX
+                        ? cfg->expect_states
+                        : GS_SEARCH_EXPECT_MAX;
+    while ((want + 1) * 10 > (s->table_mask + 1) * 7)
+        table_size(s, s->table_mask * 2 + 1);
+    bool ok = false;
+    if (s->table_mask > 255) {
+        /* At most a quarter of the budget: most of it is for records. A
+         * refusal is no limit yet: the small index is tried. */
+        const gs_limits *lim = cfg->limits;
+        uint64_t n = (s->table_mask + 1) * sizeof *s->table;
+        ok = !(lim && lim->max_bytes && n > lim->max_bytes / 4) &&
+             gs_mem_reserve(n);
+        if (ok)
+            s->bytes = n;
+        else
+            table_size(s, 255);
+    }
+    if (ok || reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
         s->table = calloc(s->table_mask + 1, sizeof *s->table);
         if (!s->table) {
             gs_search_free(s);
@@ -369,23 +405,38 @@ static int table_grow(gs_search *s)
         budget_grow(s, (mask + 1) * sizeof *t, old_bytes);
         return GS_ENOMEM;
     }
-    for (uint32_t id = 0; id < s->count; id++) {
-        if (id % REHASH_CHECK_EVERY == REHASH_CHECK_EVERY - 1 &&
+    unsigned shift = s->table_shift - 1;
+    /* Up to 2^32 slots an entry's fingerprint holds its new home: the old
+     * index is read in order, and written nearly in order. Past that,
+     * each record is hashed again. */
+    uint64_t n = shift >= 32 ? s->table_mask + 1 : s->count;
+    for (uint64_t k = 0; k < n; k++) {
+        if (k % REHASH_CHECK_EVERY == REHASH_CHECK_EVERY - 1 &&
             gs_limits_expired(s->cfg.limits)) {
             free(t);
             budget_grow(s, (mask + 1) * sizeof *t, old_bytes);
             s->limit = GS_LIMIT_TIME;
             return GS_ELIMIT;
         }
-        uint64_t h = hash_key(rec_at(s, id), s->cfg.key_size);
-        uint64_t i = h & mask;
+        uint64_t e;
+        if (shift >= 32) {
+            e = s->table[k];
+            if (!e)
+                continue;
+        } else {
+            e = entry_of(hash_key(rec_at(s, (uint32_t)k), s->cfg.key_size),
+                         (uint32_t)k);
+        }
+        uint64_t i = (e & 0xFFFFFFFF00000000ull) >> shift;
+        if (shift < 32) /* the home's low bits are not in the entry */
+            i = hash_key(rec_at(s, entry_id(e)), s->cfg.key_size) >> shift;
         while (t[i])
             i = (i + 1) & mask;
-        t[i] = entry_of(h, id);
+        t[i] = e;
     }
     free(s->table);
     s->table = t;
-    s->table_mask = mask;
+    table_size(s, mask);
     return GS_OK;
 }
 
@@ -425,7 +476,7 @@ static uint64_t table_find(const gs_search *s, const void *key, bool *found,
 {
     uint64_t h = hash_key(key, s->cfg.key_size);
     uint64_t fp = h & 0xFFFFFFFF00000000ull;
-    uint64_t i = h & s->table_mask;
+    uint64_t i = h >> s->table_shift;
     *hash = h;
     for (;;) {
         uint64_t e = s->table[i];
@@ -519,7 +570,7 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
         int rc = table_grow(s);
         if (rc)
             return rc;
-        slot = hash & s->table_mask;
+        slot = hash >> s->table_shift;
         while (s->table[slot])
             slot = (slot + 1) & s->table_mask;
     }
@@ -565,7 +616,7 @@ void gs_search_prefetch(const gs_search *s, const void *key)
     if (!s->table)
         return;
     uint64_t h = hash_key(key, s->cfg.key_size);
-    __builtin_prefetch(&s->table[h & s->table_mask]);
+    __builtin_prefetch(&s->table[h >> s->table_shift]);
 }
 
 static bool heap_less(const heap_ent *a, const heap_ent *b)
@@ -674,12 +725,30 @@ int gs_search_pop(gs_search *s, uint64_t *id)
                 continue; /* stale: improved and expanded already */
             *closed = 1;
             *id = e.id;
+            s->popped = e.prio;
             s->bound = e.prio >> s->cfg.bound_shift;
             break;
         }
     }
     s->expanded++;
     return 1;
+}
+
+uint64_t gs_search_popped_prio(const gs_search *s)
+{
+    return s->popped;
+}
+
+int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio)
+{
+    if (!s->prio || id >= s->count)
+        return GS_EINTERNAL;
+    int rc = heap_push(s, prio, (uint32_t)id);
+    if (rc)
+        return rc;
+    *rec_closed(s, rec_at(s, (uint32_t)id)) = 0;
+    s->expanded--;
+    return GS_OK;
 }
 
 const void *gs_search_key(const gs_search *s, uint64_t id)

@@ -85,13 +85,14 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
  * most `cap` positions (small: a table that stops short of the start). */
 static void solve_rows_perim(const char *const *rows, int n,
                              const char *optimize, uint64_t trigger, size_t cap,
-                             gs_result *res)
+                             size_t first, gs_result *res)
 {
     gs_sokoban *g = parse_rows(rows, n, optimize);
     g->perim_trigger = trigger;
     g->perim_cap = cap;
-    /* Rounds: a table of cap / 4 positions first, then twice as big. */
-    g->perim_first = cap / 4;
+    /* Rounds: a table of `first` (0: cap / 4) positions first, then twice
+     * as big each round, the search going on between them. */
+    g->perim_first = first ? first : cap / 4;
     /* Each round runs a search of its own: the answer counts them all,
      * and so do the progress reports, which never go back. */
     gs_progress prog = {0};
@@ -760,10 +761,9 @@ END_TEST
  * or big enough to hold every solvable position (then it also proves
  * positions dead): both exact objectives still agree with the brute
  * force, and impossible levels stay impossible. */
-START_TEST(test_property_perimeter)
+static void property_perimeter(uint64_t seed, size_t first)
 {
     static const size_t CAPS[] = {24, 60, 200, 800, 1u << 16};
-    uint64_t seed = 4242;
     int solvable = 0, impossible = 0;
     for (int iter = 0; iter < 500; iter++) {
         char buf[8][9];
@@ -774,8 +774,8 @@ START_TEST(test_property_perimeter)
         size_t cap = CAPS[iter % 5];
         uint64_t trigger = 1 + (uint64_t)(iter % 3) * 4;
         gs_result m, p;
-        solve_rows_perim(rows, n, "moves", trigger, cap, &m);
-        solve_rows_perim(rows, n, "pushes", trigger, cap, &p);
+        solve_rows_perim(rows, n, "moves", trigger, cap, first, &m);
+        solve_rows_perim(rows, n, "pushes", trigger, cap, first, &p);
         if (best < 0) {
             impossible++;
             ck_assert_msg(m.status == GS_IMPOSSIBLE &&
@@ -797,6 +797,20 @@ START_TEST(test_property_perimeter)
     }
     ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
                   solvable, impossible);
+}
+
+START_TEST(test_property_perimeter)
+{
+    property_perimeter(4242, 0);
+}
+END_TEST
+
+/* The same with a table of 16 positions first: many rounds, each letting
+ * the search go on by a few states with a deeper table, so that queued
+ * states' bounds rise and they are put back (search.c, bound_rose). */
+START_TEST(test_property_perimeter_rounds)
+{
+    property_perimeter(777, 16);
 }
 END_TEST
 
@@ -820,6 +834,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(prop, test_property_random);
     tcase_add_test(prop, test_property_three_boxes);
     tcase_add_test(prop, test_property_perimeter);
+    tcase_add_test(prop, test_property_perimeter_rounds);
     suite_add_tcase(s, prop);
     return s;
 }

@@ -186,14 +186,16 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
-static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
+static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
+                  bool have_hp, uint32_t hp)
 {
     sok_objective obj = x->obj;
     gs_sokoban_occ_set(x, x->boxes, 1);
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
-    uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    if (!have_hp)
+        hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
@@ -306,9 +308,98 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     return rc < 0 ? rc : GS_OK;
 }
 
+static int add_start(sok_ctx *x, gs_search *s);
+
+/* Whether the state just popped (id, player, x->boxes, cost g) was put
+ * back because its bound rose since it was queued (the perimeter table
+ * grew while the search went on), or dropped as dead; else false with
+ * *hp its matching (gs_sokoban_parent_bound, kept for its children).
+ * The bound it was queued with (the priority's low bits) is a lower
+ * bound still, so the table alone decides most of them before any
+ * matching is solved. Sets *rc on errors. Exact objectives with a
+ * perimeter table only. */
+static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
+                       uint64_t g, uint32_t *hp, int *rc)
+{
+    uint64_t popped = gs_search_popped_prio(s);
+    uint32_t old = (uint32_t)(popped & 0xffff), h, m;
+    bool steps = gs_sokoban_perim_steps(x);
+    if (!steps)
+        gs_sokoban_occ_set(x, x->boxes, 1);
+    h = gs_sokoban_perim_floor(x, old, player, x->boxes);
+    if (h != SOK_INF && priority(x, g, h) <= popped) {
+        /* The full bound: the matching, with the table's gap. */
+        m = gs_sokoban_parent_bound(x, player, x->boxes);
+        *hp = m;
+        if (m == SOK_INF)
+            h = m;
+        else if (steps)
+            h = gs_sokoban_perim_bound_key(x, m, gs_search_key(s, id));
+        else
+            h = gs_sokoban_perim_bound(x, m, player, x->boxes);
+    }
+    if (!steps)
+        gs_sokoban_occ_set(x, x->boxes, 0);
+    if (h == SOK_INF)
+        return true; /* no matching, or the whole table lacks it: dead */
+    uint64_t prio = priority(x, g, h);
+    if (prio <= popped)
+        return false;
+    *rc = gs_search_requeue(s, id, prio);
+    return true;
+}
+
 /* Runs the search. Returns 1 with *goal set when solved, 0 when the space
- * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM. */
-static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
+ * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM; with a cap,
+ * 2 (nothing lost: no expansion is cut short) once the store holds so
+ * many states that one more expansion might pass it. An empty store gets
+ * the start state first. States numbered below `reeval` (exact
+ * objectives: those stored before the perimeter table last grew) have
+ * their bound looked up again when popped, and are put back when it
+ * rose (bound_rose); the others were queued with the table as it is. */
+static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
+                  uint64_t *goal)
+{
+    sok_objective obj = x->obj;
+    if (gs_search_count(s) == 0) {
+        int rc = add_start(x, s);
+        if (rc < 0)
+            return rc;
+    }
+    uint64_t room = (uint64_t)x->nboxes * 4 + 2; /* children, at most */
+    for (;;) {
+        if (cap && gs_search_count(s) + room > cap)
+            return 2;
+        uint64_t id, g = 0;
+        int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
+                         : gs_search_pop(s, &id);
+        if (rc <= 0)
+            return rc;
+        if (x->fess)
+            x->fess_expanded++;
+        else
+            g = gs_search_cost(s, id);
+        int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
+        if (all_on_goals(x, x->boxes)) {
+            *goal = id;
+            return 1;
+        }
+        uint32_t hp = 0;
+        bool have_hp = id < reeval && x->perim && obj != SOK_ANY && !x->fess;
+        if (have_hp && bound_rose(x, s, id, player, g, &hp, &rc)) {
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        rc = expand(x, s, id, player, g, have_hp, hp);
+        if (rc < 0)
+            return rc;
+    }
+}
+
+/* Queues the start state (none when it is dead). GS_OK or the search
+ * core's error. */
+static int add_start(sok_ctx *x, gs_search *s)
 {
     sok_objective obj = x->obj;
     uint32_t h = x->start_dead ? SOK_INF
@@ -336,25 +427,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t *goal)
         if (rc < 0)
             return rc;
     }
-    for (;;) {
-        uint64_t id, g = 0;
-        int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
-                         : gs_search_pop(s, &id);
-        if (rc <= 0)
-            return rc;
-        if (x->fess)
-            x->fess_expanded++;
-        else
-            g = gs_search_cost(s, id);
-        int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
-        if (all_on_goals(x, x->boxes)) {
-            *goal = id;
-            return 1;
-        }
-        rc = expand(x, s, id, player, g);
-        if (rc < 0)
-            return rc;
-    }
+    return GS_OK;
 }
 
 /* bsearch/qsort order of cell numbers. */
@@ -596,6 +669,8 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
         .limits = &flim,
         .bound_shift = bound_shift(x->obj),
+        /* The exact objectives' rounds before the last fill their cap. */
+        .expect_states = x->obj <= SOK_PUSHES ? flim.max_states : 0,
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
@@ -605,7 +680,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         return gs_error_set(err, rc, "sokoban: cannot start the search");
     }
     uint64_t goal = 0;
-    rc = search(x, s, &goal);
+    rc = search(x, s, 0, 0, &goal);
     uint64_t here = gs_search_expanded(s) + x->fess_expanded;
     if (rc == 1) {
         rc = rebuild(x, s, goal, res, err);
@@ -663,64 +738,103 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, bool fess,
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
  * states solves most levels at once. Past it, rounds: the perimeter
  * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
- * round, and a search afresh with its stronger bound may store
- * 1/SOK_PERIM_RATIO as many states as the table holds; the last round
- * (the table full, or 2/5 of the time gone) searches up to the limits.
- * Both sides cost time exponential in their depth, so the rounds keep
- * them in balance, and the searches cut short cost at most as much again
- * as the last. A table that neither is whole nor lifts the start's bound
- * is dropped, and the last round goes without it. */
+ * round, and the search goes on with its stronger bound, allowed
+ * 1/SOK_PERIM_RATIO as many more states as the table holds; the last
+ * round (the table full, or half the time gone) searches up to the
+ * limits. Both sides cost time exponential in their depth, so the rounds
+ * keep them in balance. The search is not restarted: the table's bound
+ * only rises as it grows (perim.c keeps the larger gap), so every queued
+ * priority stays a lower bound, and each popped state's bound is looked
+ * up again and the state put back when it rose (bound_rose); the first
+ * goal popped stays optimal. A table that neither is whole nor lifts the
+ * start's bound is dropped, and the last round starts a search afresh
+ * without it (the bounds fell). */
 static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
-    gs_limits part = *slim;
+    /* The store's limits: the solve's, its bytes less the tables'. */
+    gs_limits lim = *slim;
+    gs_search_config cfg = {
+        .key_size = x->key_size,
+        .queue = GS_QUEUE_PRIORITY,
+        .limits = &lim,
+        .bound_shift = bound_shift(x->obj),
+    };
     uint64_t trig =
         x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
-    if (!part.max_states || part.max_states > trig)
-        part.max_states = trig;
-    int rc = run_phase(x, &part, res, st, err);
+    uint64_t cap = slim->max_states && slim->max_states <= trig ? 0 : trig;
+    cfg.expect_states = cap;
+    gs_search *s = NULL;
+    int rc = gs_search_new(&cfg, &s);
+    if (rc)
+        return gs_error_set(err, rc, "sokoban: cannot start the search");
+    uint64_t goal = 0, expanded = 0;
+    rc = search(x, s, cap, 0, &goal);
     /* The table: at most a quarter of what the store may use, and its
-     * growth within 2/5 of the time left. */
+     * growth within half the time left (the search goes on between
+     * rounds, so its work is never lost to the table's). */
     gs_limits plim = *slim;
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
     int64_t now = gs_now_ns();
     if (slim->deadline_ns > now)
-        plim.deadline_ns = now + (slim->deadline_ns - now) / 5 * 2;
-    uint64_t expanded = 0, tables = x->bytes,
+        plim.deadline_ns = now + (slim->deadline_ns - now) / 2;
+    uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
-    while (rc == GS_OK && res->status == GS_LIMIT &&
-           res->limit == GS_LIMIT_STATES &&
-           part.max_states != slim->max_states) {
-        expanded += res->expanded;
-        gs_result_clear(res);
-        res->pushes = -1;
+    while (rc == 2) {
         gs_sokoban_perim_build(x, &plim, upto);
         bool last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
-        if (!gs_sokoban_perim_lifts_start(x)) {
+        if (!x->perim) {
+            last = true; /* no table for this level: the search goes on */
+        } else if (!gs_sokoban_perim_lifts_start(x)) {
             /* Not deep enough to matter at the start, and it grows by
-             * a few layers a round: the last round goes without. */
+             * a few layers a round: the last round goes without, and
+             * afresh (the bounds it queued are too high now). */
             gs_sokoban_perim_free(x);
             x->bytes = tables; /* the table was all that came since */
             last = true;
+            expanded += gs_search_expanded(s);
+            gs_progress_add_expanded(slim, gs_search_expanded(s));
+            gs_search_free(s);
+            s = NULL;
+            cfg.expect_states = 0;
+            rc = gs_search_new(&cfg, &s);
+            if (rc)
+                return gs_error_set(err, rc,
+                                    "sokoban: cannot start the search");
         }
         if (last)
             gs_sokoban_perim_seal(x);
         /* The store gets what the tables leave of the budget. */
-        part = *slim;
         if (slim->max_bytes) {
             uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
-            part.max_bytes =
-                slim->max_bytes > more ? slim->max_bytes - more : 1;
+            lim.max_bytes = slim->max_bytes > more ? slim->max_bytes - more : 1;
         }
-        if (!last &&
-            (!part.max_states || part.max_states > upto / SOK_PERIM_RATIO))
-            part.max_states = upto / SOK_PERIM_RATIO;
-        rc = run_phase(x, &part, res, st, err);
+        cap = gs_search_count(s) + upto / SOK_PERIM_RATIO;
+        if (last || (slim->max_states && cap >= slim->max_states))
+            cap = 0;
+        rc = search(x, s, cap, gs_search_count(s), &goal);
         upto *= 2;
     }
-    res->expanded += expanded;
+    uint64_t here = gs_search_expanded(s);
+    if (rc == 1) {
+        rc = rebuild(x, s, goal, res, err);
+        /* SOK_ANY_ASTAR (tests) claims optimality only when empty. */
+        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
+    } else {
+        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
+        if (rc)
+            gs_error_set(err, rc, "sokoban: out of memory in the search");
+    }
+    res->expanded = here + expanded;
+    gs_progress_add_expanded(slim, here);
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x->bytes;
+    }
+    gs_search_free(s);
     return rc;
 }
 

@@ -334,6 +334,15 @@ bool gs_sokoban_perim_steps(const sok_ctx *x);
  * says whether it holds every solvable position. 0 without a table. */
 uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
 
+/* sokopt2: the exact objectives' search going on across table rounds. */
+/* A cheap lower bound for a position (boxes sorted, in x->occ when the
+ * table is keyed by area: pushes floods from pl) that some admissible
+ * bound h (not necessarily its matching) was known for: max(h, exact
+ * distance) when the table holds it, max(h, k + 1) when not, SOK_INF
+ * when the table is whole and lacks it. Overwrites x->key. */
+uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
+                                const int32_t *boxes);
+
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */
 bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a);
