@@ -624,18 +624,27 @@ static bool heap_less(const heap_ent *a, const heap_ent *b)
     return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
 }
 
-static int heap_push(gs_search *s, uint64_t prio, uint32_t id)
+/* Doubles the heap's room (from the budget). GS_OK, GS_ELIMIT or
+ * GS_ENOMEM. Apart from heap_push, which then inlines into its callers. */
+static __attribute__((noinline)) int heap_grow(gs_search *s)
+{
+    size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
+    if (!budget_grow(s, s->heap_cap * sizeof *s->heap, cap * sizeof *s->heap))
+        return GS_ELIMIT;
+    heap_ent *h = realloc(s->heap, cap * sizeof *h);
+    if (!h)
+        return GS_ENOMEM;
+    s->heap = h;
+    s->heap_cap = cap;
+    return GS_OK;
+}
+
+static inline int heap_push(gs_search *s, uint64_t prio, uint32_t id)
 {
     if (s->heap_len == s->heap_cap) {
-        size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
-        if (!budget_grow(s, s->heap_cap * sizeof *s->heap,
-                         cap * sizeof *s->heap))
-            return GS_ELIMIT;
-        heap_ent *h = realloc(s->heap, cap * sizeof *h);
-        if (!h)
-            return GS_ENOMEM;
-        s->heap = h;
-        s->heap_cap = cap;
+        int rc = heap_grow(s);
+        if (rc)
+            return rc;
     }
     size_t i = s->heap_len++;
     heap_ent e = {prio, id};
