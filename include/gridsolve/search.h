@@ -108,14 +108,7 @@ typedef struct gs_search_config {
     /* Priority mode: progress reports a popped priority shifted right by
      * this, for priorities that pack tie-breaks into their low bits. */
     unsigned bound_shift;
-    /* A hint (0: none): states the solver expects to store, e.g. its
-     * state cap. The index then starts at the size those need, instead
-     * of doubling (and rehashing every record) on the way up, when the
-     * memory budget allows; at most GS_SEARCH_EXPECT_MAX states. */
-    uint64_t expect_states;
 } gs_search_config;
-
-#define GS_SEARCH_EXPECT_MAX ((uint64_t)1 << 24)
 
 typedef struct gs_search gs_search;
 

@@ -309,30 +309,11 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
     s->last_check = gs_now_ns();
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
     s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
-    /* Small at first: many solves are tiny, and a fresh index is zeroed;
-     * it doubles as the store grows. A solver that expects many states
-     * says so, and the index starts at their size (load at most 0.7, as
-     * in hashed_insert) when the budget allows it. */
+    /* Small at first: many solves are tiny, and a fresh index is zeroed
+     * (a large one costs a tiny solve a page fault per state stored); it
+     * doubles as the store grows, which reads the old index in order. */
     table_size(s, 255);
-    uint64_t want = cfg->expect_states < GS_SEARCH_EXPECT_MAX
-                        ? cfg->expect_states
-                        : GS_SEARCH_EXPECT_MAX;
-    while ((want + 1) * 10 > (s->table_mask + 1) * 7)
-        table_size(s, s->table_mask * 2 + 1);
-    bool ok = false;
-    if (s->table_mask > 255) {
-        /* At most a quarter of the budget: most of it is for records. A
-         * refusal is no limit yet: the small index is tried. */
-        const gs_limits *lim = cfg->limits;
-        uint64_t n = (s->table_mask + 1) * sizeof *s->table;
-        ok = !(lim && lim->max_bytes && n > lim->max_bytes / 4) &&
-             gs_mem_reserve(n);
-        if (ok)
-            s->bytes = n;
-        else
-            table_size(s, 255);
-    }
-    if (ok || reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
+    if (reserve_initial(s, (s->table_mask + 1) * sizeof *s->table)) {
         s->table = calloc(s->table_mask + 1, sizeof *s->table);
         if (!s->table) {
             gs_search_free(s);

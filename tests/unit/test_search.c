@@ -326,40 +326,6 @@ START_TEST(every_key_length_keeps_keys_apart)
 }
 END_TEST
 
-/* The expect_states hint: an index sized up front holds every state (and
- * finds them again) past the hinted count; under a budget too small for
- * it the small index is used, and the search still works. */
-START_TEST(expected_states_presize_index)
-{
-    gs_limits big = {0}, tight = {.max_bytes = 1 << 20};
-    const gs_limits *lims[2] = {&big, &tight};
-    for (int v = 0; v < 2; v++) {
-        gs_search *s;
-        gs_search_config cfg = {
-            .key_size = 8, .limits = lims[v], .expect_states = 50000};
-        ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
-        uint64_t b0 = gs_search_bytes(s);
-        if (v == 0)
-            ck_assert_uint_ge(b0, 50000 * 8);
-        else
-            ck_assert_uint_lt(b0, 50000 * 8);
-        uint64_t n = v == 0 ? 80000 : 5000;
-        for (uint64_t k = 0; k < n; k++) {
-            uint64_t key = k * 2654435761u, id;
-            ck_assert_int_eq(gs_search_add(s, &key, GS_NO_PARENT, 'a', &id), 1);
-            ck_assert_uint_eq(id, k);
-        }
-        for (uint64_t k = 0; k < n; k += 3) {
-            uint64_t key = k * 2654435761u, id;
-            ck_assert_int_eq(gs_search_add(s, &key, 0, 'b', &id), 0);
-            ck_assert_uint_eq(id, k);
-        }
-        ck_assert_uint_eq(gs_search_count(s), n);
-        gs_search_free(s);
-    }
-}
-END_TEST
-
 /* A popped state put back at a higher priority is not expanded: a state
  * of lower priority comes first, then it pops again and counts once. */
 START_TEST(requeue_puts_back_unexpanded)
@@ -405,7 +371,6 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, memory_budget_gives_limit_states);
     tcase_add_test(tc, many_states_grow_index);
     tcase_add_test(tc, every_key_length_keeps_keys_apart);
-    tcase_add_test(tc, expected_states_presize_index);
     tcase_add_test(tc, requeue_puts_back_unexpanded);
     suite_add_tcase(s, tc);
     return s;

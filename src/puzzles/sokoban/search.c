@@ -669,8 +669,6 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
         .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
         .limits = &flim,
         .bound_shift = bound_shift(x->obj),
-        /* The exact objectives' rounds before the last fill their cap. */
-        .expect_states = x->obj <= SOK_PUSHES ? flim.max_states : 0,
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
@@ -763,7 +761,6 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     uint64_t trig =
         x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
     uint64_t cap = slim->max_states && slim->max_states <= trig ? 0 : trig;
-    cfg.expect_states = cap;
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
     if (rc)
@@ -798,7 +795,6 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
             gs_progress_add_expanded(slim, gs_search_expanded(s));
             gs_search_free(s);
             s = NULL;
-            cfg.expect_states = 0;
             rc = gs_search_new(&cfg, &s);
             if (rc)
                 return gs_error_set(err, rc,
