@@ -351,6 +351,37 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
+/* `any`'s time split: as before up to 10 s, then the greedy slices keep
+ * 3/2 of their 10 s length and the feature-space search takes the rest;
+ * the ends always rise and the last is the deadline. */
+START_TEST(test_any_slices)
+{
+    const int64_t S = 1000000000LL;
+    int64_t end[4];
+    gs_sokoban_any_slices(10 * S, end);
+    ck_assert(end[0] == 1 * S && end[1] == 3 * S);
+    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END && end[3] == 10 * S);
+    gs_sokoban_any_slices(60 * S, end);
+    ck_assert(end[0] == 6 * S); /* A* keeps its tenth */
+    ck_assert(end[1] == 9 * S); /* plain: 2 s * 3/2 */
+    ck_assert(end[2] - end[1] ==
+              15 * (10 * S / 100 * SOK_GREEDY_END - 3 * S) / 10);
+    ck_assert(end[3] == 60 * S);
+    int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
+        gs_sokoban_any_slices(spans[i], end);
+        ck_assert(end[3] == (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
+        for (int k = 1; k < 4; k++)
+            ck_assert(end[k] >= end[k - 1]);
+        /* Past 10 s no greedy slice is shorter than at 10 s. */
+        if (spans[i] > 10 * S) {
+            ck_assert(end[1] - end[0] >= 2 * S);
+            ck_assert(end[2] - end[1] >= 10 * S / 100 * SOK_GREEDY_END - 3 * S);
+        }
+    }
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -362,6 +393,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_order);
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
+    tcase_add_test(tc, test_any_slices);
     suite_add_tcase(s, tc);
     return s;
 }

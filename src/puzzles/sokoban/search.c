@@ -724,6 +724,25 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
+void gs_sokoban_any_slices(int64_t span, int64_t end[4])
+{
+    static const int64_t pct[4] = {10, 30, SOK_GREEDY_END, 100};
+    for (int i = 0; i < 4; i++)
+        end[i] = span > 0 ? span / 100 * pct[i] : 0;
+    if (span <= SOK_ANY_SHORT_NS)
+        return;
+    /* Longer: the two greedy slices keep their length at SOK_ANY_SHORT_NS
+     * times SOK_ANY_GREEDY_SLACK percent (at most their share), and the
+     * feature-space search gets the rest. */
+    int64_t base[4];
+    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
+    for (int i = 1; i < 3; i++) {
+        int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
+        if (end[i - 1] + len < end[i])
+            end[i] = end[i - 1] + len;
+    }
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -767,13 +786,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * search (fess.c: it spreads its effort over ways of packing the
          * greedy ones never leave). A phase exhausting the space proves
          * the level impossible (greedy_phase re-checks without macros). */
-        static const int64_t end[4] = {10, 30, SOK_GREEDY_END, 100};
-        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
+        int64_t now = gs_now_ns(), span = slim.deadline_ns - now, end[4];
+        gs_sokoban_any_slices(span, end);
         uint64_t expanded = 0;
         for (int phase = 0; phase < 4; phase++) {
             gs_limits part = slim;
             if (phase < 3 && span > 0)
-                part.deadline_ns = now + span / 100 * end[phase];
+                part.deadline_ns = now + end[phase];
             if (phase > 0) {
                 if (rc != GS_OK || res->status != GS_LIMIT ||
                     res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))

@@ -107,6 +107,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_GREEDY_END
 #define SOK_GREEDY_END 55
 #endif
+/* `any`'s time split (search.c, gs_sokoban_any_slices). Up to
+ * SOK_ANY_SHORT_NS the slices end at 10, 30, SOK_GREEDY_END and 100
+ * percent of the time; past it the plain and weighted greedy slices keep
+ * SOK_ANY_GREEDY_SLACK percent of their length there, and the
+ * feature-space search gets what they leave: at 60 s the greedy searches
+ * found nothing more than at 10 s (XSokoban, commit 102a860), the
+ * feature-space search 12 and 18. */
+#define SOK_ANY_SHORT_NS 10000000000LL
+#define SOK_ANY_GREEDY_SLACK 150
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
  * priority = f on pushes << SOK_PRIO_PUSH_SHIFT | f on moves << 16 | h
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
@@ -422,5 +431,11 @@ int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
  * into cells[] (room for x->n * 4); returns how many, or -1. */
 int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
                               int target, int32_t *cells);
+
+/* `any`'s portfolio (search.c) */
+/* The ends of `any`'s four slices (A* on pushes, plain greedy, weighted
+ * greedy, feature-space search) in nanoseconds after the start, for a
+ * deadline span ns away (all 0 when span <= 0); see SOK_ANY_SHORT_NS. */
+void gs_sokoban_any_slices(int64_t span, int64_t end[4]);
 
 #endif
