@@ -88,7 +88,13 @@ START_TEST(test_goal_macro_fires)
     ck_assert_int_ge(x->garea[sok_level_cell(&L, 1, 1)], 0);
     ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 1)],
                      x->garea[sok_level_cell(&L, 2, 2)]);
-    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 3)], -1);
+    /* The floor within two steps of the goals is the room's (as many
+     * cells as goals); the third column out is not. */
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 3)],
+                     x->garea[sok_level_cell(&L, 1, 1)]);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 4)],
+                     x->garea[sok_level_cell(&L, 1, 1)]);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 5)], -1);
     int player;
     ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
                      sok_level_cell(&L, 1, 1));
@@ -126,8 +132,9 @@ START_TEST(test_goal_macro_not)
                      sok_level_cell(&L, 1, 2));
     sok_level_free(&L);
     /* The other goal of the area lies across the push, and the player
-     * cannot get below the box (a box stands there): no macro. */
-    static const char *const across[] = {"######", "#  . #", "#@$. #", "#  $ #",
+     * cannot get below the box (a box stands there) nor round it through
+     * the room: no macro. */
+    static const char *const across[] = {"######", "# #. #", "#@$. #", "#  $ #",
                                          "######"};
     sok_level_load(&L, across, NROWS(across), SOK_ANY);
     ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player),
@@ -151,6 +158,78 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
                      sok_level_cell(&L, 1, 2));
     sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_goal_room)
+{
+    sok_level L;
+    int player;
+    /* A goal room of six behind a door (2, 6): its floor within two steps
+     * of the goals joins the area, and a box pushed in from outside onto
+     * that floor goes on to a goal of the innermost column. */
+    static const char *const room[] = {"##########", "#..   #  #", "#..  $  @#",
+                                       "#..   #  #", "##########"};
+    sok_level_load(&L, room, NROWS(room), SOK_ANY);
+    sok_ctx *x = &L.x;
+    int area = x->garea[sok_level_cell(&L, 1, 1)];
+    ck_assert_int_ge(area, 0);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 4)], area);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 3, 3)], area);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 5)], -1);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 6)], -1);
+    int at = macro_from(&L, 2, 5, 2, &player);
+    ck_assert(at == sok_level_cell(&L, 1, 1) ||
+              at == sok_level_cell(&L, 2, 1) || at == sok_level_cell(&L, 3, 1));
+    ck_assert_int_eq(x->goal[at], 1);
+    bool beside = false;
+    for (int d = 0; d < 4; d++)
+        beside = beside || x->nb[at * 4 + d] == player;
+    ck_assert(beside);
+    /* The chain spells the path out cell by cell, from the push's cell
+     * to the goal. */
+    int node;
+    x->occ[sok_level_cell(&L, 2, 5)] = 0;
+    x->occ[sok_level_cell(&L, 2, 4)] = 1;
+    ck_assert_int_eq(gs_sokoban_goal_macro(x, sok_level_cell(&L, 2, 4),
+                                           sok_level_cell(&L, 2, 5), &node,
+                                           &player),
+                     at);
+    int k = gs_sokoban_goal_macro_chain(x, node);
+    ck_assert_int_ge(k, 4);
+    ck_assert_int_eq(x->gmq[0], sok_level_cell(&L, 2, 4));
+    ck_assert_int_eq(x->gmq[k - 1], at);
+    sok_level_free(&L);
+
+    /* Must not: goals in the open (more floor near them than goals) get
+     * no room; a door ends the room (nothing past it, nor the door). */
+    static const char *const open[] = {"#########", "#       #", "#  ..   #",
+                                       "#  $  @ #", "#       #", "#########"};
+    sok_level_load(&L, open, NROWS(open), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 3)], 0);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 2)], -1);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 3, 3)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+    static const char *const shut[] = {"#######", "#..#  #", "#..  @#",
+                                       "#..#$ #", "#######"};
+    sok_level_load(&L, shut, NROWS(shut), SOK_ANY);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 3)], -1);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 4)], -1);
+    sok_level_free(&L);
+
+    /* Whole solves through the room, each answer replayed. */
+    static const char *const two[] = {"##########", "#..   #  #", "#..$  $ @#",
+                                      "#..   #  #", "##########"};
+    sok_objective objs[2] = {SOK_ANY, SOK_ANY_FESS};
+    for (int i = 0; i < 2; i++) {
+        gs_result res;
+        sok_level_solve(two, NROWS(two), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        long pushes = any_replay(two, NROWS(two), res.moves);
+        ck_assert_msg(pushes == res.pushes, "%s does not replay", res.moves);
+        gs_result_free(&res);
+    }
 }
 END_TEST
 
@@ -389,6 +468,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_fires);
     tcase_add_test(tc, test_goal_macro_not);
     tcase_add_test(tc, test_goal_macro_solve);
+    tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_order);
     tcase_add_test(tc, test_fess_pack_advisor);

@@ -68,6 +68,8 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->gindex);
     gs_mem_free(x->pmark);
     gs_mem_free(x->garea);
+    gs_mem_free(x->rindex);
+    gs_mem_free(x->rcell);
     gs_mem_free(x->gmseen);
     gs_mem_free(x->gmpar);
     gs_mem_free(x->gmq);

@@ -215,7 +215,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             x->occ[to] = 1;
         }
         unsigned char tag = (unsigned char)d;
-        if (x->goal_macros && !x->goal[b] && x->goal[to]) {
+        if (x->goal_macros &&
+            ((!x->goal[b] && x->goal[to]) ||
+             (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
             /* A goal macro: the box goes on inside its goal area to the
              * goal the packing order wants next; the state's tag says so
              * (bit 2) for rebuild(). */
@@ -425,8 +427,6 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
                                       sizeof *x->child, cmp_cell);
     int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;
-    for (int t = 0; t < k; t++) /* the chain's nodes, as cells */
-        x->gmq[t] = x->goals[x->gmq[t] / 4];
     ok = ok && push_along(x, x->gmq, k, &cur, &player, out, pushes);
     x->occ[cur] = 0;
     x->occ[old] = 1;

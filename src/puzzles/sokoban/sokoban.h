@@ -217,11 +217,16 @@ typedef struct sok_ctx {
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
     bool goal_macros; /* goal-area macros on (macro.c): greedy phase only */
     /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
-    int32_t *garea; /* n: goal area of a goal cell (>= 2 goals), else -1 */
-    uint32_t *gmseen, gmgen; /* ngoals*4: box-path nodes seen (gmgen) */
-    int32_t *gmpar;        /* ngoals*4: a node's parent node, -1 at the root */
-    int32_t *gmq;          /* ngoals*4: the box-path queue, then a chain */
-    uint16_t *gmdep;       /* ngoals*4: pushes from the root */
+    int32_t *garea;  /* n: goal area of a goal cell (>= 2 goals) or of a
+                        room cell beside it (see rcell), else -1 */
+    int32_t *rindex; /* n: node cell number of a goal (its goal number) or
+                        room cell (ngoals on), else -1 */
+    int32_t *rcell;  /* nrcell: the cell of a node cell number */
+    int nrcell;      /* goals + room cells */
+    uint32_t *gmseen, gmgen; /* nrcell*4: box-path nodes seen (gmgen) */
+    int32_t *gmpar;        /* nrcell*4: a node's parent node, -1 at the root */
+    int32_t *gmq;          /* nrcell*4: the box-path queue, then a chain */
+    uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool use_fess;         /* the greedy phase searches the feature space */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
@@ -369,16 +374,17 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
  * box-path tables. False only when out of memory; no-op without
  * x->glayer. */
 bool gs_sokoban_goal_areas_init(sok_ctx *x);
-/* Where a box just pushed from off goal onto goal cell `to` (the player
- * on pl behind it, x->occ holding every box) should go on to: the goal of
- * the deepest packing layer (then the most pushes) that it can be pushed
- * to inside its goal area, the other boxes fixed. Returns that goal, or
+/* Where a box just pushed from off goal onto goal cell `to`, or from
+ * outside its area onto a room cell `to` of it (the player on pl behind
+ * it, x->occ holding every box), should go on to: the goal of the
+ * deepest packing layer (then the most pushes) that it can be pushed to
+ * inside its goal area, the other boxes fixed. Returns that goal, or
  * `to` when there is no better one; *node names the box-path node for
  * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
 int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
-/* The box-path nodes from the root to `node` of the last
+/* The box cells of the box path from the root to `node` of the last
  * gs_sokoban_goal_macro call, into x->gmq (the root first). Returns how
- * many; the box cell of a node is x->goals[node / 4]. */
+ * many. */
 int gs_sokoban_goal_macro_chain(sok_ctx *x, int node);
 
 /* pack.c */
@@ -431,6 +437,13 @@ int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
  * into cells[] (room for x->n * 4); returns how many, or -1. */
 int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
                               int target, int32_t *cells);
+
+/* Goal rooms (macro.c): floor cells off goal within SOK_ROOM_REACH
+ * steps of a goal area (not through a door: a cell walled on both sides
+ * across one axis) join the area, when there are at most as many of them
+ * as goals in it; a box pushed into the area from outside is taken on to
+ * the goal the packing order wants, like one pushed onto a goal. */
+#define SOK_ROOM_REACH 2
 
 /* `any`'s portfolio (search.c) */
 /* The ends of `any`'s four slices (A* on pushes, plain greedy, weighted
