@@ -218,6 +218,17 @@ START_TEST(test_goal_room)
     ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 4)], -1);
     sok_level_free(&L);
 
+    /* Few floor cells, but four ways in (left, up, down twice): goals at
+     * a crossing, not a room. */
+    static const char *const cross[] = {
+        "###########", "###   #####", "#    ....##", "#    ....##",
+        "###   #####", "###   #####", "###  @$####", "###########"};
+    sok_level_load(&L, cross, NROWS(cross), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 5)], 0);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 4)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+
     /* Whole solves through the room, each answer replayed. */
     static const char *const two[] = {"##########", "#..   #  #", "#..$  $ @#",
                                       "#..   #  #", "##########"};

@@ -60,8 +60,9 @@ static bool door(const sok_ctx *x, int c)
 
 /* Adds to goal area `area` (its goals queued in q[0..ngoal)) the floor
  * cells off goal within SOK_ROOM_REACH steps of them, not through a door
- * nor another area, when there are at most ngoal of them (else none: the
- * area lies in the open). dist and rindex are scratch (-1 where unset);
+ * nor another area, when there are at most ngoal of them and the whole
+ * has at most SOK_ROOM_EXITS live cells beside it (else none: the area
+ * lies in the open). dist and rindex are scratch (-1 where unset);
  * returns the new rcell count. */
 static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
 {
@@ -82,7 +83,26 @@ static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
             q[tail++] = t;
         }
     }
-    bool keep = tail - first <= ngoal;
+    /* Its exits: live cells outside it beside a cell of it, where boxes
+     * come in. A room has a door or two; goals in the middle of the
+     * floor have more. */
+    int exits = 0;
+    gs_sokoban_next_gen(x);
+    for (int i = 0; i < tail; i++) {
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[q[i] * 4 + d];
+            if (t < 0 || x->goal[t] || x->dead[t] || x->garea[t] != -1 ||
+                x->seen[t] == x->gen)
+                continue;
+            x->seen[t] = x->gen;
+            exits++;
+        }
+    }
+    bool keep = tail - first <= ngoal && exits <= SOK_ROOM_EXITS;
+#ifdef SOK_ROOM_DEBUG
+    fprintf(stderr, "area %d goals %d floor %d exits %d keep %d\n", area,
+            ngoal, tail - first, exits, keep);
+#endif
     for (int i = first; i < tail; i++) {
         int t = q[i];
         x->garea[t] = keep ? area : -1;

@@ -193,12 +193,27 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
+    if (x->goal_macros) {
+        /* A push into a goal room (onto its floor, from outside) is also
+         * kept as a plain push: the room macro alone would take every
+         * box entering the room to the one goal it picks. */
+        for (int j = 0, k0 = k; j < k0; j++) {
+            int b = x->boxes[x->pushes[j].box];
+            int to = x->nb[b * 4 + x->pushes[j].dir];
+            if (!x->goal[to] && x->garea[to] >= 0 &&
+                x->garea[b] != x->garea[to]) {
+                x->pushes[k] = x->pushes[j];
+                x->pushes[k++].dir |= SOK_PUSH_PLAIN;
+            }
+        }
+    }
     uint32_t hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
     for (int j = 0; j < k && rc >= 0; j++) {
-        int i = x->pushes[j].box, d = x->pushes[j].dir;
+        int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
+        bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
         x->occ[b] = 0;
         x->occ[to] = 1;
@@ -215,7 +230,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             x->occ[to] = 1;
         }
         unsigned char tag = (unsigned char)d;
-        if (x->goal_macros &&
+        if (x->goal_macros && !plain_push &&
             ((!x->goal[b] && x->goal[to]) ||
              (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
             /* A goal macro: the box goes on inside its goal area to the
@@ -282,7 +297,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    for (int j = 0; j < npend && rc >= 0; j++) {
+    /* The packing advice (last, when given) goes in first: a push or a
+     * goal macro of this expansion may reach the same state, and only the
+     * first is queued, but only the advice chains (fess.c). */
+    int adv = npend > 0 && x->pend[npend - 1].tag == 8 ? npend - 1 : -1;
+    for (int n = 0; n < npend && rc >= 0; n++) {
+        int j = adv < 0 ? n : n == 0 ? adv : n - 1;
         const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
         if (steps_table) {
             /* The moves table is keyed like the store: its slots were
@@ -304,6 +324,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
                                       x->pend[j].h, x->pend[j].cost,
                                       x->pend[j].tag == 8);
+        else if (rc == 0 && x->pend[j].tag == 8)
+            rc = gs_sokoban_fess_readvise(x->fess, x->pend[j].feat, cid);
     }
     return rc < 0 ? rc : GS_OK;
 }
