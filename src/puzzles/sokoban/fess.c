@@ -302,17 +302,6 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
     return rc;
 }
 
-int gs_sokoban_fess_readvise(sok_fess *f, uint32_t key, uint64_t id)
-{
-    if (id >= f->done_cap || f->done[id] != 0)
-        return GS_OK; /* expanded already, or advised before */
-    fess_cell *c = cell_of(f, key);
-    if (!c)
-        return GS_ELIMIT;
-    f->done[id] = 2;
-    return heap_push(f, c, (fess_ent){.prio = 0, .id = (uint32_t)id});
-}
-
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
 {
     f->advise = false;

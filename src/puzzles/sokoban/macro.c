@@ -99,10 +99,6 @@ static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
         }
     }
     bool keep = tail - first <= ngoal && exits <= SOK_ROOM_EXITS;
-#ifdef SOK_ROOM_DEBUG
-    fprintf(stderr, "area %d goals %d floor %d exits %d keep %d\n", area,
-            ngoal, tail - first, exits, keep);
-#endif
     for (int i = first; i < tail; i++) {
         int t = q[i];
         x->garea[t] = keep ? area : -1;

@@ -297,12 +297,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    /* The packing advice (last, when given) goes in first: a push or a
-     * goal macro of this expansion may reach the same state, and only the
-     * first is queued, but only the advice chains (fess.c). */
-    int adv = npend > 0 && x->pend[npend - 1].tag == 8 ? npend - 1 : -1;
-    for (int n = 0; n < npend && rc >= 0; n++) {
-        int j = adv < 0 ? n : n == 0 ? adv : n - 1;
+    for (int j = 0; j < npend && rc >= 0; j++) {
         const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
         if (steps_table) {
             /* The moves table is keyed like the store: its slots were
@@ -324,8 +319,6 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g)
             rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
                                       x->pend[j].h, x->pend[j].cost,
                                       x->pend[j].tag == 8);
-        else if (rc == 0 && x->pend[j].tag == 8)
-            rc = gs_sokoban_fess_readvise(x->fess, x->pend[j].feat, cid);
     }
     return rc < 0 ? rc : GS_OK;
 }

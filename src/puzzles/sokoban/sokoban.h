@@ -417,11 +417,6 @@ uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
  * GS_ELIMIT when the memory budget refuses (gs_sokoban_fess_over). */
 int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
                          uint64_t g, bool advised);
-/* The packing advisor named state id (cell `key`), already queued by
- * another way and not yet expanded: it is queued again first in its cell
- * and asks the advisor when picked, as a new advised state would.
- * GS_OK, or GS_ELIMIT when the memory budget refuses. */
-int gs_sokoban_fess_readvise(sok_fess *f, uint32_t key, uint64_t id);
 /* Takes the best state of the next non-empty cell of the round: 1 with
  * *id and *g set, 0 when every cell is empty. */
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
@@ -446,10 +441,15 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 /* Goal rooms (macro.c): floor cells off goal within SOK_ROOM_REACH
  * steps of a goal area (not through a door: a cell walled on both sides
  * across one axis) join the area, when there are at most as many of them
- * as goals in it and at most SOK_ROOM_EXITS live cells lead into it; a box pushed into the area from outside is taken on to
- * the goal the packing order wants, like one pushed onto a goal. */
+ * as goals in it and at most SOK_ROOM_EXITS live cells lead into it; a box
+ * pushed into the area from outside is taken on to the goal the packing order
+ * wants, like one pushed onto a goal. */
+#ifndef SOK_ROOM_REACH
 #define SOK_ROOM_REACH 2
+#endif
+#ifndef SOK_ROOM_EXITS
 #define SOK_ROOM_EXITS 2
+#endif
 /* Children one expansion may make (x->pushes, x->pend, x->pkeys): four
  * pushes a box, each push into a goal room twice (the plain push beside
  * the room macro), and the packing advisor's move. */
