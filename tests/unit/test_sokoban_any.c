@@ -229,6 +229,19 @@ START_TEST(test_goal_room)
     ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
     sok_level_free(&L);
 
+    /* Two goal areas in one room (the floor between them): the packing
+     * plan of one would fill it before the other, so no room at all. */
+    static const char *const pair[] = {"##########", "#.. ..#  #", "#.. ..$ @#",
+                                       "#.. ..#  #", "##########"};
+    sok_level_load(&L, pair, NROWS(pair), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 1)], 0);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 4)], 0);
+    ck_assert_int_ne(L.x.garea[sok_level_cell(&L, 2, 1)],
+                     L.x.garea[sok_level_cell(&L, 2, 4)]);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 3)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+
     /* Whole solves through the room, each answer replayed. */
     static const char *const two[] = {"##########", "#..   #  #", "#..$  $ @#",
                                       "#..   #  #", "##########"};

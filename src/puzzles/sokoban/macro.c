@@ -60,13 +60,15 @@ static bool door(const sok_ctx *x, int c)
 
 /* Adds to goal area `area` (its goals queued in q[0..ngoal)) the floor
  * cells off goal within SOK_ROOM_REACH steps of them, not through a door
- * nor another area, when there are at most ngoal of them and the whole
- * has at most SOK_ROOM_EXITS live cells beside it (else none: the area
- * lies in the open). dist and rindex are scratch (-1 where unset);
- * returns the new rcell count. */
+ * nor another area, when there are at most ngoal of them, the whole has
+ * at most SOK_ROOM_EXITS live cells beside it and no other goal lies
+ * beside it (else none: the area lies in the open, or shares its room
+ * with other goals and the plan would fill one before the other). dist and
+ * rindex are scratch (-1 where unset); returns the new rcell count. */
 static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
 {
     int head = 0, tail = ngoal, first = ngoal;
+    bool shared = false; /* another goal within reach: no room of one area */
     for (int i = 0; i < ngoal; i++)
         x->dist[q[i]] = 0;
     while (head < tail) {
@@ -75,6 +77,8 @@ static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
             continue;
         for (int d = 0; d < 4; d++) {
             int t = x->nb[c * 4 + d];
+            if (t >= 0 && x->goal[t] && x->garea[t] != area)
+                shared = true;
             if (t < 0 || x->goal[t] || x->garea[t] != -1 || door(x, t) ||
                 x->dead[t])
                 continue;
@@ -98,7 +102,7 @@ static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
             exits++;
         }
     }
-    bool keep = tail - first <= ngoal && exits <= SOK_ROOM_EXITS;
+    bool keep = tail - first <= ngoal && exits <= SOK_ROOM_EXITS && !shared;
     for (int i = first; i < tail; i++) {
         int t = q[i];
         x->garea[t] = keep ? area : -1;
