@@ -441,9 +441,10 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 /* Goal rooms (macro.c): floor cells off goal within SOK_ROOM_REACH
  * steps of a goal area (not through a door: a cell walled on both sides
  * across one axis) join the area, when there are at most as many of them
- * as goals in it and at most SOK_ROOM_EXITS live cells lead into it; a box
- * pushed into the area from outside is taken on to the goal the packing order
- * wants, like one pushed onto a goal. */
+ * as goals in it, at most SOK_ROOM_EXITS live cells lead into it and no
+ * other goal lies beside it; a box pushed into the area from outside is
+ * taken on to the goal the packing order wants, like one pushed onto a
+ * goal (and kept as a plain push too, SOK_PUSH_PLAIN). */
 #ifndef SOK_ROOM_REACH
 #define SOK_ROOM_REACH 2
 #endif
