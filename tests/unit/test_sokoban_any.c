@@ -88,7 +88,13 @@ START_TEST(test_goal_macro_fires)
     ck_assert_int_ge(x->garea[sok_level_cell(&L, 1, 1)], 0);
     ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 1)],
                      x->garea[sok_level_cell(&L, 2, 2)]);
-    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 3)], -1);
+    /* The floor within two steps of the goals is the room's (as many
+     * cells as goals); the third column out is not. */
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 3)],
+                     x->garea[sok_level_cell(&L, 1, 1)]);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 4)],
+                     x->garea[sok_level_cell(&L, 1, 1)]);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 1, 5)], -1);
     int player;
     ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
                      sok_level_cell(&L, 1, 1));
@@ -126,8 +132,9 @@ START_TEST(test_goal_macro_not)
                      sok_level_cell(&L, 1, 2));
     sok_level_free(&L);
     /* The other goal of the area lies across the push, and the player
-     * cannot get below the box (a box stands there): no macro. */
-    static const char *const across[] = {"######", "#  . #", "#@$. #", "#  $ #",
+     * cannot get below the box (a box stands there) nor round it through
+     * the room: no macro. */
+    static const char *const across[] = {"######", "# #. #", "#@$. #", "#  $ #",
                                          "######"};
     sok_level_load(&L, across, NROWS(across), SOK_ANY);
     ck_assert_int_eq(macro_from(&L, 2, 2, 3, &player),
@@ -151,6 +158,102 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
                      sok_level_cell(&L, 1, 2));
     sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_goal_room)
+{
+    sok_level L;
+    int player;
+    /* A goal room of six behind a door (2, 6): its floor within two steps
+     * of the goals joins the area, and a box pushed in from outside onto
+     * that floor goes on to a goal of the innermost column. */
+    static const char *const room[] = {"##########", "#..   #  #", "#..  $  @#",
+                                       "#..   #  #", "##########"};
+    sok_level_load(&L, room, NROWS(room), SOK_ANY);
+    sok_ctx *x = &L.x;
+    int area = x->garea[sok_level_cell(&L, 1, 1)];
+    ck_assert_int_ge(area, 0);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 4)], area);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 3, 3)], area);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 5)], -1);
+    ck_assert_int_eq(x->garea[sok_level_cell(&L, 2, 6)], -1);
+    int at = macro_from(&L, 2, 5, 2, &player);
+    ck_assert(at == sok_level_cell(&L, 1, 1) ||
+              at == sok_level_cell(&L, 2, 1) || at == sok_level_cell(&L, 3, 1));
+    ck_assert_int_eq(x->goal[at], 1);
+    bool beside = false;
+    for (int d = 0; d < 4; d++)
+        beside = beside || x->nb[at * 4 + d] == player;
+    ck_assert(beside);
+    /* The chain spells the path out cell by cell, from the push's cell
+     * to the goal. */
+    int node;
+    x->occ[sok_level_cell(&L, 2, 5)] = 0;
+    x->occ[sok_level_cell(&L, 2, 4)] = 1;
+    ck_assert_int_eq(gs_sokoban_goal_macro(x, sok_level_cell(&L, 2, 4),
+                                           sok_level_cell(&L, 2, 5), &node,
+                                           &player),
+                     at);
+    int k = gs_sokoban_goal_macro_chain(x, node);
+    ck_assert_int_ge(k, 4);
+    ck_assert_int_eq(x->gmq[0], sok_level_cell(&L, 2, 4));
+    ck_assert_int_eq(x->gmq[k - 1], at);
+    sok_level_free(&L);
+
+    /* Must not: goals in the open (more floor near them than goals) get
+     * no room; a door ends the room (nothing past it, nor the door). */
+    static const char *const open[] = {"#########", "#       #", "#  ..   #",
+                                       "#  $  @ #", "#       #", "#########"};
+    sok_level_load(&L, open, NROWS(open), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 3)], 0);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 2)], -1);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 3, 3)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+    static const char *const shut[] = {"#######", "#..#  #", "#..  @#",
+                                       "#..#$ #", "#######"};
+    sok_level_load(&L, shut, NROWS(shut), SOK_ANY);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 3)], -1);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 4)], -1);
+    sok_level_free(&L);
+
+    /* Few floor cells, but four ways in (left, up, down twice): goals at
+     * a crossing, not a room. */
+    static const char *const cross[] = {
+        "###########", "###   #####", "#    ....##", "#    ....##",
+        "###   #####", "###   #####", "###  @$####", "###########"};
+    sok_level_load(&L, cross, NROWS(cross), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 5)], 0);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 4)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+
+    /* Two goal areas in one room (the floor between them): the packing
+     * plan of one would fill it before the other, so no room at all. */
+    static const char *const pair[] = {"##########", "#.. ..#  #", "#.. ..$ @#",
+                                       "#.. ..#  #", "##########"};
+    sok_level_load(&L, pair, NROWS(pair), SOK_ANY);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 1)], 0);
+    ck_assert_int_ge(L.x.garea[sok_level_cell(&L, 2, 4)], 0);
+    ck_assert_int_ne(L.x.garea[sok_level_cell(&L, 2, 1)],
+                     L.x.garea[sok_level_cell(&L, 2, 4)]);
+    ck_assert_int_eq(L.x.garea[sok_level_cell(&L, 2, 3)], -1);
+    ck_assert_int_eq(L.x.nrcell, L.x.ngoals);
+    sok_level_free(&L);
+
+    /* Whole solves through the room, each answer replayed. */
+    static const char *const two[] = {"##########", "#..   #  #", "#..$  $ @#",
+                                      "#..   #  #", "##########"};
+    sok_objective objs[2] = {SOK_ANY, SOK_ANY_FESS};
+    for (int i = 0; i < 2; i++) {
+        gs_result res;
+        sok_level_solve(two, NROWS(two), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        long pushes = any_replay(two, NROWS(two), res.moves);
+        ck_assert_msg(pushes == res.pushes, "%s does not replay", res.moves);
+        gs_result_free(&res);
+    }
 }
 END_TEST
 
@@ -351,6 +454,37 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
+/* `any`'s time split: as before up to 10 s, then the greedy slices keep
+ * 3/2 of their 10 s length and the feature-space search takes the rest;
+ * the ends always rise and the last is the deadline. */
+START_TEST(test_any_slices)
+{
+    const int64_t S = 1000000000LL;
+    int64_t end[4];
+    gs_sokoban_any_slices(10 * S, end);
+    ck_assert(end[0] == 1 * S && end[1] == 3 * S);
+    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END && end[3] == 10 * S);
+    gs_sokoban_any_slices(60 * S, end);
+    ck_assert(end[0] == 6 * S); /* A* keeps its tenth */
+    ck_assert(end[1] == 9 * S); /* plain: 2 s * 3/2 */
+    ck_assert(end[2] - end[1] ==
+              15 * (10 * S / 100 * SOK_GREEDY_END - 3 * S) / 10);
+    ck_assert(end[3] == 60 * S);
+    int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
+        gs_sokoban_any_slices(spans[i], end);
+        ck_assert(end[3] == (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
+        for (int k = 1; k < 4; k++)
+            ck_assert(end[k] >= end[k - 1]);
+        /* Past 10 s no greedy slice is shorter than at 10 s. */
+        if (spans[i] > 10 * S) {
+            ck_assert(end[1] - end[0] >= 2 * S);
+            ck_assert(end[2] - end[1] >= 10 * S / 100 * SOK_GREEDY_END - 3 * S);
+        }
+    }
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -358,10 +492,12 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_fires);
     tcase_add_test(tc, test_goal_macro_not);
     tcase_add_test(tc, test_goal_macro_solve);
+    tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_order);
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
+    tcase_add_test(tc, test_any_slices);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -68,6 +68,8 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->gindex);
     gs_mem_free(x->pmark);
     gs_mem_free(x->garea);
+    gs_mem_free(x->rindex);
+    gs_mem_free(x->rcell);
     gs_mem_free(x->gmseen);
     gs_mem_free(x->gmpar);
     gs_mem_free(x->gmq);
@@ -286,12 +288,14 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     x->start_boxes =
         gs_sokoban_tab_alloc(x, sizeof *x->start_boxes * nbx, false);
     x->key = gs_sokoban_tab_alloc(x, x->key_size, false);
-    x->pushes = gs_sokoban_tab_alloc(x, sizeof *x->pushes * 4 * nbx, false);
+    x->pushes =
+        gs_sokoban_tab_alloc(x, sizeof *x->pushes * SOK_PEND_MAX(nbx), false);
     x->walk = gs_sokoban_tab_alloc(x, un, false);
     x->corral = gs_sokoban_tab_alloc(x, sizeof *x->corral * un, false);
     x->inb = gs_sokoban_tab_alloc(x, nbx, false);
-    x->pend = gs_sokoban_tab_alloc(x, sizeof *x->pend * 4 * nbx, false);
-    x->pkeys = gs_sokoban_tab_alloc(x, x->key_size * 4 * nbx, false);
+    x->pend =
+        gs_sokoban_tab_alloc(x, sizeof *x->pend * SOK_PEND_MAX(nbx), false);
+    x->pkeys = gs_sokoban_tab_alloc(x, x->key_size * SOK_PEND_MAX(nbx), false);
     bool ok = x->pend && x->pkeys && x->nb && x->goal && x->dead && x->near &&
               x->goals && x->occ && x->mark && x->seen && x->dist && x->how &&
               x->queue && x->boxes && x->child && x->start_boxes && x->key &&

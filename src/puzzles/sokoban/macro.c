@@ -10,7 +10,10 @@
  * goal cells) is taken on, inside the area, to the goal the packing order
  * (pack.c) wants filled next; that one move replaces the push. Goal rooms
  * are then filled from the inside out in one step a box instead of the
- * greedy search trying every order of every box's last pushes.
+ * greedy search trying every order of every box's last pushes. The floor
+ * of a goal room (cells off goal close to the area, short of its door)
+ * belongs to the area too: a box pushed into the room is taken on at
+ * once, not only when it reaches a goal.
  *
  * Both change which states are stored (the goal macro drops the plain
  * push), so the search that uses them never claims `impossible` on its
@@ -46,49 +49,130 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d)
     return to;
 }
 
+/* Whether cell c is a door: walled on both sides across one axis, open
+ * along it. */
+static bool door(const sok_ctx *x, int c)
+{
+    const int32_t *nb = x->nb + c * 4;
+    return (walled_across(x, c, 0) && nb[0] >= 0 && nb[1] >= 0) ||
+           (walled_across(x, c, 2) && nb[2] >= 0 && nb[3] >= 0);
+}
+
+/* Adds to goal area `area` (its goals queued in q[0..ngoal)) the floor
+ * cells off goal within SOK_ROOM_REACH steps of them, not through a door
+ * nor another area, when there are at most ngoal of them, the whole has
+ * at most SOK_ROOM_EXITS live cells beside it and no other goal lies
+ * beside it (else none: the area lies in the open, or shares its room
+ * with other goals and the plan would fill one before the other). dist and
+ * rindex are scratch (-1 where unset); returns the new rcell count. */
+static int room_add(sok_ctx *x, int area, int32_t *q, int ngoal, int nr)
+{
+    int head = 0, tail = ngoal, first = ngoal;
+    bool shared = false; /* another goal within reach: no room of one area */
+    for (int i = 0; i < ngoal; i++)
+        x->dist[q[i]] = 0;
+    while (head < tail) {
+        int c = q[head++];
+        if (x->dist[c] >= SOK_ROOM_REACH || (head > first && door(x, c)))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[c * 4 + d];
+            if (t >= 0 && x->goal[t] && x->garea[t] != area)
+                shared = true;
+            if (t < 0 || x->goal[t] || x->garea[t] != -1 || door(x, t) ||
+                x->dead[t])
+                continue;
+            x->garea[t] = -3 - area; /* pending */
+            x->dist[t] = x->dist[c] + 1;
+            q[tail++] = t;
+        }
+    }
+    /* Its exits: live cells outside it beside a cell of it, where boxes
+     * come in. A room has a door or two; goals in the middle of the
+     * floor have more. */
+    int exits = 0;
+    gs_sokoban_next_gen(x);
+    for (int i = 0; i < tail; i++) {
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[q[i] * 4 + d];
+            if (t < 0 || x->goal[t] || x->dead[t] || x->garea[t] != -1 ||
+                x->seen[t] == x->gen)
+                continue;
+            x->seen[t] = x->gen;
+            exits++;
+        }
+    }
+    bool keep = tail - first <= ngoal && exits <= SOK_ROOM_EXITS && !shared;
+    for (int i = first; i < tail; i++) {
+        int t = q[i];
+        x->garea[t] = keep ? area : -1;
+        if (keep) {
+            x->rindex[t] = nr;
+            x->rcell[nr++] = t;
+        }
+    }
+    return nr;
+}
+
 bool gs_sokoban_goal_areas_init(sok_ctx *x)
 {
     if (!x->glayer)
         return true;
-    size_t nodes = (size_t)x->ngoals * 4;
     x->garea = gs_sokoban_tab_alloc(x, sizeof *x->garea * (size_t)x->n, false);
-    x->gmseen = gs_sokoban_tab_alloc(x, sizeof *x->gmseen * nodes, true);
-    x->gmpar = gs_sokoban_tab_alloc(x, sizeof *x->gmpar * nodes, false);
-    x->gmq = gs_sokoban_tab_alloc(x, sizeof *x->gmq * nodes, false);
-    x->gmdep = gs_sokoban_tab_alloc(x, sizeof *x->gmdep * nodes, false);
-    if (!x->garea || !x->gmseen || !x->gmpar || !x->gmq || !x->gmdep)
+    x->rindex =
+        gs_sokoban_tab_alloc(x, sizeof *x->rindex * (size_t)x->n, false);
+    x->rcell = gs_sokoban_tab_alloc(x, sizeof *x->rcell * (size_t)x->n, false);
+    if (!x->garea || !x->rindex || !x->rcell)
         return false;
-    x->gmgen = 0;
-    for (int c = 0; c < x->n; c++)
+    for (int c = 0; c < x->n; c++) {
         x->garea[c] = -1;
-    /* Areas: 4-connected goal cells; a lone goal has nothing to order. The
-     * flood borrows gmq (ngoals entries suffice: only goals are queued). */
+        x->rindex[c] = -1;
+    }
+    for (int i = 0; i < x->ngoals; i++) {
+        x->rindex[x->goals[i]] = i;
+        x->rcell[i] = x->goals[i];
+    }
+    int nr = x->ngoals;
+    /* Areas: 4-connected goal cells; a lone goal has nothing to order.
+     * The flood and the room search borrow x->queue (n entries). */
     int areas = 0;
+    int32_t *q = x->queue;
     for (int i = 0; i < x->ngoals; i++) {
         int g0 = x->goals[i];
-        if (x->garea[g0] >= 0)
+        if (x->garea[g0] != -1)
             continue;
         int head = 0, tail = 0;
         x->garea[g0] = areas;
-        x->gmq[tail++] = g0;
+        q[tail++] = g0;
         while (head < tail) {
-            int c = x->gmq[head++];
+            int c = q[head++];
             for (int d = 0; d < 4; d++) {
                 int t = x->nb[c * 4 + d];
                 if (t < 0 || !x->goal[t] || x->garea[t] >= 0)
                     continue;
                 x->garea[t] = areas;
-                x->gmq[tail++] = t;
+                q[tail++] = t;
             }
         }
-        if (tail < 2)
+        if (tail < 2) {
             x->garea[g0] = -2; /* alone: no area (fixed below) */
-        else
+        } else {
+            nr = room_add(x, areas, q, tail, nr);
             areas++;
+        }
     }
     for (int c = 0; c < x->n; c++)
         if (x->garea[c] < -1)
             x->garea[c] = -1;
+    x->nrcell = nr;
+    size_t nodes = (size_t)nr * 4;
+    x->gmseen = gs_sokoban_tab_alloc(x, sizeof *x->gmseen * nodes, true);
+    x->gmpar = gs_sokoban_tab_alloc(x, sizeof *x->gmpar * nodes, false);
+    x->gmq = gs_sokoban_tab_alloc(x, sizeof *x->gmq * nodes, false);
+    x->gmdep = gs_sokoban_tab_alloc(x, sizeof *x->gmdep * nodes, false);
+    if (!x->gmseen || !x->gmpar || !x->gmq || !x->gmdep)
+        return false;
+    x->gmgen = 0;
     return true;
 }
 
@@ -106,11 +190,13 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
     if (side < 0)
         return to;
     if (++x->gmgen == 0) { /* wrapped: old stamps could collide */
-        memset(x->gmseen, 0, sizeof *x->gmseen * (size_t)x->ngoals * 4);
+        memset(x->gmseen, 0, sizeof *x->gmseen * (size_t)x->nrcell * 4);
         x->gmgen = 1;
     }
-    int root = x->gindex[to] * 4 + side, best = root;
-    uint32_t best_key = (uint32_t)x->glayer[x->gindex[to]] << 16;
+    /* A room's floor is no place to end on: any goal beats it. */
+    int root = x->rindex[to] * 4 + side, best = root;
+    uint32_t best_key =
+        x->goal[to] ? (uint32_t)x->glayer[x->gindex[to]] << 16 : 0;
     int head = 0, tail = 0;
     x->gmseen[root] = x->gmgen;
     x->gmpar[root] = -1;
@@ -120,7 +206,7 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
      * the player walks around it between pushes. */
     x->occ[to] = 0;
     while (head < tail) {
-        int v = x->gmq[head++], c = x->goals[v / 4];
+        int v = x->gmq[head++], c = x->rcell[v / 4];
         x->occ[c] = 1;
         gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
         x->occ[c] = 0;
@@ -129,7 +215,7 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
             if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
                 x->garea[t] != area)
                 continue;
-            int w = x->gindex[t] * 4 + (d ^ 1);
+            int w = x->rindex[t] * 4 + (d ^ 1);
             if (x->gmseen[w] == x->gmgen)
                 continue;
             x->gmseen[w] = x->gmgen;
@@ -138,6 +224,8 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
             x->gmq[tail++] = w;
             /* The box back on `to` from another side is no move: the
              * child would keep the push's cell but not its player. */
+            if (!x->goal[t])
+                continue;
             uint32_t key =
                 (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
             if (key > best_key && t != to) {
@@ -149,7 +237,7 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
     x->occ[to] = 1;
     if (best == root)
         return to;
-    int at = x->goals[best / 4];
+    int at = x->rcell[best / 4];
     *node = best;
     *player = x->nb[at * 4 + best % 4];
     return at;
@@ -162,6 +250,6 @@ int gs_sokoban_goal_macro_chain(sok_ctx *x, int node)
         k++;
     int i = k;
     for (int v = node; v >= 0; v = x->gmpar[v])
-        x->gmq[--i] = v;
+        x->gmq[--i] = x->rcell[v / 4];
     return k;
 }

@@ -194,13 +194,28 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
     if (obj >= SOK_ANY && k > 1)
         k = gs_sokoban_pi_corral_prune(x, k);
+    if (x->goal_macros) {
+        /* A push into a goal room (onto its floor, from outside) is also
+         * kept as a plain push: the room macro alone would take every
+         * box entering the room to the one goal it picks. */
+        for (int j = 0, k0 = k; j < k0; j++) {
+            int b = x->boxes[x->pushes[j].box];
+            int to = x->nb[b * 4 + x->pushes[j].dir];
+            if (!x->goal[to] && x->garea[to] >= 0 &&
+                x->garea[b] != x->garea[to]) {
+                x->pushes[k] = x->pushes[j];
+                x->pushes[k++].dir |= SOK_PUSH_PLAIN;
+            }
+        }
+    }
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
     for (int j = 0; j < k && rc >= 0; j++) {
-        int i = x->pushes[j].box, d = x->pushes[j].dir;
+        int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
+        bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
         x->occ[b] = 0;
         x->occ[to] = 1;
@@ -217,7 +232,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             x->occ[to] = 1;
         }
         unsigned char tag = (unsigned char)d;
-        if (x->goal_macros && !x->goal[b] && x->goal[to]) {
+        if (x->goal_macros && !plain_push &&
+            ((!x->goal[b] && x->goal[to]) ||
+             (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
             /* A goal macro: the box goes on inside its goal area to the
              * goal the packing order wants next; the state's tag says so
              * (bit 2) for rebuild(). */
@@ -498,8 +515,6 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
                                       sizeof *x->child, cmp_cell);
     int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;
-    for (int t = 0; t < k; t++) /* the chain's nodes, as cells */
-        x->gmq[t] = x->goals[x->gmq[t] / 4];
     ok = ok && push_along(x, x->gmq, k, &cur, &player, out, pushes);
     x->occ[cur] = 0;
     x->occ[old] = 1;
@@ -834,6 +849,25 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
+void gs_sokoban_any_slices(int64_t span, int64_t end[4])
+{
+    static const int64_t pct[4] = {10, 30, SOK_GREEDY_END, 100};
+    for (int i = 0; i < 4; i++)
+        end[i] = span > 0 ? span / 100 * pct[i] : 0;
+    if (span <= SOK_ANY_SHORT_NS)
+        return;
+    /* Longer: the two greedy slices keep their length at SOK_ANY_SHORT_NS
+     * times SOK_ANY_GREEDY_SLACK percent (at most their share), and the
+     * feature-space search gets the rest. */
+    int64_t base[4];
+    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
+    for (int i = 1; i < 3; i++) {
+        int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
+        if (end[i - 1] + len < end[i])
+            end[i] = end[i - 1] + len;
+    }
+}
+
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err)
 {
@@ -877,13 +911,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * search (fess.c: it spreads its effort over ways of packing the
          * greedy ones never leave). A phase exhausting the space proves
          * the level impossible (greedy_phase re-checks without macros). */
-        static const int64_t end[4] = {10, 30, SOK_GREEDY_END, 100};
-        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
+        int64_t now = gs_now_ns(), span = slim.deadline_ns - now, end[4];
+        gs_sokoban_any_slices(span, end);
         uint64_t expanded = 0;
         for (int phase = 0; phase < 4; phase++) {
             gs_limits part = slim;
             if (phase < 3 && span > 0)
-                part.deadline_ns = now + span / 100 * end[phase];
+                part.deadline_ns = now + end[phase];
             if (phase > 0) {
                 if (rc != GS_OK || res->status != GS_LIMIT ||
                     res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))

@@ -107,6 +107,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_GREEDY_END
 #define SOK_GREEDY_END 55
 #endif
+/* `any`'s time split (search.c, gs_sokoban_any_slices). Up to
+ * SOK_ANY_SHORT_NS the slices end at 10, 30, SOK_GREEDY_END and 100
+ * percent of the time; past it the plain and weighted greedy slices keep
+ * SOK_ANY_GREEDY_SLACK percent of their length there, and the
+ * feature-space search gets what they leave: at 60 s the greedy searches
+ * found nothing more than at 10 s (XSokoban, commit 102a860), the
+ * feature-space search 12 and 18. */
+#define SOK_ANY_SHORT_NS 10000000000LL
+#define SOK_ANY_GREEDY_SLACK 150
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
  * priority = f on pushes << SOK_PRIO_PUSH_SHIFT | f on moves << 16 | h
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
@@ -208,11 +217,16 @@ typedef struct sok_ctx {
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
     bool goal_macros; /* goal-area macros on (macro.c): greedy phase only */
     /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
-    int32_t *garea; /* n: goal area of a goal cell (>= 2 goals), else -1 */
-    uint32_t *gmseen, gmgen; /* ngoals*4: box-path nodes seen (gmgen) */
-    int32_t *gmpar;        /* ngoals*4: a node's parent node, -1 at the root */
-    int32_t *gmq;          /* ngoals*4: the box-path queue, then a chain */
-    uint16_t *gmdep;       /* ngoals*4: pushes from the root */
+    int32_t *garea;  /* n: goal area of a goal cell (>= 2 goals) or of a
+                        room cell beside it (see rcell), else -1 */
+    int32_t *rindex; /* n: node cell number of a goal (its goal number) or
+                        room cell (ngoals on), else -1 */
+    int32_t *rcell;  /* nrcell: the cell of a node cell number */
+    int nrcell;      /* goals + room cells */
+    uint32_t *gmseen, gmgen; /* nrcell*4: box-path nodes seen (gmgen) */
+    int32_t *gmpar;        /* nrcell*4: a node's parent node, -1 at the root */
+    int32_t *gmq;          /* nrcell*4: the box-path queue, then a chain */
+    uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool use_fess;         /* the greedy phase searches the feature space */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
@@ -369,16 +383,17 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
  * box-path tables. False only when out of memory; no-op without
  * x->glayer. */
 bool gs_sokoban_goal_areas_init(sok_ctx *x);
-/* Where a box just pushed from off goal onto goal cell `to` (the player
- * on pl behind it, x->occ holding every box) should go on to: the goal of
- * the deepest packing layer (then the most pushes) that it can be pushed
- * to inside its goal area, the other boxes fixed. Returns that goal, or
+/* Where a box just pushed from off goal onto goal cell `to`, or from
+ * outside its area onto a room cell `to` of it (the player on pl behind
+ * it, x->occ holding every box), should go on to: the goal of the
+ * deepest packing layer (then the most pushes) that it can be pushed to
+ * inside its goal area, the other boxes fixed. Returns that goal, or
  * `to` when there is no better one; *node names the box-path node for
  * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
 int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
-/* The box-path nodes from the root to `node` of the last
+/* The box cells of the box path from the root to `node` of the last
  * gs_sokoban_goal_macro call, into x->gmq (the root first). Returns how
- * many; the box cell of a node is x->goals[node / 4]. */
+ * many. */
 int gs_sokoban_goal_macro_chain(sok_ctx *x, int node);
 
 /* pack.c */
@@ -431,5 +446,32 @@ int gs_sokoban_fess_pack_move(sok_ctx *x, sok_fess *f, int player, int *slot,
  * into cells[] (room for x->n * 4); returns how many, or -1. */
 int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
                               int target, int32_t *cells);
+
+/* Goal rooms (macro.c): floor cells off goal within SOK_ROOM_REACH
+ * steps of a goal area (not through a door: a cell walled on both sides
+ * across one axis) join the area, when there are at most as many of them
+ * as goals in it, at most SOK_ROOM_EXITS live cells lead into it and no
+ * other goal lies beside it; a box pushed into the area from outside is
+ * taken on to the goal the packing order wants, like one pushed onto a
+ * goal (and kept as a plain push too, SOK_PUSH_PLAIN). */
+#ifndef SOK_ROOM_REACH
+#define SOK_ROOM_REACH 2
+#endif
+#ifndef SOK_ROOM_EXITS
+#define SOK_ROOM_EXITS 2
+#endif
+/* Children one expansion may make (x->pushes, x->pend, x->pkeys): four
+ * pushes a box, each push into a goal room twice (the plain push beside
+ * the room macro), and the packing advisor's move. */
+#define SOK_PEND_MAX(nboxes) ((size_t)(nboxes)*8 + 1)
+/* x->pushes[].dir flag: this copy of a push into a goal room stays a
+ * plain push (no goal macro). */
+#define SOK_PUSH_PLAIN 4
+
+/* `any`'s portfolio (search.c) */
+/* The ends of `any`'s four slices (A* on pushes, plain greedy, weighted
+ * greedy, feature-space search) in nanoseconds after the start, for a
+ * deadline span ns away (all 0 when span <= 0); see SOK_ANY_SHORT_NS. */
+void gs_sokoban_any_slices(int64_t span, int64_t end[4]);
 
 #endif
