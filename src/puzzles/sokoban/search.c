@@ -663,6 +663,25 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     return GS_OK;
 }
 
+/* Writes the outcome of search s into res: rc is search()'s (1: found,
+ * the goal record `goal`). Returns GS_OK or an error (err filled). */
+static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
+                         gs_result *res, gs_error *err)
+{
+    if (rc == 1) {
+        rc = rebuild(x, s, goal, res, err);
+        /* Both exact objectives expand a goal first at its optimal cost;
+         * `any` answers (SOK_ANY_ASTAR's too: tests) are only known
+         * optimal when empty. */
+        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
+        return rc;
+    }
+    rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
+    if (rc)
+        gs_error_set(err, rc, "sokoban: out of memory in the search");
+    return rc;
+}
+
 /* One search over x with limits lim: fills res (and st). Returns GS_OK
  * or an error. */
 static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
@@ -695,18 +714,9 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     uint64_t goal = 0;
     rc = search(x, s, 0, 0, &goal);
     uint64_t here = gs_search_expanded(s) + x->fess_expanded;
-    if (rc == 1) {
-        rc = rebuild(x, s, goal, res, err);
-        /* Both exact objectives expand a goal first at its optimal cost;
-         * `any` answers are only known optimal when empty. */
-        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
-    } else {
-        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
-        if (rc)
-            gs_error_set(err, rc, "sokoban: out of memory in the search");
-        if (x->fess && gs_sokoban_fess_over(x->fess) && res->status == GS_LIMIT)
-            res->limit = GS_LIMIT_MEMORY;
-    }
+    rc = finish_search(x, s, rc, goal, res, err);
+    if (x->fess && gs_sokoban_fess_over(x->fess) && res->status == GS_LIMIT)
+        res->limit = GS_LIMIT_MEMORY;
     /* Phases and rounds each run a search of their own: the callers sum
      * the answer's count, and the progress reports go on from this one's
      * (they never go back). */
@@ -829,15 +839,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         upto *= 2;
     }
     uint64_t here = gs_search_expanded(s);
-    if (rc == 1) {
-        rc = rebuild(x, s, goal, res, err);
-        /* SOK_ANY_ASTAR (tests) claims optimality only when empty. */
-        res->optimal = rc == GS_OK && (x->obj < SOK_ANY || res->steps == 0);
-    } else {
-        rc = gs_search_finish(s, rc, false, 0, NULL, false, res);
-        if (rc)
-            gs_error_set(err, rc, "sokoban: out of memory in the search");
-    }
+    rc = finish_search(x, s, rc, goal, res, err);
     res->expanded = here + expanded;
     gs_progress_add_expanded(slim, here);
     if (st) {
