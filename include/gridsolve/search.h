@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gridsolve/error.h"
 
@@ -109,6 +110,32 @@ typedef struct gs_search_config {
      * this, for priorities that pack tie-breaks into their low bits. */
     unsigned bound_shift;
 } gs_search_config;
+
+/* Whether the packed keys a and b of n bytes are equal. Keys up to 16
+ * bytes are compared by two overlapping fixed-size loads each, not by a
+ * call to memcmp (a libc call per probe: 13% of Microban I 139's CPU
+ * with its 7-byte keys). For the core's index and solvers' own tables. */
+static inline bool gs_key_eq(const void *a, const void *b, size_t n)
+{
+    const unsigned char *p = a, *q = b;
+    if (n >= 8 && n <= 16) {
+        uint64_t u, v, w, z;
+        memcpy(&u, p, 8);
+        memcpy(&v, q, 8);
+        memcpy(&w, p + n - 8, 8);
+        memcpy(&z, q + n - 8, 8);
+        return u == v && w == z;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t u, v, w, z;
+        memcpy(&u, p, 4);
+        memcpy(&v, q, 4);
+        memcpy(&w, p + n - 4, 4);
+        memcpy(&z, q + n - 4, 4);
+        return u == v && w == z;
+    }
+    return memcmp(p, q, n) == 0;
+}
 
 typedef struct gs_search gs_search;
 

@@ -21,12 +21,11 @@ static const char body[] = "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}";
  * stays open for the next request. */
 static void good_first(int fd)
 {
-    char req[256];
-    snprintf(req, sizeof req,
-             "POST /solve/bloxorz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-             strlen(body), body);
+    char *req =
+        raw_request("POST", "/solve/bloxorz", "application/json", body, NULL);
+    ck_assert_ptr_nonnull(req);
     ck_assert(raw_send_str(fd, req));
+    free(req);
     char *got = raw_read_response(fd, 3000);
     ck_assert_ptr_nonnull(got);
     ck_assert_msg(raw_status(got) == 200, "first request: %s", got);

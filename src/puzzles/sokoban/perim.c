@@ -109,32 +109,6 @@ static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
     return d;
 }
 
-/* Whether keys a and b of ks bytes are equal (short keys: word loads
- * instead of a call to memcmp, which cost 13% of Microban I 139's CPU
- * with its 7-byte keys). */
-static inline bool key_eq(const unsigned char *a, const unsigned char *b,
-                          size_t ks)
-{
-    if (ks >= 8 && ks <= 16) {
-        /* As in perim_hash: two overlapping words each. */
-        uint64_t u, v, w, z;
-        memcpy(&u, a, 8);
-        memcpy(&v, b, 8);
-        memcpy(&w, a + ks - 8, 8);
-        memcpy(&z, b + ks - 8, 8);
-        return u == v && w == z;
-    }
-    if (ks >= 4 && ks < 8) {
-        uint32_t u, v, w, z;
-        memcpy(&u, a, 4);
-        memcpy(&v, b, 4);
-        memcpy(&w, a + ks - 4, 4);
-        memcpy(&z, b + ks - 4, 4);
-        return u == v && w == z;
-    }
-    return memcmp(a, b, ks) == 0;
-}
-
 /* The slot holding `key` (hash h), or the free slot where it would go. */
 static unsigned char *perim_slot(const struct sok_perim *t,
                                  const unsigned char *key, size_t ks,
@@ -143,7 +117,7 @@ static unsigned char *perim_slot(const struct sok_perim *t,
     uint64_t i = h & t->mask;
     for (;;) {
         unsigned char *sl = t->slots + i * t->ss;
-        if (slot_depth(t, sl, ks) == SOK_PERIM_EMPTY || key_eq(sl, key, ks))
+        if (slot_depth(t, sl, ks) == SOK_PERIM_EMPTY || gs_key_eq(sl, key, ks))
             return sl;
         i = (i + 1) & t->mask;
     }
@@ -620,14 +594,20 @@ static uint32_t perim_outside(const struct sok_perim *t, uint32_t h)
     return o > t->k + 1 ? o : t->k + 1;
 }
 
+/* The depth the table holds for `key`, or SOK_PERIM_EMPTY. */
+static uint32_t key_depth(const sok_ctx *x, const unsigned char *key)
+{
+    size_t ks = x->key_size;
+    return slot_depth(x->perim,
+                      perim_slot(x->perim, key, ks, perim_hash(key, ks)), ks);
+}
+
 /* The bound h raised by the entry of `key` (see sokoban.h). */
 static uint32_t perim_bound_key(const sok_ctx *x, uint32_t h,
                                 const unsigned char *key)
 {
     const struct sok_perim *t = x->perim;
-    size_t ks = x->key_size;
-    const unsigned char *sl = perim_slot(t, key, ks, perim_hash(key, ks));
-    uint32_t d = slot_depth(t, sl, ks);
+    uint32_t d = key_depth(x, key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : perim_outside(t, h);
     return d > h ? d : h;
@@ -701,9 +681,7 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
     if (h > t->k && !t->complete)
         return h; /* outside: at least k + 1 < h */
     gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
-    const unsigned char *sl =
-        perim_slot(t, x->key, x->key_size, perim_hash(x->key, x->key_size));
-    uint32_t d = slot_depth(t, sl, x->key_size);
+    uint32_t d = key_depth(x, x->key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : (h > t->k + 1 ? h : t->k + 1);
     return d > h ? d : h;

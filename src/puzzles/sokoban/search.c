@@ -682,6 +682,17 @@ static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
     return rc;
 }
 
+/* Records search s's size in st (may be NULL) and frees s. */
+static void search_close(const sok_ctx *x, gs_search *s, gs_sokoban_stats *st)
+{
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x->bytes;
+    }
+    gs_search_free(s);
+}
+
 /* One search over x with limits lim: fills res (and st). Returns GS_OK
  * or an error. */
 static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
@@ -724,12 +735,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     gs_progress_add_expanded(lim, here);
     gs_sokoban_fess_free(x->fess);
     x->fess = NULL;
-    if (st) {
-        st->states = gs_search_count(s);
-        st->store_bytes = gs_search_bytes(s);
-        st->table_bytes = x->bytes;
-    }
-    gs_search_free(s);
+    search_close(x, s, st);
     return rc;
 }
 
@@ -842,12 +848,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     rc = finish_search(x, s, rc, goal, res, err);
     res->expanded = here + expanded;
     gs_progress_add_expanded(slim, here);
-    if (st) {
-        st->states = gs_search_count(s);
-        st->store_bytes = gs_search_bytes(s);
-        st->table_bytes = x->bytes;
-    }
-    gs_search_free(s);
+    search_close(x, s, st);
     return rc;
 }
 
