@@ -31,8 +31,14 @@ typedef struct gs_buf {
  * heap. Set b->budget afterwards if the heap part should draw on it. */
 void gs_buf_init_fixed(gs_buf *b, char *storage, size_t cap);
 
+/* Makes room for `extra` more bytes plus a NUL (the capacity grows by
+ * doubling): 0, or -1 with oom set when it cannot. */
+int gs_buf_reserve(gs_buf *b, size_t extra);
 void gs_buf_append(gs_buf *b, const void *data, size_t len);
 void gs_buf_puts(gs_buf *b, const char *s);
+/* Appends v in decimal (no printf: the CLI's output path stays off
+ * stdio's formatting code). */
+void gs_buf_put_u64(gs_buf *b, unsigned long long v);
 void gs_buf_printf(gs_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* GS_OK, or GS_ENOMEM when any append failed. */

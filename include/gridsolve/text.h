@@ -32,6 +32,12 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err);
  * an integer was read, else GS_EINVALID with err filled. */
 int gs_text_need_int(gs_text *t, long *v, const char *what, gs_error *err);
 
+/* Reads n integers as gs_text_need_int would, into v[0..n-1]: GS_OK,
+ * or GS_EINVALID with err filled (v partly written). One call for a
+ * row of numbers: the cursor stays in registers between them. */
+int gs_text_ints(gs_text *t, long *v, size_t n, const char *what,
+                 gs_error *err);
+
 /* Skips the rest of the current line, newline included. */
 void gs_text_skip_line(gs_text *t);
 

@@ -7,9 +7,13 @@
  * limit (its answer is still printed).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gridsolve/config.h"
 #include "gridsolve/mem.h"
@@ -97,20 +101,53 @@ static bool is_help(const char *a)
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
-/* Reads all of f into a malloc'd buffer. */
-static int read_all(FILE *f, char **data, size_t *len)
+/* Reads all of file descriptor fd into a malloc'd buffer. read(2) into
+ * the buffer itself, sized from fstat when fd is a file: no stdio and no
+ * bounce buffer, whose fresh pages cost a fault each at every start. */
+static int read_all(int fd, char **data, size_t *len)
 {
     gs_buf b = GS_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gs_buf_append(&b, chunk, n);
-    if (ferror(f) || gs_buf_status(&b)) {
-        gs_buf_free(&b);
-        return -1;
+    struct stat st;
+    size_t want = 4096;
+
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size < SIZE_MAX / 2)
+        want = (size_t)st.st_size + 1; /* + 1: the read that sees the end */
+    for (;;) {
+        if (gs_buf_reserve(&b, want))
+            break;
+        ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        if (n == 0) {
+            *data = gs_buf_take(&b, len);
+            return *data ? 0 : -1;
+        }
+        b.len += (size_t)n;
+        b.data[b.len] = '\0';
+        want = 1; /* the next read gets the room left, or a doubling */
     }
-    *data = gs_buf_take(&b, len);
-    return *data ? 0 : -1;
+    gs_buf_free(&b);
+    return -1;
+}
+
+/* Writes all of data[0..len) to fd: 0, or -1 on a write error. write(2),
+ * not stdout: nothing else of `solve` prints there, and stdio's buffer
+ * is one more page at every start. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 /* Parses a non-negative number option value; -1 on junk. */
@@ -189,16 +226,17 @@ static int cmd_solve(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    FILE *f = stdin;
-    if (path && strcmp(path, "-") != 0 && !(f = fopen(path, "rb"))) {
+    int fd = STDIN_FILENO;
+    if (path && strcmp(path, "-") != 0 &&
+        (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
         fprintf(stderr, "gridsolve: %s: %s\n", path, strerror(errno));
         return EXIT_ERROR;
     }
     char *data = NULL;
     size_t len = 0;
-    int rrc = read_all(f, &data, &len);
-    if (f != stdin)
-        fclose(f);
+    int rrc = read_all(fd, &data, &len);
+    if (fd != STDIN_FILENO)
+        close(fd);
     if (rrc) {
         fprintf(stderr, "gridsolve: cannot read %s\n", path ? path : "stdin");
         return EXIT_ERROR;
@@ -231,9 +269,9 @@ static int cmd_solve(int argc, char **argv)
         gs_buf_free(&out);
         return EXIT_ERROR;
     }
-    fwrite(out.data ? out.data : "", 1, out.len, stdout);
+    int wrc = write_all(STDOUT_FILENO, out.data, out.len);
     gs_buf_free(&out);
-    if (fflush(stdout) != 0)
+    if (wrc)
         return EXIT_ERROR;
     /* Scripts must tell "no answer in time" from "no answer exists". */
     return info.status == GS_LIMIT ? EXIT_LIMIT : 0;

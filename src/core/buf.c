@@ -10,8 +10,7 @@
 #include "gridsolve/error.h"
 #include "gridsolve/mem.h"
 
-/* Makes room for `extra` more bytes plus a NUL; sets oom on failure. */
-static int buf_reserve(gs_buf *b, size_t extra)
+int gs_buf_reserve(gs_buf *b, size_t extra)
 {
     if (b->oom)
         return -1;
@@ -49,7 +48,7 @@ void gs_buf_init_fixed(gs_buf *b, char *storage, size_t cap)
 
 void gs_buf_append(gs_buf *b, const void *data, size_t len)
 {
-    if (buf_reserve(b, len))
+    if (gs_buf_reserve(b, len))
         return;
     if (len)
         memcpy(b->data + b->len, data, len);
@@ -60,6 +59,16 @@ void gs_buf_append(gs_buf *b, const void *data, size_t len)
 void gs_buf_puts(gs_buf *b, const char *s)
 {
     gs_buf_append(b, s, strlen(s));
+}
+
+void gs_buf_put_u64(gs_buf *b, unsigned long long v)
+{
+    char digits[24];
+    char *p = digits + sizeof digits;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    gs_buf_append(b, p, (size_t)(digits + sizeof digits - p));
 }
 
 void gs_buf_printf(gs_buf *b, const char *fmt, ...)
@@ -78,7 +87,7 @@ void gs_buf_printf(gs_buf *b, const char *fmt, ...)
         gs_buf_append(b, small, (size_t)n);
         return;
     }
-    if (buf_reserve(b, (size_t)n))
+    if (gs_buf_reserve(b, (size_t)n))
         return;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -10,7 +10,7 @@ void gs_judge_line(gs_buf *out, const gs_result *res, const char *prefix,
         if (print_moves)
             gs_buf_puts(out, res->moves ? res->moves : "");
         else
-            gs_buf_printf(out, "%zu", res->steps);
+            gs_buf_put_u64(out, res->steps);
         break;
     case GS_IMPOSSIBLE:
         gs_buf_puts(out, impossible);

@@ -78,12 +78,58 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
 
 int gs_text_need_int(gs_text *t, long *v, const char *what, gs_error *err)
 {
+    return gs_text_ints(t, v, 1, what, err);
+}
+
+/* Reads the token at s (on line `line`) the careful way, gs_text_int's:
+ * a number of many digits, or no number at all, whose error it names.
+ * Out of line so that gs_text_ints keeps its cursor in registers. */
+static __attribute__((noinline, cold)) int slow_int(gs_text *t, const char *s,
+                                                    int line, long *v,
+                                                    const char *what,
+                                                    gs_error *err)
+{
+    t->p = s;
+    t->line = line;
     int rc = gs_text_int(t, v, what, err);
     if (rc == 0)
         return gs_error_set(err, GS_EINVALID,
                             "line %d: input ends where %s was expected",
                             t->line, what);
     return rc < 0 ? rc : GS_OK;
+}
+
+int gs_text_ints(gs_text *t, long *v, size_t n, const char *what, gs_error *err)
+{
+    const char *s = t->p, *end = t->end;
+    int line = t->line;
+
+    for (size_t k = 0; k < n; k++) {
+        while (s < end && is_space((unsigned char)*s))
+            line += *s++ == '\n';
+        const char *start = s;
+        int neg = s < end && *s == '-';
+        s += s < end && (*s == '-' || *s == '+');
+        /* Up to 18 digits cannot overflow; anything else (no digit, a
+         * longer number, a stray byte after it) takes the careful way. */
+        const char *digits = s;
+        unsigned long x = 0;
+        while (s < end && is_digit((unsigned char)*s))
+            x = x * 10 + (unsigned)(*s++ - '0');
+        if (s == digits || s - digits > 18 ||
+            (s < end && !is_space((unsigned char)*s))) {
+            int rc = slow_int(t, start, line, &v[k], what, err);
+            if (rc)
+                return rc;
+            s = t->p;
+            line = t->line;
+            continue;
+        }
+        v[k] = neg ? -(long)x : (long)x;
+    }
+    t->p = s;
+    t->line = line;
+    return GS_OK;
 }
 
 void gs_text_skip_line(gs_text *t)

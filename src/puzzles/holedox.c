@@ -52,8 +52,6 @@ typedef struct gs_holedox {
 
 /* Moves in the order they are tried: U D L R. Opposites are d ^ 1. */
 static const char holedox_moves[4] = {'U', 'D', 'L', 'R'};
-static const int holedox_dr[4] = {-1, 1, 0, 0};
-static const int holedox_dc[4] = {0, 0, -1, 1};
 
 /* ------------------------------------------------------------------------
  * Building and validating an instance. JSON and judge text share this code;
@@ -330,13 +328,10 @@ static int holedox_parse_json(const cJSON *body, const gs_caps *caps,
 static int read_pair(gs_text *in, long *r, long *c, const char *what,
                      gs_error *err)
 {
-    int rc = gs_text_need_int(in, r, what, err);
-    if (rc == GS_OK)
-        rc = gs_text_need_int(in, c, what, err);
-    if (rc == GS_OK) {
-        *r -= 1;
-        *c -= 1;
-    }
+    long v[2];
+    int rc = gs_text_ints(in, v, 2, what, err);
+    *r = v[0] - 1;
+    *c = v[1] - 1;
     return rc;
 }
 
@@ -371,6 +366,16 @@ static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                                               "line %d: stone count %ld is "
                                               "negative",
                                               in->line, k));
+    /* One allocation of the stated size (no doubling's copies and
+     * holes), bounded by the board (a repeated stone is legal) and by the
+     * text left (a stone takes at least 4 bytes): a huge count must not
+     * reserve memory before its lines are there. */
+    size_t want = (size_t)(k < rows * cols ? k : rows * cols);
+    if (want > (size_t)(in->end - in->p) / 4 + 1)
+        want = (size_t)(in->end - in->p) / 4 + 1;
+    if (want && !(b.h->stones = malloc(want * sizeof *b.h->stones)))
+        return holedox_abort(&b, gs_error_set(err, GS_ENOMEM, "out of memory"));
+    b.h->stones_cap = want;
     for (long i = 0; i < k; i++)
         if ((rc = read_pair(in, &r, &c, "stone", err)) ||
             (rc = holedox_stone(&b, i, r, c, err)))
@@ -385,9 +390,9 @@ static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
 static void holedox_format_text(const void *inst, const gs_result *res,
                                 int index, gs_buf *out)
 {
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "Case %d: ", index);
-    gs_judge_line(out, res, prefix, "-1", false);
+    gs_buf_puts(out, "Case ");
+    gs_buf_put_u64(out, (unsigned)index);
+    gs_judge_line(out, res, ": ", "-1", false);
 }
 
 /* ------------------------------------------------------------------------
@@ -396,7 +401,12 @@ static void holedox_format_text(const void *inst, const gs_result *res,
 
 typedef struct holedox_solver {
     const gs_holedox *h;
-    unsigned char *cell; /* rows * cols, CELL_FREE or CELL_STONE */
+    /* The solver works on the board with a border of stones around it:
+     * cell (r, c) is (r + 1) * width + c + 1, and a neighbour is one add
+     * away with no bounds check (the border is a stone). */
+    int width;           /* cols + 2 */
+    int delta[4];        /* U D L R as cell steps */
+    unsigned char *cell; /* (rows + 2) * width, CELL_FREE or CELL_STONE */
     uint32_t *dist;      /* body-free moves + 1 from each cell to the target */
     size_t cells;        /* entries of cell and dist (budget_calloc'd) */
     size_t head_bytes;   /* key: head cell, then the body directions */
@@ -407,8 +417,8 @@ typedef struct holedox_solver {
 /* calloc that reserves its bytes from the memory budget (mem.h) first.
  * Not gs_mem_calloc: that one writes every byte, and these tables rely
  * on calloc's untouched zero pages (a declared 16M-cell board whose BFS
- * stays small must not cost its full size). NULL when the budget or the
- * system refuses. */
+ * stays small must not cost its full distance table). NULL when the
+ * budget or the system refuses. */
 static void *budget_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
@@ -430,23 +440,27 @@ static void budget_free(void *p, size_t n, size_t size)
     gs_mem_release((uint64_t)n * size);
 }
 
+/* The padded cell of instance cell i (r * cols + c). */
+static int padded(const holedox_solver *sv, int i)
+{
+    int cols = sv->h->cols;
+    return (i / cols + 1) * sv->width + i % cols + 1;
+}
+
 /* Cells dequeued between two deadline checks of the distance BFS. */
 #define HOLEDOX_BFS_CHECK_EVERY 4096
 
-/* Builds the board (stones only) and fills dist by a BFS from the target
- * over the cells without a stone. A board is declared by its size, not
- * spelled out, so a short request can ask for 16M cells: the tables are
- * zeroed allocations (pages the BFS never reaches cost nothing) and the
- * BFS watches the deadline, returning GS_ELIMIT past it. Else GS_OK or
- * GS_ENOMEM. */
+/* Builds the padded board (stones and border) and fills dist by a BFS from
+ * the target over the cells without a stone. A board is declared by its
+ * size, not spelled out, so a short request can ask for 16M cells: the
+ * tables are zeroed allocations (the distances the BFS never reaches cost
+ * nothing; the border touches two bytes a row) and the BFS watches the
+ * deadline, returning GS_ELIMIT past it. Else GS_OK or GS_ENOMEM. */
 static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
 {
     const gs_holedox *h = sv->h;
-    size_t cells = (size_t)h->rows * h->cols;
-    /* Queue entries are row << 16 | col (sides are at most 2^15), so no
-     * cell is divided back into its row and column: the division was the
-     * costliest step of this BFS, which is most of a small board's solve
-     * (the holedox bench input 100 times over: 14.4 -> 11.8 ms of CPU). */
+    const int w = sv->width;
+    size_t rows = (size_t)h->rows + 2, cells = rows * (size_t)w;
     uint32_t *queue = budget_calloc(cells + 1, sizeof *queue);
     size_t head = 0, tail = 0;
 
@@ -457,32 +471,34 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
         budget_free(queue, cells + 1, sizeof *queue);
         return GS_ENOMEM;
     }
+    unsigned char *cell = sv->cell;
+    memset(cell, CELL_STONE, (size_t)w);
+    memset(cell + cells - (size_t)w, CELL_STONE, (size_t)w);
+    for (size_t r = 1; r + 1 < rows; r++) {
+        cell[r * (size_t)w] = CELL_STONE;
+        cell[r * (size_t)w + (size_t)w - 1] = CELL_STONE;
+    }
     for (size_t i = 0; i < h->nstones; i++)
-        sv->cell[h->stones[i]] = CELL_STONE;
-    if (sv->cell[h->target] != CELL_STONE) {
-        sv->dist[h->target] = 1;
-        queue[tail++] = (uint32_t)(h->target / h->cols) << 16 |
-                        (uint32_t)(h->target % h->cols);
+        cell[padded(sv, h->stones[i])] = CELL_STONE;
+    int target = padded(sv, h->target);
+    if (cell[target] != CELL_STONE) {
+        sv->dist[target] = 1;
+        queue[tail++] = (uint32_t)target;
     }
     /* Stones and random walls make the branches of a plain neighbour loop
      * unpredictable; here each neighbour is written unconditionally and
-     * the queue tail advances by 0 or 1, and the four directions are
-     * spelled out, each a constant step of the cell and of the packed
-     * queue entry (the holedox bench input 100 times over: 11.4 -> 9.5
-     * ms of CPU branch-free, then 1.64 M -> 1.41 M instructions for the
-     * 12 boards unrolled). */
-    const int rows = h->rows, cols = h->cols;
-    unsigned char *cell = sv->cell;
+     * the queue tail advances by 0 or 1 (the holedox bench input 100
+     * times over: 11.4 -> 9.5 ms of CPU branch-free). The border spares
+     * every bounds check. */
     uint32_t *dist = sv->dist;
-/* Labels neighbour n (queue entry e) when `in` (on the board) and it is
- * free and new; off the board it looks at cur, which is labelled. */
-#define HOLEDOX_VISIT(in, n, e)                                                \
+/* Labels neighbour n when it is free and new. */
+#define HOLEDOX_VISIT(n)                                                       \
     do {                                                                       \
-        int nn = (in) ? (n) : cur;                                             \
+        uint32_t nn = (n);                                                     \
         int take =                                                             \
             (cell[nn] != CELL_STONE) & (dist[nn] == HOLEDOX_UNREACHABLE);      \
         dist[nn] = take ? next : dist[nn];                                     \
-        queue[tail] = (e); /* one spare entry past the last */                 \
+        queue[tail] = nn; /* one spare entry past the last */                  \
         tail += (size_t)take;                                                  \
     } while (0)
     while (head < tail) {
@@ -490,14 +506,12 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
             budget_free(queue, cells + 1, sizeof *queue);
             return GS_ELIMIT;
         }
-        uint32_t q = queue[head++];
-        int r = (int)(q >> 16), c = (int)(q & 0xFFFF);
-        int cur = r * cols + c;
+        uint32_t cur = queue[head++];
         uint32_t next = dist[cur] + 1;
-        HOLEDOX_VISIT(r > 0, cur - cols, q - 0x10000u);
-        HOLEDOX_VISIT(r + 1 < rows, cur + cols, q + 0x10000u);
-        HOLEDOX_VISIT(c > 0, cur - 1, q - 1u);
-        HOLEDOX_VISIT(c + 1 < cols, cur + 1, q + 1u);
+        HOLEDOX_VISIT(cur - (uint32_t)w);
+        HOLEDOX_VISIT(cur + (uint32_t)w);
+        HOLEDOX_VISIT(cur - 1);
+        HOLEDOX_VISIT(cur + 1);
     }
 #undef HOLEDOX_VISIT
     budget_free(queue, cells + 1, sizeof *queue);
@@ -532,26 +546,22 @@ static void holedox_pack(const holedox_solver *sv, unsigned char *key, int head,
 }
 
 /* Direction code d (0..3) such that cell b is one step from a towards d. */
-static int dir_between(const gs_holedox *h, int a, int b)
+static int dir_between(const holedox_solver *sv, int a, int b)
 {
-    if (b == a - h->cols)
-        return 0;
-    if (b == a + h->cols)
-        return 1;
-    return b == a - 1 ? 2 : 3;
+    for (int d = 0; d < 3; d++)
+        if (b == a + sv->delta[d])
+            return d;
+    return 3;
 }
 
 /* Unpacks a key into the body cells, head first. */
 static void holedox_unpack(const holedox_solver *sv, const unsigned char *key,
                            int *body, uint64_t *dirs)
 {
-    const gs_holedox *h = sv->h;
-    const int delta[4] = {-h->cols, h->cols, -1, 1};
-
     body[0] = (int)get_le(key, sv->head_bytes);
     *dirs = get_le(key + sv->head_bytes, sv->dir_bytes);
-    for (int i = 1; i < h->len; i++)
-        body[i] = body[i - 1] + delta[(*dirs >> (2 * (i - 1))) & 3];
+    for (int i = 1; i < sv->h->len; i++)
+        body[i] = body[i - 1] + sv->delta[(*dirs >> (2 * (i - 1))) & 3];
 }
 
 /* The packed key of the instance's starting snake. */
@@ -562,27 +572,21 @@ static void holedox_start_key(const holedox_solver *sv, unsigned char *key)
 
     for (int i = h->len - 1; i >= 1; i--)
         dirs =
-            dirs << 2 | (uint64_t)dir_between(h, h->snake[i - 1], h->snake[i]);
-    holedox_pack(sv, key, h->snake[0], dirs);
+            dirs << 2 | (uint64_t)dir_between(sv, padded(sv, h->snake[i - 1]),
+                                              padded(sv, h->snake[i]));
+    holedox_pack(sv, key, padded(sv, h->snake[0]), dirs);
 }
 
-/* Head-move legality: on the board, no stone, no body cell as it stands
- * now (the tail's cell too: that is the judge's rule). The head stands
- * at (hr, hc): computed once an expansion, not once a direction (two
- * divisions each). Returns the new head cell or -1. */
-static int holedox_step(const holedox_solver *sv, const int *body, int hr,
-                        int hc, int d)
+/* Head-move legality: no stone (the border is one), no body cell as it
+ * stands now (the tail's cell too: that is the judge's rule). Returns the
+ * new head cell or -1. */
+static int holedox_step(const holedox_solver *sv, const int *body, int d)
 {
-    const gs_holedox *h = sv->h;
-    int r = hr + holedox_dr[d];
-    int c = hc + holedox_dc[d];
+    int n = body[0] + sv->delta[d];
 
-    if (!on_board(h, r, c))
-        return -1;
-    int n = r * h->cols + c;
     if (sv->cell[n] == CELL_STONE || sv->dist[n] == HOLEDOX_UNREACHABLE)
         return -1;
-    for (int i = 1; i < h->len; i++)
+    for (int i = 1; i < sv->h->len; i++)
         if (body[i] == n)
             return -1;
     return n;
@@ -597,10 +601,9 @@ static uint64_t holedox_prio(uint64_t g, uint32_t h)
 
 /* Expands states until the goal is generated (*goal, *last set), the space
  * is exhausted (0) or a limit/error stops the search (< 0). */
-static int holedox_astar(holedox_solver *sv, gs_search *s, uint64_t *goal,
-                         char *last)
+static int holedox_astar(holedox_solver *sv, gs_search *s, int target,
+                         uint64_t *goal, char *last)
 {
-    const gs_holedox *h = sv->h;
     unsigned char key[16];
     int body[GS_HOLEDOX_MAX_SNAKE];
     uint64_t id, dirs;
@@ -609,12 +612,11 @@ static int holedox_astar(holedox_solver *sv, gs_search *s, uint64_t *goal,
     while ((rc = gs_search_pop(s, &id)) == 1) {
         uint64_t g = gs_search_cost(s, id);
         holedox_unpack(sv, gs_search_key(s, id), body, &dirs);
-        int hr = body[0] / h->cols, hc = body[0] % h->cols;
         for (int d = 0; d < 4; d++) {
-            int n = holedox_step(sv, body, hr, hc, d);
+            int n = holedox_step(sv, body, d);
             if (n < 0)
                 continue;
-            if (n == h->target) {
+            if (n == target) {
                 /* f of this child equals f of its parent, the least f in
                  * the open list: nothing can be shorter. */
                 *goal = id;
@@ -644,14 +646,15 @@ static int holedox_run(holedox_solver *sv, const gs_limits *lim, gs_result *res,
     uint64_t start = 0, goal = 0;
     char suffix[2] = {0, 0};
     int rc, found = 0;
+    int head = padded(sv, h->snake[0]), target = padded(sv, h->target);
 
     cfg.key_size = sv->head_bytes + sv->dir_bytes;
     cfg.queue = GS_QUEUE_PRIORITY;
     cfg.limits = lim;
     if ((rc = gs_search_new(&cfg, &s)))
         return gs_error_set(err, rc, "cannot allocate the search");
-    uint32_t h0 = sv->dist[h->snake[0]];
-    if (h->snake[0] == h->target) {
+    uint32_t h0 = sv->dist[head];
+    if (head == target) {
         holedox_start_key(sv, key);
         rc = gs_search_add_prio(s, key, GS_NO_PARENT, 0, 0, 0, &start);
         found = rc >= 0;
@@ -661,7 +664,7 @@ static int holedox_run(holedox_solver *sv, const gs_limits *lim, gs_result *res,
         rc = gs_search_add_prio(s, key, GS_NO_PARENT, 0, 0,
                                 holedox_prio(0, h0 - 1), &start);
         if (rc >= 0)
-            rc = holedox_astar(sv, s, &goal, &suffix[0]);
+            rc = holedox_astar(sv, s, target, &goal, &suffix[0]);
         found = rc == 1;
     } else {
         rc = 0; /* even a body-free head cannot reach the target */
@@ -688,8 +691,13 @@ static int holedox_solve(void *inst, const gs_limits *lim, gs_result *res,
     int rc;
 
     sv.h = inst;
-    while (head_bits < 32 &&
-           (1UL << head_bits) < (unsigned long)sv.h->rows * sv.h->cols)
+    sv.width = sv.h->cols + 2;
+    sv.delta[0] = -sv.width;
+    sv.delta[1] = sv.width;
+    sv.delta[2] = -1;
+    sv.delta[3] = 1;
+    unsigned long cells = (unsigned long)(sv.h->rows + 2) * (unsigned)sv.width;
+    while (head_bits < 32 && (1UL << head_bits) < cells)
         head_bits++;
     sv.head_bytes = bytes_for_bits(head_bits);
     sv.dir_bytes = bytes_for_bits(2 * (unsigned)(sv.h->len - 1));

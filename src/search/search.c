@@ -35,13 +35,14 @@ struct gs_search {
     uint64_t expanded;
     enum gs_limit_kind limit;
     uint32_t tick;
-    uint32_t stride;    /* ticks between clock reads, 1..CHECK_EVERY */
-    int64_t last_check; /* gs_now_ns() at the last clock read */
-    uint64_t bytes;     /* held by the state store, against limits->max_bytes
-                           and reserved from the process budget (mem.h) */
-    bool over_budget;   /* the initial store was refused: every call fails */
-    uint64_t bound;     /* priority of the last popped state, shifted */
-    uint64_t popped;    /* that priority as it was queued */
+    uint32_t stride;          /* ticks between clock reads, 1..CHECK_EVERY */
+    int64_t last_check;       /* gs_now_ns() at the last clock read */
+    const atomic_int *cancel; /* limits->cancel, or a flag never set */
+    uint64_t bytes;   /* held by the state store, against limits->max_bytes
+                         and reserved from the process budget (mem.h) */
+    bool over_budget; /* the initial store was refused: every call fails */
+    uint64_t bound;   /* priority of the last popped state, shifted */
+    uint64_t popped;  /* that priority as it was queued */
 
     size_t rec_size;
     unsigned char **chunks;
@@ -273,6 +274,10 @@ static void table_size(gs_search *s, uint64_t mask)
     s->table_shift = 64 - bits;
 }
 
+/* Never set: the cancel flag of a search without one, so that time_up
+ * always has a flag to load. */
+static atomic_int no_cancel;
+
 /* Reserves the store's first block from both budgets; on refusal the
  * search is marked over budget instead of failing, so that solvers report
  * it as a limit through their usual add/pop path. */
@@ -282,6 +287,7 @@ static bool reserve_initial(gs_search *s, uint64_t n)
 
     if ((lim && lim->max_bytes && n > lim->max_bytes) || !gs_mem_reserve(n)) {
         s->over_budget = true;
+        s->stride = 0; /* every tick reports it (time_up) */
         s->limit = GS_LIMIT_MEMORY;
         return false;
     }
@@ -299,6 +305,8 @@ int gs_search_new(const gs_search_config *cfg, gs_search **out)
         return GS_ENOMEM;
     s->cfg = *cfg;
     s->stride = 1;
+    s->cancel =
+        cfg->limits && cfg->limits->cancel ? cfg->limits->cancel : &no_cancel;
     s->last_check = gs_now_ns();
     s->prio = cfg->queue == GS_QUEUE_PRIORITY;
     s->rec_size = cfg->key_size + 5 + (s->prio ? 9 : 0);
@@ -494,28 +502,43 @@ static void publish(const gs_search *s)
     gs_progress_report_bytes(lim, s->bytes);
 }
 
-/* True once the deadline passed or cancel is set; records the limit.
- * Both adds and pops tick it, so a solver whose expansions are slow (many
- * successors, costly heuristics) still overshoots its deadline by at most
- * a few expansions. Cancel is one load, checked always; the clock every
- * `stride` ticks (see clock_up). */
-static bool time_up(gs_search *s)
+/* The slow part of time_up: the clock (every `stride` ticks), a refused
+ * store, a cancel. */
+static __attribute__((noinline)) bool time_up_slow(gs_search *s)
 {
     const gs_limits *lim = s->cfg.limits;
     if (s->over_budget)
         return true; /* s->limit already says memory */
-    if (!lim)
-        return false;
-    bool up =
-        lim->cancel && atomic_load_explicit(lim->cancel, memory_order_relaxed);
-    if (!up && (lim->deadline_ns || lim->progress) && ++s->tick >= s->stride) {
+    bool up = atomic_load_explicit(s->cancel, memory_order_relaxed);
+    if (!up && s->tick >= s->stride) {
         s->tick = 0;
-        up = clock_up(s, lim->deadline_ns);
-        publish(s);
+        if (lim && (lim->deadline_ns || lim->progress)) {
+            up = clock_up(s, lim->deadline_ns);
+            publish(s);
+        } else if (s->stride < CHECK_EVERY) {
+            /* Nothing to watch yet; a deadline set later (through
+             * cfg.limits) is seen within CHECK_EVERY ticks. */
+            s->stride = CHECK_EVERY;
+        }
     }
     if (up)
         s->limit = GS_LIMIT_TIME;
     return up;
+}
+
+/* True once the deadline passed or cancel is set; records the limit.
+ * Both adds and pops tick it, so a solver whose expansions are slow (many
+ * successors, costly heuristics) still overshoots its deadline by at most
+ * a few expansions. Cancel is one load, checked always; the clock every
+ * `stride` ticks (see clock_up). Inline: it runs on every add and pop. A
+ * refused store sets the stride to 0, so that every tick takes the slow
+ * path. */
+static inline bool time_up(gs_search *s)
+{
+    if (__builtin_expect(++s->tick < s->stride, 1) &&
+        !atomic_load_explicit(s->cancel, memory_order_relaxed))
+        return false;
+    return time_up_slow(s);
 }
 
 static bool states_full(gs_search *s, uint64_t stored)
@@ -602,7 +625,7 @@ static bool heap_less(const heap_ent *a, const heap_ent *b)
  * GS_ENOMEM. Apart from heap_push, which then inlines into its callers. */
 static __attribute__((noinline)) int heap_grow(gs_search *s)
 {
-    size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
+    size_t cap = s->heap_cap ? s->heap_cap * 2 : 64;
     if (!budget_grow(s, s->heap_cap * sizeof *s->heap, cap * sizeof *s->heap))
         return GS_ELIMIT;
     heap_ent *h = realloc(s->heap, cap * sizeof *h);

@@ -26,6 +26,20 @@ START_TEST(buf_appends_and_formats)
 }
 END_TEST
 
+START_TEST(buf_puts_decimal)
+{
+    gs_buf b = GS_BUF_INIT;
+    gs_buf_put_u64(&b, 0);
+    gs_buf_puts(&b, " ");
+    gs_buf_put_u64(&b, 1907);
+    gs_buf_puts(&b, " ");
+    gs_buf_put_u64(&b, 18446744073709551615ULL);
+    ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+    ck_assert_str_eq(b.data, "0 1907 18446744073709551615");
+    gs_buf_free(&b);
+}
+END_TEST
+
 START_TEST(buf_long_printf)
 {
     gs_buf b = GS_BUF_INIT;
@@ -119,6 +133,44 @@ START_TEST(text_end_of_input)
 }
 END_TEST
 
+/* gs_text_ints reads a row of numbers in one call; everything it does not
+ * take on its fast path (no digit, a stray byte, 19 digits or more) must
+ * come out as gs_text_need_int would have it. */
+START_TEST(text_reads_rows_of_ints)
+{
+    const char *in = "1 -2\n+3\t 4567890123456789012 5";
+    gs_text t;
+    gs_error err = {0};
+    long v[4] = {0};
+    gs_text_init(&t, in, strlen(in));
+    ck_assert_int_eq(gs_text_ints(&t, v, 4, "row", &err), GS_OK);
+    ck_assert_int_eq(v[0], 1);
+    ck_assert_int_eq(v[1], -2);
+    ck_assert_int_eq(v[2], 3);
+    ck_assert_int_eq(v[3], 4567890123456789012L);
+    ck_assert_int_eq(t.line, 2);
+    ck_assert_int_eq(gs_text_ints(&t, v, 2, "pair", &err), GS_EINVALID);
+    ck_assert_int_eq(v[0], 5);
+    ck_assert_str_eq(err.detail,
+                     "line 2: input ends where pair was expected");
+
+    const char *big = "\n\n99999999999999999999";
+    gs_text_init(&t, big, strlen(big));
+    ck_assert_int_eq(gs_text_ints(&t, v, 1, "n", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 3: integer too large (n)");
+
+    const char *stray = "7 8x";
+    gs_text_init(&t, stray, strlen(stray));
+    ck_assert_int_eq(gs_text_ints(&t, v, 2, "cell", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail,
+                     "line 1: expected an integer (cell), found 'x'");
+    const char *sign = "-";
+    gs_text_init(&t, sign, 1);
+    ck_assert_int_eq(gs_text_ints(&t, v, 1, "k", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 1: expected an integer (k)");
+}
+END_TEST
+
 START_TEST(error_prefix_keeps_detail)
 {
     gs_error err;
@@ -178,9 +230,11 @@ Suite *gs_test_core_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, buf_appends_and_formats);
     tcase_add_test(tc, buf_long_printf);
+    tcase_add_test(tc, buf_puts_decimal);
     tcase_add_test(tc, buf_fixed_storage);
     tcase_add_test(tc, text_reads_ints_and_lines);
     tcase_add_test(tc, text_end_of_input);
+    tcase_add_test(tc, text_reads_rows_of_ints);
     tcase_add_test(tc, error_prefix_keeps_detail);
     tcase_add_test(tc, json_fields_typed);
     suite_add_tcase(s, tc);
