@@ -32,10 +32,10 @@
 #define GS_HOLEDOX_MAX_CELLS (1UL << 24)
 
 /* dist[] holds moves + 1, so that a zeroed (lazily mapped) table starts
- * out all unreachable. */
+ * out all unreachable; a stone (the border too) holds HOLEDOX_STONE, so
+ * one load tells a cell the BFS or the snake may enter. */
 #define HOLEDOX_UNREACHABLE 0
-
-enum { CELL_FREE = 0, CELL_STONE = 1 };
+#define HOLEDOX_STONE UINT32_MAX
 
 typedef struct gs_holedox {
     int rows, cols;
@@ -404,12 +404,13 @@ typedef struct holedox_solver {
     /* The solver works on the board with a border of stones around it:
      * cell (r, c) is (r + 1) * width + c + 1, and a neighbour is one add
      * away with no bounds check (the border is a stone). */
-    int width;           /* cols + 2 */
-    int delta[4];        /* U D L R as cell steps */
-    unsigned char *cell; /* (rows + 2) * width, CELL_FREE or CELL_STONE */
-    uint32_t *dist;      /* body-free moves + 1 from each cell to the target */
-    size_t cells;        /* entries of cell and dist (budget_calloc'd) */
-    size_t head_bytes;   /* key: head cell, then the body directions */
+    int width;    /* cols + 2 */
+    int delta[4]; /* U D L R as cell steps */
+    /* (rows + 2) * width: body-free moves + 1 from each cell to the
+     * target, HOLEDOX_UNREACHABLE or HOLEDOX_STONE */
+    uint32_t *dist;
+    size_t cells;      /* entries of dist (budget_calloc'd) */
+    size_t head_bytes; /* key: head cell, then the body directions */
     size_t dir_bytes;
     uint64_t dir_mask; /* 2 * (len - 1) bits */
 } holedox_solver;
@@ -450,11 +451,11 @@ static int padded(const holedox_solver *sv, int i)
 /* Cells dequeued between two deadline checks of the distance BFS. */
 #define HOLEDOX_BFS_CHECK_EVERY 4096
 
-/* Builds the padded board (stones and border) and fills dist by a BFS from
- * the target over the cells without a stone. A board is declared by its
- * size, not spelled out, so a short request can ask for 16M cells: the
- * tables are zeroed allocations (the distances the BFS never reaches cost
- * nothing; the border touches two bytes a row) and the BFS watches the
+/* Builds the padded board (stones and border, in dist) and fills dist by a
+ * BFS from the target over the cells without a stone. A board is declared
+ * by its size, not spelled out, so a short request can ask for 16M cells:
+ * the tables are zeroed allocations (what the BFS never reaches costs
+ * nothing but the border's two entries a row) and the BFS watches the
  * deadline, returning GS_ELIMIT past it. Else GS_OK or GS_ENOMEM. */
 static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
 {
@@ -465,24 +466,22 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
     size_t head = 0, tail = 0;
 
     sv->cells = cells;
-    sv->cell = budget_calloc(cells, 1);
     sv->dist = budget_calloc(cells, sizeof *sv->dist);
-    if (!queue || !sv->cell || !sv->dist) {
+    if (!queue || !sv->dist) {
         budget_free(queue, cells + 1, sizeof *queue);
         return GS_ENOMEM;
     }
-    unsigned char *cell = sv->cell;
-    memset(cell, CELL_STONE, (size_t)w);
-    memset(cell + cells - (size_t)w, CELL_STONE, (size_t)w);
-    for (size_t r = 1; r + 1 < rows; r++) {
-        cell[r * (size_t)w] = CELL_STONE;
-        cell[r * (size_t)w + (size_t)w - 1] = CELL_STONE;
-    }
+    uint32_t *dist = sv->dist;
+    for (size_t i = 0; i < (size_t)w; i++)
+        dist[i] = dist[cells - 1 - i] = HOLEDOX_STONE;
+    for (size_t r = 1; r + 1 < rows; r++)
+        dist[r * (size_t)w] = dist[r * (size_t)w + (size_t)w - 1] =
+            HOLEDOX_STONE;
     for (size_t i = 0; i < h->nstones; i++)
-        cell[padded(sv, h->stones[i])] = CELL_STONE;
+        dist[padded(sv, h->stones[i])] = HOLEDOX_STONE;
     int target = padded(sv, h->target);
-    if (cell[target] != CELL_STONE) {
-        sv->dist[target] = 1;
+    if (dist[target] != HOLEDOX_STONE) {
+        dist[target] = 1;
         queue[tail++] = (uint32_t)target;
     }
     /* Stones and random walls make the branches of a plain neighbour loop
@@ -490,13 +489,11 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
      * the queue tail advances by 0 or 1 (the holedox bench input 100
      * times over: 11.4 -> 9.5 ms of CPU branch-free). The border spares
      * every bounds check. */
-    uint32_t *dist = sv->dist;
 /* Labels neighbour n when it is free and new. */
 #define HOLEDOX_VISIT(n)                                                       \
     do {                                                                       \
         uint32_t nn = (n);                                                     \
-        int take =                                                             \
-            (cell[nn] != CELL_STONE) & (dist[nn] == HOLEDOX_UNREACHABLE);      \
+        int take = dist[nn] == HOLEDOX_UNREACHABLE;                            \
         dist[nn] = take ? next : dist[nn];                                     \
         queue[tail] = nn; /* one spare entry past the last */                  \
         tail += (size_t)take;                                                  \
@@ -584,7 +581,8 @@ static int holedox_step(const holedox_solver *sv, const int *body, int d)
 {
     int n = body[0] + sv->delta[d];
 
-    if (sv->cell[n] == CELL_STONE || sv->dist[n] == HOLEDOX_UNREACHABLE)
+    /* Unreachable (0) and stone (max) in one compare. */
+    if (sv->dist[n] - 1 >= HOLEDOX_STONE - 1)
         return -1;
     for (int i = 1; i < sv->h->len; i++)
         if (body[i] == n)
@@ -713,7 +711,6 @@ static int holedox_solve(void *inst, const gs_limits *lim, gs_result *res,
     } else {
         rc = holedox_run(&sv, lim, res, err);
     }
-    budget_free(sv.cell, sv.cells, 1);
     budget_free(sv.dist, sv.cells, sizeof *sv.dist);
     res->elapsed_ms = (double)(gs_now_ns() - t0) / 1e6;
     return rc;

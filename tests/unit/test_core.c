@@ -151,8 +151,7 @@ START_TEST(text_reads_rows_of_ints)
     ck_assert_int_eq(t.line, 2);
     ck_assert_int_eq(gs_text_ints(&t, v, 2, "pair", &err), GS_EINVALID);
     ck_assert_int_eq(v[0], 5);
-    ck_assert_str_eq(err.detail,
-                     "line 2: input ends where pair was expected");
+    ck_assert_str_eq(err.detail, "line 2: input ends where pair was expected");
 
     const char *big = "\n\n99999999999999999999";
     gs_text_init(&t, big, strlen(big));
