@@ -105,27 +105,37 @@ int gs_text_ints(gs_text *t, long *v, size_t n, const char *what, gs_error *err)
     int line = t->line;
 
     for (size_t k = 0; k < n; k++) {
-        while (s < end && is_space((unsigned char)*s))
-            line += *s++ == '\n';
-        const char *start = s;
-        int neg = s < end && *s == '-';
-        s += s < end && (*s == '-' || *s == '+');
-        /* Up to 18 digits cannot overflow; anything else (no digit, a
-         * longer number, a stray byte after it) takes the careful way. */
-        const char *digits = s;
-        unsigned long x = 0;
-        while (s < end && is_digit((unsigned char)*s))
-            x = x * 10 + (unsigned)(*s++ - '0');
-        if (s == digits || s - digits > 18 ||
-            (s < end && !is_space((unsigned char)*s))) {
-            int rc = slow_int(t, start, line, &v[k], what, err);
-            if (rc)
-                return rc;
-            s = t->p;
-            line = t->line;
-            continue;
+        /* Blanks are tested first: judge text is mostly digits and ' '. */
+        unsigned c = 0;
+        while (s < end) {
+            c = (unsigned char)*s;
+            if (c != ' ') {
+                if (c - '\t' > '\r' - '\t')
+                    break;
+                line += c == '\n';
+            }
+            s++;
         }
-        v[k] = neg ? -(long)x : (long)x;
+        /* Up to 18 digits cannot overflow. Anything else (the end, a sign,
+         * no digit, a longer number, a stray byte after it) takes the
+         * careful way. */
+        const char *start = s;
+        unsigned long x = c - '0';
+        if (s == end || x > 9)
+            goto slow;
+        while (++s < end && (c = (unsigned char)*s - '0') <= 9)
+            x = x * 10 + c;
+        if (s - start > 18 ||
+            (s < end && c + '0' != ' ' && c + '0' - '\t' > '\r' - '\t'))
+            goto slow;
+        v[k] = (long)x;
+        continue;
+    slow:;
+        int rc = slow_int(t, start, line, &v[k], what, err);
+        if (rc)
+            return rc;
+        s = t->p;
+        line = t->line;
     }
     t->p = s;
     t->line = line;
