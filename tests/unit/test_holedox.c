@@ -353,13 +353,21 @@ static int treplay(const tboard *b, const char *moves)
     return s[0] == b->target;
 }
 
-/* A random board: a self-avoiding snake, some stones, a target. */
-static void tboard_random(tboard *b)
+/* A random board: a self-avoiding snake, some stones, a target. Thin
+ * boards are one cell high or wide: every cell is on the border. */
+static void tboard_random(tboard *b, int thin)
 {
     for (;;) {
         memset(b, 0, sizeof *b);
-        b->rows = 2 + (int)rnd(4);
-        b->cols = 2 + (int)rnd(4);
+        if (thin) {
+            int side = 2 + (int)rnd(7);
+            int across = rnd(2) == 0;
+            b->rows = across ? 1 : side;
+            b->cols = across ? side : 1;
+        } else {
+            b->rows = 2 + (int)rnd(4);
+            b->cols = 2 + (int)rnd(4);
+        }
         b->len = 2 + (int)rnd(3);
         int cells = b->rows * b->cols, ok = 1;
         b->snake[0] = (int)rnd((unsigned)cells);
@@ -404,21 +412,23 @@ static void tboard_json(const tboard *b, char *out, size_t n)
     snprintf(out + k, n - (size_t)k, "]}");
 }
 
-START_TEST(random_vs_brute_force)
+/* Solves `iters` random boards (seed, thin as tboard_random) and checks
+ * each against the brute force; counts the two outcomes. */
+static void vs_brute_force(unsigned seed, int iters, int thin, int *solved,
+                           int *impossible)
 {
-    int solved = 0, impossible = 0;
-    rng_state = 12345;
-    for (int iter = 0; iter < 600; iter++) {
+    rng_state = seed;
+    for (int iter = 0; iter < iters; iter++) {
         tboard b;
         char body[2048];
-        tboard_random(&b);
+        tboard_random(&b, thin);
         tboard_json(&b, body, sizeof body);
         long want = brute(&b);
         gs_result res = gs_check_solve_json(P, body, NULL);
         if (want < 0) {
             ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
                           res.status);
-            impossible++;
+            (*impossible)++;
         } else {
             ck_assert_msg(res.status == GS_SOLVED, "%s: status %d", body,
                           res.status);
@@ -428,13 +438,30 @@ START_TEST(random_vs_brute_force)
             ck_assert_msg(treplay(&b, res.moves), "%s: bad moves %s", body,
                           res.moves);
             ck_assert(res.optimal);
-            solved++;
+            (*solved)++;
         }
         gs_result_free(&res);
     }
+}
+
+START_TEST(random_vs_brute_force)
+{
+    int solved = 0, impossible = 0;
+    vs_brute_force(12345, 600, 0, &solved, &impossible);
     /* The generator must exercise both outcomes. */
     ck_assert_int_gt(solved, 100);
     ck_assert_int_gt(impossible, 50);
+}
+END_TEST
+
+/* Boards one cell high or wide: the padded board's border is beside
+ * every cell, and a snake can only turn back on itself. */
+START_TEST(thin_boards_vs_brute_force)
+{
+    int solved = 0, impossible = 0;
+    vs_brute_force(777, 300, 1, &solved, &impossible);
+    ck_assert_int_gt(solved, 30);
+    ck_assert_int_gt(impossible, 30);
 }
 END_TEST
 
@@ -696,6 +723,7 @@ Suite *gs_test_holedox_suite(void)
     tc = tcase_create("property");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, random_vs_brute_force);
+    tcase_add_test(tc, thin_boards_vs_brute_force);
     tcase_add_test(tc, astar_detours_vs_brute_force);
     suite_add_tcase(s, tc);
 
