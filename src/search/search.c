@@ -50,6 +50,7 @@ struct gs_search {
     uint32_t count;
     uint64_t *table; /* fingerprint << 32 | (id + 1); 0 = empty */
     uint64_t table_mask;
+    uint64_t grow_at;     /* count at which the index doubles (load 0.7) */
     unsigned table_shift; /* a hash's home slot: hash >> table_shift */
     uint64_t fifo_head;
     heap_ent *heap;
@@ -195,7 +196,7 @@ static inline void copy_key(unsigned char *dst, const unsigned char *src,
 
 /* 64-bit mix over the packed key (splitmix-style finalizers per word);
  * past 8 bytes the last word is read overlapping the one before. */
-static uint64_t hash_key(const unsigned char *p, size_t n)
+static inline uint64_t hash_key(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ n, v;
 
@@ -272,6 +273,7 @@ static void table_size(gs_search *s, uint64_t mask)
         bits++;
     s->table_mask = mask;
     s->table_shift = 64 - bits;
+    s->grow_at = (mask + 1) / 10 * 7 + (mask + 1) % 10 * 7 / 10;
 }
 
 /* Never set: the cancel flag of a search without one, so that time_up
@@ -422,30 +424,41 @@ static int table_grow(gs_search *s)
     return GS_OK;
 }
 
+/* Allocates the chunk that record `id`, the first of its chunk, goes in:
+ * GS_OK, GS_ELIMIT (memory budget) or GS_ENOMEM. */
+static __attribute__((noinline)) int arena_grow(gs_search *s, uint32_t id)
+{
+    uint32_t j = id - FIRST_RECS;
+    size_t c = id == 0 ? 0 : 1 + (j >> CHUNK_SHIFT);
+    size_t chunk_bytes =
+        (size_t)(id == 0 ? FIRST_RECS : CHUNK_RECS) * s->rec_size;
+    if (!budget_grow(s, 0, chunk_bytes))
+        return GS_ELIMIT;
+    if (c == s->chunks_cap) {
+        size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
+        unsigned char **p = realloc(s->chunks, cap * sizeof *p);
+        if (!p)
+            return GS_ENOMEM;
+        s->chunks = p;
+        s->chunks_cap = cap;
+    }
+    s->chunks[c] = malloc(chunk_bytes);
+    if (!s->chunks[c])
+        return GS_ENOMEM;
+    s->nchunks = c + 1;
+    return GS_OK;
+}
+
 /* Appends a record slot and sets *id. Returns GS_OK, GS_ELIMIT (memory
  * budget) or GS_ENOMEM. */
-static int arena_push(gs_search *s, uint32_t *id)
+static inline int arena_push(gs_search *s, uint32_t *id)
 {
     *id = s->count;
     uint32_t j = *id - FIRST_RECS;
     if (*id == 0 || (*id >= FIRST_RECS && (j & (CHUNK_RECS - 1)) == 0)) {
-        size_t c = *id == 0 ? 0 : 1 + (j >> CHUNK_SHIFT);
-        size_t chunk_bytes =
-            (size_t)(*id == 0 ? FIRST_RECS : CHUNK_RECS) * s->rec_size;
-        if (!budget_grow(s, 0, chunk_bytes))
-            return GS_ELIMIT;
-        if (c == s->chunks_cap) {
-            size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
-            unsigned char **p = realloc(s->chunks, cap * sizeof *p);
-            if (!p)
-                return GS_ENOMEM;
-            s->chunks = p;
-            s->chunks_cap = cap;
-        }
-        s->chunks[c] = malloc(chunk_bytes);
-        if (!s->chunks[c])
-            return GS_ENOMEM;
-        s->nchunks = c + 1;
+        int rc = arena_grow(s, *id);
+        if (rc)
+            return rc;
     }
     s->count++;
     return GS_OK;
@@ -453,8 +466,8 @@ static int arena_push(gs_search *s, uint32_t *id)
 
 /* Finds key; returns its table slot and sets *hash. *found tells whether
  * it is there. */
-static uint64_t table_find(const gs_search *s, const void *key, bool *found,
-                           uint64_t *hash)
+static inline uint64_t table_find(const gs_search *s, const void *key,
+                                  bool *found, uint64_t *hash)
 {
     uint64_t h = hash_key(key, s->cfg.key_size);
     uint64_t fp = h & 0xFFFFFFFF00000000ull;
@@ -563,7 +576,7 @@ static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
     /* Grow the index first, so that a failure leaves no half-made record;
      * the key is known to be absent, so its new slot is the first free one
      * on its probe path. */
-    if ((uint64_t)(s->count + 1) * 10 > (s->table_mask + 1) * 7) {
+    if (s->count >= s->grow_at) {
         int rc = table_grow(s);
         if (rc)
             return rc;
