@@ -565,9 +565,9 @@ static bool states_full(gs_search *s, uint64_t stored)
 }
 
 /* Inserts a new hashed record at table slot `slot`. */
-static int hashed_insert(gs_search *s, uint64_t slot, uint64_t hash,
-                         const void *key, uint64_t parent, unsigned char move,
-                         uint32_t *out)
+static inline __attribute__((always_inline)) int
+hashed_insert(gs_search *s, uint64_t slot, uint64_t hash, const void *key,
+              uint64_t parent, unsigned char move, uint32_t *out)
 {
     if (states_full(s, s->count))
         return GS_ELIMIT;
