@@ -409,30 +409,30 @@ typedef struct holedox_solver {
     /* (rows + 2) * width: body-free moves + 1 from each cell to the
      * target, HOLEDOX_UNREACHABLE or HOLEDOX_STONE */
     uint32_t *dist;
-    size_t cells;      /* entries of dist (budget_calloc'd) */
+    size_t cells;      /* entries of dist (budget_alloc'd) */
     size_t head_bytes; /* key: head cell, then the body directions */
     size_t dir_bytes;
     uint64_t dir_mask; /* 2 * (len - 1) bits */
 } holedox_solver;
 
-/* calloc that reserves its bytes from the memory budget (mem.h) first.
- * Not gs_mem_calloc: that one writes every byte, and these tables rely
- * on calloc's untouched zero pages (a declared 16M-cell board whose BFS
- * stays small must not cost its full distance table). NULL when the
- * budget or the system refuses. */
-static void *budget_calloc(size_t n, size_t size)
+/* calloc (zero) or malloc that reserves its bytes from the memory budget
+ * (mem.h) first. Not gs_mem_calloc: that one writes every byte, and the
+ * distances rely on calloc's untouched zero pages (a declared 16M-cell
+ * board whose BFS stays small must not cost its full table). NULL when
+ * the budget or the system refuses. */
+static void *budget_alloc(size_t n, size_t size, bool zero)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
     if (!gs_mem_reserve((uint64_t)n * size))
         return NULL;
-    void *p = calloc(n, size);
+    void *p = zero ? calloc(n, size) : malloc(n * size);
     if (!p)
         gs_mem_release((uint64_t)n * size);
     return p;
 }
 
-/* Frees a budget_calloc(n, size) block (NULL is fine). */
+/* Frees a budget_alloc(n, size) block (NULL is fine). */
 static void budget_free(void *p, size_t n, size_t size)
 {
     if (!p)
@@ -462,11 +462,12 @@ static int holedox_distances(holedox_solver *sv, const gs_limits *lim)
     const gs_holedox *h = sv->h;
     const int w = sv->width;
     size_t rows = (size_t)h->rows + 2, cells = rows * (size_t)w;
-    uint32_t *queue = budget_calloc(cells + 1, sizeof *queue);
+    /* The queue is written before it is read: not zeroed. */
+    uint32_t *queue = budget_alloc(cells + 1, sizeof *queue, false);
     size_t head = 0, tail = 0;
 
     sv->cells = cells;
-    sv->dist = budget_calloc(cells, sizeof *sv->dist);
+    sv->dist = budget_alloc(cells, sizeof *sv->dist, true);
     if (!queue || !sv->dist) {
         budget_free(queue, cells + 1, sizeof *queue);
         return GS_ENOMEM;
