@@ -2,7 +2,7 @@
 # compare.sh - gridsolve against plain contest solutions (bench/baseline/),
 # whole process, judge text in, same input and output.
 #
-#   bench/compare.sh [-r RUNS] [WORKLOAD...]
+#   bench/compare.sh [-r RUNS] [-c CPU] [WORKLOAD...]
 #
 # Needs BUILD (default build) to hold gridsolve, bench-gen, bench-runner and the
 # baseline-* binaries (`make bench-compare` builds them). Inputs come from
@@ -14,14 +14,16 @@
 # the targets. The verdict uses CPU time: on a shared machine wall
 # time mostly measures the neighbours. The
 # outputs must agree (wallpushers: any shortest move string, so the move
-# counts must agree).
+# counts must agree). -c CPU runs both programs on that CPU (taskset).
 set -u
 
 build=${BUILD:-build}
 runs=5
-while getopts "r:h" opt; do
+pin=()
+while getopts "r:c:h" opt; do
     case $opt in
     r) runs=$OPTARG ;;
+    c) pin=(taskset -c "$OPTARG") ;;
     *)
         sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
@@ -72,10 +74,10 @@ while read -r name puzzle base target mtarget least; do
         for who in gs base; do
             [ $((i % 2)) = 0 ] && who=$([ $who = gs ] && echo base || echo gs)
             if [ $who = gs ]; then
-                "$build/bench-runner" "$in" "$dir/$name.gs.out" \
+                "${pin[@]}" "$build/bench-runner" "$in" "$dir/$name.gs.out" \
                     "$build/gridsolve" solve "$puzzle" >>"$dir/$name.gs.times"
             else
-                "$build/bench-runner" "$in" "$dir/$name.base.out" \
+                "${pin[@]}" "$build/bench-runner" "$in" "$dir/$name.base.out" \
                     "$build/baseline-$base" >>"$dir/$name.base.times"
             fi
         done
