@@ -444,6 +444,97 @@ START_TEST(test_perimeter_not)
 }
 END_TEST
 
+/* ------------------------------------------------- learned patterns */
+
+/* Loads rows for the exact objective obj with the pattern table on. */
+static void learn_load(sok_level *L, const char *const *rows, int n,
+                       sok_objective obj)
+{
+    sok_level_load(L, rows, n, obj);
+    ck_assert(gs_sokoban_learn_init(&L->x));
+}
+
+START_TEST(test_learn_fires)
+{
+    /* The box on the left wall was just pushed down (the player above
+     * it): it can only go on down to the goal in the corner, and then
+     * the player can never get behind the other box to push it right to
+     * the far goal; pushed left onto the corner goal instead, it leaves
+     * the first box nowhere to go. No box is frozen and the matching
+     * (3 pushes) is finite, yet the pair is dead. */
+    static const char *const pair[] = {"######", "#@   #", "#$   #", "#.$ .#",
+                                       "######"};
+    sok_objective objs[2] = {SOK_MOVES, SOK_PUSHES};
+    for (int o = 0; o < 2; o++) {
+        sok_level L;
+        learn_load(&L, pair, 5, objs[o]);
+        sok_ctx *x = &L.x;
+        int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+        ck_assert(!gs_sokoban_freeze_deadlock(x, to));
+        ck_assert_uint_eq(gs_sokoban_lower_bound(x, pl, x->boxes), 3);
+        ck_assert(gs_sokoban_learn_dead(x, to, pl));
+        /* Learned: the same cluster is dead again (from the table). */
+        ck_assert(gs_sokoban_learn_dead(x, to, pl));
+        sok_level_free(&L);
+    }
+    /* A third box and goal elsewhere: the pair alone decides. */
+    static const char *const three[] = {"#######", "#@    #", "#$  $ #",
+                                        "#.$ ..#", "#######"};
+    sok_level L;
+    learn_load(&L, three, 5, SOK_MOVES);
+    int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+    ck_assert_uint_lt(gs_sokoban_lower_bound(&L.x, pl, L.x.boxes), SOK_INF);
+    ck_assert(gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+    /* The solver agrees that both levels are impossible. */
+    gs_result res;
+    sok_level_solve(pair, 5, SOK_MOVES, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    sok_level_solve(three, 5, SOK_PUSHES, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_learn_not)
+{
+    sok_level L;
+    /* The other box one row up: the corner box goes down first, then the
+     * player pushes the other right along the middle row and down onto
+     * the far goal. Alive: no pattern. */
+    static const char *const pair[] = {"######", "#@   #", "#$$  #", "#.  .#",
+                                       "######"};
+    learn_load(&L, pair, 5, SOK_MOVES);
+    int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl)); /* the table's answer */
+    sok_level_free(&L);
+    gs_result res;
+    sok_level_solve(pair, 5, SOK_MOVES, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+    /* A box alone (no other box beside it, even in a dead spot for the
+     * pair above): no cluster, nothing to learn. */
+    static const char *const lone[] = {"######", "#@   #", "#$   #",
+                                       "#.  .#", "#  $ #", "######"};
+    learn_load(&L, lone, 6, SOK_MOVES);
+    to = sok_level_cell(&L, 2, 1);
+    pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+    /* Every box of the cluster on a goal: solved as it stands. */
+    static const char *const home[] = {"######", "#@   #", "#*   #", "#.*  #",
+                                       "######"};
+    learn_load(&L, home, 5, SOK_MOVES);
+    to = sok_level_cell(&L, 2, 1);
+    pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -462,6 +553,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_regions);
     tcase_add_test(tc, test_perimeter_fires);
     tcase_add_test(tc, test_perimeter_not);
+    tcase_add_test(tc, test_learn_fires);
+    tcase_add_test(tc, test_learn_not);
     suite_add_tcase(s, tc);
     return s;
 }

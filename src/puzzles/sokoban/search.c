@@ -248,7 +248,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
         }
         uint32_t h = SOK_INF;
-        if (!gs_sokoban_freeze_deadlock(x, to)) {
+        if (!gs_sokoban_freeze_deadlock(x, to) &&
+            !(x->learn && gs_sokoban_learn_dead(x, to, pl))) {
             move_box(x, i, to);
             /* Where the moves table decides the bound anyway, an upper
              * bound on the matching spares solving it (h = 0: the table
@@ -895,6 +896,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     /* The tables already hold part of the memory budget: the store gets
      * the rest, and nothing when the tables alone exceed it. */
     gs_limits slim = lim ? *lim : (gs_limits){0};
+    if (g->objective < SOK_ANY) {
+        /* The learned deadlock patterns: a help, not a need (without
+         * memory for them the search goes on without). */
+        uint64_t before = x.bytes;
+        if (!gs_sokoban_learn_init(&x)) {
+            gs_sokoban_learn_free(&x);
+            x.bytes = before;
+        }
+    }
     if (slim.max_bytes && x.bytes >= slim.max_bytes) {
         gs_sokoban_ctx_free(&x);
         res->status = GS_LIMIT;

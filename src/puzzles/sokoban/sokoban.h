@@ -233,6 +233,8 @@ typedef struct sok_ctx {
     uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
+    /* The learned deadlock patterns (learn.c), or NULL. */
+    struct sok_learn *learn;
 } sok_ctx;
 
 /* ctx.c */
@@ -356,6 +358,23 @@ uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
  * when the table is whole and lacks it. Overwrites x->key. */
 uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
+
+/* learn.c: deadlock patterns learned during the exact search. */
+/* Boxes in a pattern at most, and the states one pattern's search may
+ * store (past them it proves nothing). */
+#ifndef SOK_LEARN_MAX
+#define SOK_LEARN_MAX 4
+#endif
+#ifndef SOK_LEARN_BUDGET
+#define SOK_LEARN_BUDGET 4096
+#endif
+/* Allocates x->learn; false when out of memory. */
+bool gs_sokoban_learn_init(sok_ctx *x);
+void gs_sokoban_learn_free(sok_ctx *x);
+/* Whether the position in x->occ (a box just pushed onto `to`, the
+ * player on pl) is dead by a pattern: the cluster of boxes around `to`
+ * alone cannot all reach goals (looked up, or searched and learned). */
+bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl);
 
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */

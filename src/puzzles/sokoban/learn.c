@@ -1,0 +1,460 @@
+/* learn.c - a deadlock pattern table learned during the exact search.
+ *
+ * After a push, the boxes near the pushed one (its cluster: boxes joined
+ * by side or corner contact, up to SOK_LEARN_MAX of them, the pushed box
+ * first) are taken alone onto the level, the other boxes removed, with
+ * the player wherever it stands. If that smaller problem cannot put
+ * every one of its boxes on a goal, neither can the whole position: any
+ * solution of the whole, with the other boxes' pushes read as plain
+ * steps (their cells are empty), solves the smaller problem, since
+ * fewer boxes block no push and no walk of the cluster's boxes. So the
+ * position is dead and pruned; that holds for every objective, the
+ * exact ones included, and `impossible` stays a proof.
+ *
+ * The smaller problem is searched exhaustively (its states: the boxes
+ * and the smallest cell of the player's area, dead squares and freeze
+ * deadlocks pruned) within SOK_LEARN_BUDGET expansions; a search that
+ * runs out of budget proves nothing and the position counts as alive.
+ * Each cluster (its boxes and the player's area) is searched once: the
+ * answer goes into a table (the pattern), and so do all the states a
+ * dead search reached (every state reachable from a dead one is dead).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/mem.h"
+#include "sokoban.h"
+
+/* A pattern or sub-search state: v[0] = boxes (low byte) | flags, v[1]
+ * the player (its area's smallest cell, or its exact cell with
+ * SOK_LEARN_EXACT), v[2..] the boxes in ascending order. */
+#define SOK_LEARN_WORDS (SOK_LEARN_MAX + 2)
+#define SOK_LEARN_DEAD 0x100u
+#define SOK_LEARN_EXACT 0x80000000u
+
+typedef struct learn_key {
+    uint32_t v[SOK_LEARN_WORDS];
+} learn_key;
+
+/* A sub-search slot: its key and the generation that wrote it. */
+typedef struct learn_sub {
+    learn_key k;
+    uint32_t gen;
+} learn_sub;
+
+/* Slots of the sub-search's set: a power of two, at least twice the
+ * states it may hold (SOK_LEARN_BUDGET). */
+#define SOK_LEARN_SUB_SLOTS ((size_t)1 << 14)
+_Static_assert(SOK_LEARN_SUB_SLOTS >= 2 * (size_t)SOK_LEARN_BUDGET,
+               "the sub-search's set must stay at most half full");
+/* The pattern table's first slots and its largest size. */
+#define SOK_LEARN_FIRST_SLOTS ((size_t)1 << 12)
+#define SOK_LEARN_MAX_SLOTS ((size_t)1 << 18)
+
+struct sok_learn {
+    learn_key *tab; /* patterns; v[0] == 0: free */
+    size_t mask, count;
+    learn_sub *sub; /* the sub-search's states */
+    uint32_t gen;
+    size_t nsub;    /* states in it (both kinds), at most SOK_LEARN_BUDGET */
+    learn_key *st;  /* the sub-search's stored states, in order */
+    uint64_t *heap; /* its queue: h << 32 | index into st */
+    size_t nst, nheap;
+    uint8_t *occ;   /* n: the sub-problem's boxes */
+    uint32_t *seen; /* n: flood stamps */
+    uint32_t fgen;
+    int32_t *q; /* n: flood queue */
+    bool off;   /* its tables were refused: no more learning */
+    uint64_t tests, dead, unknown, hits;
+};
+
+static uint64_t key_hash(const learn_key *k)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    int m = (int)(k->v[0] & 0xff) + 2;
+    for (int i = 0; i < m; i++) {
+        h ^= (k->v[i] & ~SOK_LEARN_DEAD) + 0x9E3779B97F4A7C15ull;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static bool key_eq(const learn_key *a, const learn_key *b)
+{
+    if ((a->v[0] & 0xff) != (b->v[0] & 0xff))
+        return false;
+    int m = (int)(a->v[0] & 0xff) + 2;
+    for (int i = 1; i < m; i++)
+        if (a->v[i] != b->v[i])
+            return false;
+    return true;
+}
+
+bool gs_sokoban_learn_init(sok_ctx *x)
+{
+    struct sok_learn *L = gs_sokoban_tab_alloc(x, sizeof *L, true);
+    if (!L)
+        return false;
+    x->learn = L;
+    size_t un = (size_t)x->n;
+    L->occ = gs_sokoban_tab_alloc(x, un, true);
+    L->seen = gs_sokoban_tab_alloc(x, sizeof *L->seen * un, true);
+    L->q = gs_sokoban_tab_alloc(x, sizeof *L->q * un, false);
+    return L->occ && L->seen && L->q;
+}
+
+/* The tables of the first sub-search, allocated then (most solves never
+ * need them); false when out of memory: then learning stops. */
+static bool learn_tables(sok_ctx *x, struct sok_learn *L)
+{
+    if (L->tab)
+        return true;
+    if (L->off)
+        return false;
+    L->tab =
+        gs_sokoban_tab_alloc(x, sizeof *L->tab * SOK_LEARN_FIRST_SLOTS, true);
+    L->mask = SOK_LEARN_FIRST_SLOTS - 1;
+    L->sub =
+        gs_sokoban_tab_alloc(x, sizeof *L->sub * SOK_LEARN_SUB_SLOTS, true);
+    L->st = gs_sokoban_tab_alloc(x, sizeof *L->st * SOK_LEARN_BUDGET, false);
+    L->heap =
+        gs_sokoban_tab_alloc(x, sizeof *L->heap * SOK_LEARN_BUDGET, false);
+    if (L->tab && L->sub && L->st && L->heap)
+        return true;
+    gs_mem_free(L->tab);
+    gs_mem_free(L->sub);
+    gs_mem_free(L->st);
+    gs_mem_free(L->heap);
+    L->tab = NULL;
+    L->sub = NULL;
+    L->st = NULL;
+    L->heap = NULL;
+    L->off = true;
+    return false;
+}
+
+void gs_sokoban_learn_free(sok_ctx *x)
+{
+    struct sok_learn *L = x->learn;
+    if (!L)
+        return;
+#ifdef SOK_LEARN_STATS
+    fprintf(stderr,
+            "learn: %llu tests, %llu dead, %llu unknown, %llu hits, "
+            "%zu patterns\n",
+            (unsigned long long)L->tests, (unsigned long long)L->dead,
+            (unsigned long long)L->unknown, (unsigned long long)L->hits,
+            L->count);
+#endif
+    gs_mem_free(L->tab);
+    gs_mem_free(L->sub);
+    gs_mem_free(L->st);
+    gs_mem_free(L->heap);
+    gs_mem_free(L->occ);
+    gs_mem_free(L->seen);
+    gs_mem_free(L->q);
+    gs_mem_free(L);
+    x->learn = NULL;
+}
+
+/* The pattern slot of k: its entry, or the free slot where it would go. */
+static learn_key *tab_slot(const struct sok_learn *L, const learn_key *k)
+{
+    size_t i = key_hash(k) & L->mask;
+    for (;;) {
+        learn_key *e = &L->tab[i];
+        if (e->v[0] == 0 || key_eq(e, k))
+            return e;
+        i = (i + 1) & L->mask;
+    }
+}
+
+/* Doubles the pattern table; false when it may not grow. */
+static bool tab_grow(sok_ctx *x, struct sok_learn *L)
+{
+    size_t old = L->mask + 1, n = old * 2;
+    if (n > SOK_LEARN_MAX_SLOTS)
+        return false;
+    learn_key *t = gs_sokoban_tab_alloc(x, sizeof *t * n, true), *from = L->tab;
+    if (!t)
+        return false;
+    L->tab = t;
+    L->mask = n - 1;
+    for (size_t i = 0; i < old; i++)
+        if (from[i].v[0])
+            *tab_slot(L, &from[i]) = from[i];
+    gs_mem_free(from);
+    x->bytes -= sizeof *from * old;
+    return true;
+}
+
+/* Records pattern k (its dead flag in v[0]) unless the table is full. */
+static void tab_put(sok_ctx *x, struct sok_learn *L, const learn_key *k)
+{
+    if (L->count + 1 > (L->mask + 1) / 2 && !tab_grow(x, L))
+        return;
+    learn_key *e = tab_slot(L, k);
+    if (e->v[0] == 0)
+        L->count++;
+    *e = *k;
+}
+
+/* Floods the sub-problem's free cells from p (walls and L->occ block);
+ * returns the smallest cell reached (L->seen == L->fgen marks them). */
+static int sub_flood(const sok_ctx *x, struct sok_learn *L, int p)
+{
+    if (++L->fgen == 0) {
+        memset(L->seen, 0, sizeof *L->seen * (size_t)x->n);
+        L->fgen = 1;
+    }
+    int head = 0, tail = 0, lo = p;
+    L->seen[p] = L->fgen;
+    L->q[tail++] = p;
+    while (head < tail) {
+        int c = L->q[head++];
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[c * 4 + d];
+            if (t < 0 || L->occ[t] || L->seen[t] == L->fgen)
+                continue;
+            L->seen[t] = L->fgen;
+            L->q[tail++] = t;
+            if (t < lo)
+                lo = t;
+        }
+    }
+    return lo;
+}
+
+/* Inserts k into the sub-search's set: 1 when new, 0 when known, -1 when
+ * the set holds SOK_LEARN_BUDGET states already. */
+static int sub_insert(struct sok_learn *L, const learn_key *k)
+{
+    size_t i = key_hash(k) & (SOK_LEARN_SUB_SLOTS - 1);
+    for (;;) {
+        learn_sub *e = &L->sub[i];
+        if (e->gen != L->gen) {
+            if (L->nsub >= SOK_LEARN_BUDGET)
+                return -1;
+            L->nsub++;
+            e->gen = L->gen;
+            e->k = *k;
+            return 1;
+        }
+        if (key_eq(&e->k, k))
+            return 0;
+        i = (i + 1) & (SOK_LEARN_SUB_SLOTS - 1);
+    }
+}
+
+static void heap_push(struct sok_learn *L, uint64_t e)
+{
+    size_t i = L->nheap++;
+    while (i > 0 && L->heap[(i - 1) / 2] > e) {
+        L->heap[i] = L->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    L->heap[i] = e;
+}
+
+static uint64_t heap_pop(struct sok_learn *L)
+{
+    uint64_t top = L->heap[0], last = L->heap[--L->nheap];
+    size_t i = 0, n = L->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && L->heap[c + 1] < L->heap[c])
+            c++;
+        if (L->heap[c] >= last)
+            break;
+        L->heap[i] = L->heap[c];
+        i = c;
+    }
+    if (n)
+        L->heap[i] = last;
+    return top;
+}
+
+/* Relaxed pushes of the state's boxes to their nearest goals. */
+static uint32_t sub_h(const sok_ctx *x, const learn_key *k)
+{
+    int m = (int)(k->v[0] & 0xff);
+    uint32_t h = 0;
+    for (int i = 0; i < m; i++)
+        h += x->near[k->v[2 + i]];
+    return h;
+}
+
+/* Stores state k (player exact) when new and queues it; false when the
+ * store is full. */
+static bool sub_add(const sok_ctx *x, struct sok_learn *L, const learn_key *k)
+{
+    int r = sub_insert(L, k);
+    if (r <= 0)
+        return r == 0;
+    L->st[L->nst] = *k;
+    heap_push(L, (uint64_t)sub_h(x, k) << 32 | L->nst);
+    L->nst++;
+    return true;
+}
+
+/* Searches the sub-problem from start (its player exact): best-first on
+ * the relaxed pushes left, to find a solution soon when there is one.
+ * Returns 1 when it cannot be solved (then every area-keyed state it
+ * expanded is added to the table as dead), 0 when solved, -1 when out of
+ * budget. */
+static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
+{
+    int m = (int)(start->v[0] & 0xff), rc = 1;
+    if (++L->gen == 0) {
+        for (size_t i = 0; i < SOK_LEARN_SUB_SLOTS; i++)
+            L->sub[i].gen = 0;
+        L->gen = 1;
+    }
+    L->nst = L->nheap = L->nsub = 0;
+    sub_add(x, L, start);
+    uint8_t *mainocc = x->occ;
+    x->occ = L->occ; /* the freeze test reads x->occ */
+    while (L->nheap > 0 && rc == 1) {
+        learn_key k = L->st[heap_pop(L) & 0xffffffffu];
+        bool all = true;
+        for (int i = 0; i < m; i++)
+            all = all && x->goal[k.v[2 + i]];
+        if (all) {
+            rc = 0;
+            break;
+        }
+        for (int i = 0; i < m; i++)
+            L->occ[k.v[2 + i]] = 1;
+        int p = (int)(k.v[1] & ~SOK_LEARN_EXACT);
+        /* The same boxes with the player in the same area: once. */
+        learn_key a = k;
+        a.v[1] = (uint32_t)sub_flood(x, L, p);
+        int fresh = sub_insert(L, &a);
+        if (fresh < 0)
+            rc = -1;
+        for (int i = 0; i < m && fresh > 0 && rc == 1; i++) {
+            int b = (int)k.v[2 + i];
+            for (int d = 0; d < 4 && rc == 1; d++) {
+                int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
+                if (from < 0 || to < 0 || L->seen[from] != L->fgen ||
+                    L->occ[to] || x->dead[to])
+                    continue;
+                L->occ[b] = 0;
+                L->occ[to] = 1;
+                bool frozen = gs_sokoban_freeze_deadlock(x, to);
+                L->occ[to] = 0;
+                L->occ[b] = 1;
+                if (frozen)
+                    continue;
+                learn_key c = k;
+                c.v[1] = (uint32_t)b | SOK_LEARN_EXACT;
+                /* Box i moves to `to`: the cells kept sorted. */
+                int j = 2 + i;
+                while (j > 2 && c.v[j - 1] > (uint32_t)to) {
+                    c.v[j] = c.v[j - 1];
+                    j--;
+                }
+                while (j < m + 1 && c.v[j + 1] < (uint32_t)to) {
+                    c.v[j] = c.v[j + 1];
+                    j++;
+                }
+                c.v[j] = (uint32_t)to;
+                if (!sub_add(x, L, &c))
+                    rc = -1;
+            }
+        }
+        for (int i = 0; i < m; i++)
+            L->occ[k.v[2 + i]] = 0;
+    }
+    x->occ = mainocc;
+    if (rc == 1) {
+        /* Every state reached is dead: record the area-keyed ones. */
+        for (size_t i = 0; i < SOK_LEARN_SUB_SLOTS; i++) {
+            learn_sub *e = &L->sub[i];
+            if (e->gen == L->gen && !(e->k.v[1] & SOK_LEARN_EXACT)) {
+                learn_key d = e->k;
+                d.v[0] |= SOK_LEARN_DEAD;
+                tab_put(x, L, &d);
+            }
+        }
+    }
+    return rc;
+}
+
+bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
+{
+    struct sok_learn *L = x->learn;
+    if (!L)
+        return false;
+    /* The cluster: boxes joined to the pushed one by sides or corners,
+     * nearest first (breadth-first), at most SOK_LEARN_MAX. */
+    int32_t cl[SOK_LEARN_MAX];
+    int m = 0;
+    bool off = false;
+    cl[m++] = to;
+    for (int h = 0; h < m && m < SOK_LEARN_MAX; h++) {
+        int c = cl[h];
+        for (int d = 0; d < 8 && m < SOK_LEARN_MAX; d++) {
+            /* Sides, then corners (through a side that is not a wall). */
+            int t;
+            if (d < 4) {
+                t = x->nb[c * 4 + d];
+            } else {
+                int v = x->nb[c * 4 + (d < 6 ? 0 : 1)];
+                int u = x->nb[c * 4 + (d & 1 ? 3 : 2)];
+                t = v >= 0 ? x->nb[v * 4 + (d & 1 ? 3 : 2)] : -1;
+                if (t < 0 && u >= 0)
+                    t = x->nb[u * 4 + (d < 6 ? 0 : 1)];
+            }
+            if (t < 0 || !x->occ[t])
+                continue;
+            bool have = false;
+            for (int i = 0; i < m; i++)
+                have = have || cl[i] == t;
+            if (!have)
+                cl[m++] = t;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        off = off || !x->goal[cl[i]];
+    if (m < 2 || !off || !learn_tables(x, L))
+        return false;
+    /* Sorted cells and the player's area among them alone. */
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && cl[j - 1] > cl[j]; j--) {
+            int32_t t = cl[j];
+            cl[j] = cl[j - 1];
+            cl[j - 1] = t;
+        }
+    learn_key k;
+    memset(&k, 0, sizeof k);
+    k.v[0] = (uint32_t)m;
+    for (int i = 0; i < m; i++) {
+        k.v[2 + i] = (uint32_t)cl[i];
+        L->occ[cl[i]] = 1;
+    }
+    k.v[1] = (uint32_t)sub_flood(x, L, pl);
+    for (int i = 0; i < m; i++)
+        L->occ[cl[i]] = 0;
+    learn_key *e = tab_slot(L, &k);
+    if (e->v[0]) {
+        L->hits++;
+        return (e->v[0] & SOK_LEARN_DEAD) != 0;
+    }
+    L->tests++;
+    learn_key s = k;
+    s.v[1] = (uint32_t)pl | SOK_LEARN_EXACT;
+    int rc = sub_search(x, L, &s);
+    if (rc == 1) {
+        L->dead++;
+        return true; /* the table holds k now */
+    }
+    if (rc < 0)
+        L->unknown++;
+    tab_put(x, L, &k); /* alive, or not known: not searched again */
+    return false;
+}
