@@ -12,12 +12,18 @@
  * exact ones included, and `impossible` stays a proof.
  *
  * The smaller problem is searched exhaustively (its states: the boxes
- * and the smallest cell of the player's area, dead squares and freeze
- * deadlocks pruned) within SOK_LEARN_BUDGET expansions; a search that
- * runs out of budget proves nothing and the position counts as alive.
- * Each cluster (its boxes and the player's area) is searched once: the
- * answer goes into a table (the pattern), and so do all the states a
- * dead search reached (every state reachable from a dead one is dead).
+ * and the player's area, dead squares and freeze deadlocks pruned) until
+ * it is solved, or its boxes come apart (none touching another: taken as
+ * alive, which claims nothing), or it has stored SOK_LEARN_BUDGET states
+ * (proves nothing: alive too). Only a search that runs out of states
+ * proves the cluster dead. Each cluster (its boxes and the player's
+ * area) is searched once: the answer goes into a table (the pattern),
+ * and so do all the states a dead search reached (every state reachable
+ * from a dead one is dead). A player's area is named by the smallest
+ * free cell beside a box that it holds (areas share no cell, and the
+ * player stands beside the box it just pushed), so its flood stops once
+ * every cell beside a box is reached. Box sets whose searches found no
+ * dead area are taken as alive without a flood (a prune lost at worst).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +33,15 @@
 #include "sokoban.h"
 
 /* A pattern or sub-search state: v[0] = boxes (low byte) | flags, v[1]
- * the player (its area's smallest cell, or its exact cell with
- * SOK_LEARN_EXACT), v[2..] the boxes in ascending order. */
+ * the player (the smallest cell beside a box in its area, or its exact
+ * cell with SOK_LEARN_EXACT, or SOK_LEARN_SET), v[2..] the boxes in
+ * ascending order. */
 #define SOK_LEARN_WORDS (SOK_LEARN_MAX + 2)
 #define SOK_LEARN_DEAD 0x100u
 #define SOK_LEARN_EXACT 0x80000000u
+/* v[1] of a box set's own entry (no player): whether some area of those
+ * boxes was found dead (SOK_LEARN_DEAD), or none of those searched. */
+#define SOK_LEARN_SET 0x7fffffffu
 
 typedef struct learn_key {
     uint32_t v[SOK_LEARN_WORDS];
@@ -45,7 +55,7 @@ typedef struct learn_sub {
 
 /* Slots of the sub-search's set: a power of two, at least twice the
  * states it may hold (SOK_LEARN_BUDGET). */
-#define SOK_LEARN_SUB_SLOTS ((size_t)1 << 14)
+#define SOK_LEARN_SUB_SLOTS ((size_t)1 << 10)
 _Static_assert(SOK_LEARN_SUB_SLOTS >= 2 * (size_t)SOK_LEARN_BUDGET,
                "the sub-search's set must stay at most half full");
 /* The pattern table's first slots and its largest size. */
@@ -57,16 +67,19 @@ struct sok_learn {
     size_t mask, count;
     learn_sub *sub; /* the sub-search's states */
     uint32_t gen;
-    size_t nsub;    /* states in it (both kinds), at most SOK_LEARN_BUDGET */
-    learn_key *st;  /* the sub-search's stored states, in order */
+    size_t nsub;   /* states in it (both kinds), at most SOK_LEARN_BUDGET */
+    learn_key *st; /* the sub-search's stored states, in order */
+    learn_key *ar; /* the area-keyed states it expanded */
+    size_t nar;
     uint64_t *heap; /* its queue: h << 32 | index into st */
     size_t nst, nheap;
     uint8_t *occ;   /* n: the sub-problem's boxes */
     uint32_t *seen; /* n: flood stamps */
+    uint32_t *side; /* n: the flood's stamp on free cells beside a box */
     uint32_t fgen;
     int32_t *q; /* n: flood queue */
     bool off;   /* its tables were refused: no more learning */
-    uint64_t tests, dead, unknown, hits;
+    uint64_t tests, dead, unknown, hits, subexp, deadexp;
 };
 
 static uint64_t key_hash(const learn_key *k)
@@ -101,8 +114,9 @@ bool gs_sokoban_learn_init(sok_ctx *x)
     size_t un = (size_t)x->n;
     L->occ = gs_sokoban_tab_alloc(x, un, true);
     L->seen = gs_sokoban_tab_alloc(x, sizeof *L->seen * un, true);
+    L->side = gs_sokoban_tab_alloc(x, sizeof *L->side * un, true);
     L->q = gs_sokoban_tab_alloc(x, sizeof *L->q * un, false);
-    return L->occ && L->seen && L->q;
+    return L->occ && L->seen && L->side && L->q;
 }
 
 /* The tables of the first sub-search, allocated then (most solves never
@@ -121,16 +135,19 @@ static bool learn_tables(sok_ctx *x, struct sok_learn *L)
     L->st = gs_sokoban_tab_alloc(x, sizeof *L->st * SOK_LEARN_BUDGET, false);
     L->heap =
         gs_sokoban_tab_alloc(x, sizeof *L->heap * SOK_LEARN_BUDGET, false);
-    if (L->tab && L->sub && L->st && L->heap)
+    L->ar = gs_sokoban_tab_alloc(x, sizeof *L->ar * SOK_LEARN_BUDGET, false);
+    if (L->tab && L->sub && L->st && L->heap && L->ar)
         return true;
     gs_mem_free(L->tab);
     gs_mem_free(L->sub);
     gs_mem_free(L->st);
     gs_mem_free(L->heap);
+    gs_mem_free(L->ar);
     L->tab = NULL;
     L->sub = NULL;
     L->st = NULL;
     L->heap = NULL;
+    L->ar = NULL;
     L->off = true;
     return false;
 }
@@ -143,17 +160,20 @@ void gs_sokoban_learn_free(sok_ctx *x)
 #ifdef SOK_LEARN_STATS
     fprintf(stderr,
             "learn: %llu tests, %llu dead, %llu unknown, %llu hits, "
-            "%zu patterns\n",
+            "%zu patterns, %llu sub-expansions, %llu in dead proofs\n",
             (unsigned long long)L->tests, (unsigned long long)L->dead,
             (unsigned long long)L->unknown, (unsigned long long)L->hits,
-            L->count);
+            L->count, (unsigned long long)L->subexp,
+            (unsigned long long)L->deadexp);
 #endif
     gs_mem_free(L->tab);
     gs_mem_free(L->sub);
     gs_mem_free(L->st);
     gs_mem_free(L->heap);
+    gs_mem_free(L->ar);
     gs_mem_free(L->occ);
     gs_mem_free(L->seen);
+    gs_mem_free(L->side);
     gs_mem_free(L->q);
     gs_mem_free(L);
     x->learn = NULL;
@@ -201,29 +221,78 @@ static void tab_put(sok_ctx *x, struct sok_learn *L, const learn_key *k)
     *e = *k;
 }
 
-/* Floods the sub-problem's free cells from p (walls and L->occ block);
- * returns the smallest cell reached (L->seen == L->fgen marks them). */
-static int sub_flood(const sok_ctx *x, struct sok_learn *L, int p)
+/* Cell c's neighbour d of eight (sides U D L R, then the corners UL UR
+ * DL DR, reached through a side that is not a wall), or -1. */
+static int near8(const sok_ctx *x, int c, int d)
+{
+    if (d < 4)
+        return x->nb[c * 4 + d];
+    int vd = d < 6 ? 0 : 1, hd = d & 1 ? 3 : 2;
+    int v = x->nb[c * 4 + vd], u = x->nb[c * 4 + hd];
+    if (v >= 0 && x->nb[v * 4 + hd] >= 0)
+        return x->nb[v * 4 + hd];
+    return u >= 0 ? x->nb[u * 4 + vd] : -1;
+}
+
+/* Whether some box of state k (in L->occ) touches another, by a side or
+ * a corner. */
+static bool sub_touching(const sok_ctx *x, const struct sok_learn *L,
+                         const learn_key *k)
+{
+    int m = (int)(k->v[0] & 0xff);
+    for (int i = 0; i < m; i++)
+        for (int d = 0; d < 8; d++) {
+            int t = near8(x, (int)k->v[2 + i], d);
+            if (t >= 0 && L->occ[t])
+                return true;
+        }
+    return false;
+}
+
+/* Floods the sub-problem's free cells from p (walls and the m boxes of
+ * k, set in L->occ, block) until every free cell beside a box is either
+ * reached (L->seen == L->fgen) or known out of reach: the player's pushes
+ * start from those cells only. Returns the smallest of them reached, which
+ * names the player's area (p always lies beside a box, and two areas
+ * share no cell), or -1 when the player reaches no box. */
+static int sub_flood(const sok_ctx *x, struct sok_learn *L, const learn_key *k,
+                     int p)
 {
     if (++L->fgen == 0) {
         memset(L->seen, 0, sizeof *L->seen * (size_t)x->n);
+        memset(L->side, 0, sizeof *L->side * (size_t)x->n);
         L->fgen = 1;
     }
-    int head = 0, tail = 0, lo = p;
-    L->seen[p] = L->fgen;
+    uint32_t gen = L->fgen;
+    int m = (int)(k->v[0] & 0xff), left = 0, lo = -1;
+    for (int i = 0; i < m; i++)
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[(int)k->v[2 + i] * 4 + d];
+            if (t >= 0 && !L->occ[t] && L->side[t] != gen) {
+                L->side[t] = gen;
+                left++;
+            }
+        }
+    int head = 0, tail = 0;
+    L->seen[p] = gen;
     L->q[tail++] = p;
-    while (head < tail) {
+    while (head < tail && left > 0) {
         int c = L->q[head++];
+        if (L->side[c] == gen) {
+            left--;
+            if (lo < 0 || c < lo)
+                lo = c;
+        }
         for (int d = 0; d < 4; d++) {
             int t = x->nb[c * 4 + d];
-            if (t < 0 || L->occ[t] || L->seen[t] == L->fgen)
+            if (t < 0 || L->occ[t] || L->seen[t] == gen)
                 continue;
-            L->seen[t] = L->fgen;
+            L->seen[t] = gen;
             L->q[tail++] = t;
-            if (t < lo)
-                lo = t;
         }
     }
+    /* Cells queued but not yet taken when the count ran out are none of
+     * the box sides (all were counted), so the smallest stands. */
     return lo;
 }
 
@@ -314,7 +383,7 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
             L->sub[i].gen = 0;
         L->gen = 1;
     }
-    L->nst = L->nheap = L->nsub = 0;
+    L->nst = L->nheap = L->nsub = L->nar = 0;
     sub_add(x, L, start);
     uint8_t *mainocc = x->occ;
     x->occ = L->occ; /* the freeze test reads x->occ */
@@ -329,13 +398,27 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
         }
         for (int i = 0; i < m; i++)
             L->occ[k.v[2 + i]] = 1;
+        if (!sub_touching(x, L, &k)) {
+            /* The cluster came apart: taken as alive (no claim; a dead
+             * answer is the only one that must be proven). */
+            for (int i = 0; i < m; i++)
+                L->occ[k.v[2 + i]] = 0;
+            rc = 0;
+            break;
+        }
         int p = (int)(k.v[1] & ~SOK_LEARN_EXACT);
         /* The same boxes with the player in the same area: once. */
         learn_key a = k;
-        a.v[1] = (uint32_t)sub_flood(x, L, p);
-        int fresh = sub_insert(L, &a);
+        int lo = sub_flood(x, L, &k, p);
+        a.v[1] = (uint32_t)lo;
+        /* (lo < 0: no box in reach, nothing to push; never so after a
+         * push, the player beside the box.) */
+        int fresh = lo < 0 ? 0 : sub_insert(L, &a);
         if (fresh < 0)
             rc = -1;
+        else if (fresh > 0)
+            L->ar[L->nar++] = a;
+        L->subexp++;
         for (int i = 0; i < m && fresh > 0 && rc == 1; i++) {
             int b = (int)k.v[2 + i];
             for (int d = 0; d < 4 && rc == 1; d++) {
@@ -371,15 +454,16 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
             L->occ[k.v[2 + i]] = 0;
     }
     x->occ = mainocc;
+    if (rc == 1)
+        L->deadexp += L->nar;
     if (rc == 1) {
         /* Every state reached is dead: record the area-keyed ones. */
-        for (size_t i = 0; i < SOK_LEARN_SUB_SLOTS; i++) {
-            learn_sub *e = &L->sub[i];
-            if (e->gen == L->gen && !(e->k.v[1] & SOK_LEARN_EXACT)) {
-                learn_key d = e->k;
-                d.v[0] |= SOK_LEARN_DEAD;
-                tab_put(x, L, &d);
-            }
+        for (size_t i = 0; i < L->nar; i++) {
+            learn_key d = L->ar[i];
+            d.v[0] |= SOK_LEARN_DEAD;
+            tab_put(x, L, &d);
+            d.v[1] = SOK_LEARN_SET; /* its boxes: some area is dead */
+            tab_put(x, L, &d);
         }
     }
     return rc;
@@ -399,17 +483,7 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     for (int h = 0; h < m && m < SOK_LEARN_MAX; h++) {
         int c = cl[h];
         for (int d = 0; d < 8 && m < SOK_LEARN_MAX; d++) {
-            /* Sides, then corners (through a side that is not a wall). */
-            int t;
-            if (d < 4) {
-                t = x->nb[c * 4 + d];
-            } else {
-                int v = x->nb[c * 4 + (d < 6 ? 0 : 1)];
-                int u = x->nb[c * 4 + (d & 1 ? 3 : 2)];
-                t = v >= 0 ? x->nb[v * 4 + (d & 1 ? 3 : 2)] : -1;
-                if (t < 0 && u >= 0)
-                    t = x->nb[u * 4 + (d < 6 ? 0 : 1)];
-            }
+            int t = near8(x, c, d);
             if (t < 0 || !x->occ[t])
                 continue;
             bool have = false;
@@ -433,13 +507,24 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     learn_key k;
     memset(&k, 0, sizeof k);
     k.v[0] = (uint32_t)m;
-    for (int i = 0; i < m; i++) {
+    k.v[1] = SOK_LEARN_SET;
+    for (int i = 0; i < m; i++)
         k.v[2 + i] = (uint32_t)cl[i];
-        L->occ[cl[i]] = 1;
+    /* Boxes searched before with no area found dead: taken as alive
+     * without the flood (a claim of nothing, so always safe). */
+    const learn_key *se = tab_slot(L, &k);
+    if (se->v[0] && !(se->v[0] & SOK_LEARN_DEAD)) {
+        L->hits++;
+        return false;
     }
-    k.v[1] = (uint32_t)sub_flood(x, L, pl);
+    for (int i = 0; i < m; i++)
+        L->occ[cl[i]] = 1;
+    int lo = sub_flood(x, L, &k, pl);
+    k.v[1] = (uint32_t)lo;
     for (int i = 0; i < m; i++)
         L->occ[cl[i]] = 0;
+    if (lo < 0)
+        return false; /* (pl lies beside `to`: never) */
     learn_key *e = tab_slot(L, &k);
     if (e->v[0]) {
         L->hits++;
@@ -451,10 +536,13 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     int rc = sub_search(x, L, &s);
     if (rc == 1) {
         L->dead++;
-        return true; /* the table holds k now */
+        return true; /* the table holds k and its boxes' entry now */
     }
     if (rc < 0)
         L->unknown++;
     tab_put(x, L, &k); /* alive, or not known: not searched again */
+    k.v[1] = SOK_LEARN_SET;
+    if (!tab_slot(L, &k)->v[0])
+        tab_put(x, L, &k); /* the boxes' first search: alive */
     return false;
 }

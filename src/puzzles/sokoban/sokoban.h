@@ -366,7 +366,7 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
 #define SOK_LEARN_MAX 4
 #endif
 #ifndef SOK_LEARN_BUDGET
-#define SOK_LEARN_BUDGET 4096
+#define SOK_LEARN_BUDGET 256
 #endif
 /* Allocates x->learn; false when out of memory. */
 bool gs_sokoban_learn_init(sok_ctx *x);
