@@ -535,6 +535,70 @@ START_TEST(test_learn_not)
 }
 END_TEST
 
+/* ------------------------------------------------------- symmetries */
+
+START_TEST(test_sym_fires)
+{
+    /* A room mirrored left-right (goals too): a position and its mirror
+     * image get one key; so does a third, unrelated one not. */
+    static const char *const rows[] = {"#######", "#.   .#", "#  #  #",
+                                       "# $ $ #", "#  @  #", "#######"};
+    sok_level L;
+    sok_level_load(&L, rows, 6, SOK_MOVES);
+    sok_ctx *x = &L.x;
+    ck_assert(gs_sokoban_sym_init(x));
+    ck_assert_int_eq(gs_sokoban_sym_count(x), 1);
+    int32_t a[2] = {sok_level_cell(&L, 3, 1), sok_level_cell(&L, 3, 4)};
+    int32_t b[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 5)};
+    int32_t c[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 4)};
+    unsigned char ka[16], kb[16];
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 1), a);
+    memcpy(ka, x->key, x->key_size);
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 5), b);
+    memcpy(kb, x->key, x->key_size);
+    ck_assert_mem_eq(ka, kb, x->key_size);
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 1), c);
+    ck_assert(memcmp(ka, x->key, x->key_size) != 0);
+    sok_level_free(&L);
+    /* A square room with a goal in each corner and one in the middle:
+     * all seven turns and mirrors. */
+    static const char *const square[] = {"#######", "#.   .#", "# $   #",
+                                         "#  .  #", "#     #", "#. @ .#",
+                                         "#######"};
+    sok_level_load(&L, square, 7, SOK_MOVES);
+    ck_assert(gs_sokoban_sym_init(&L.x));
+    ck_assert_int_eq(gs_sokoban_sym_count(&L.x), 7);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_sym_not)
+{
+    /* The same room with one goal moved: no symmetry, keys as packed. */
+    static const char *const rows[] = {"#######", "#.  . #", "#  #  #",
+                                       "# $ $ #", "#  @  #", "#######"};
+    sok_level L;
+    sok_level_load(&L, rows, 6, SOK_MOVES);
+    sok_ctx *x = &L.x;
+    ck_assert(gs_sokoban_sym_init(x));
+    ck_assert_int_eq(gs_sokoban_sym_count(x), 0);
+    int32_t b[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 5)};
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 5), b);
+    unsigned char kb[16];
+    memcpy(kb, x->key, x->key_size);
+    gs_sokoban_key_pack(x, sok_level_cell(&L, 4, 5), b);
+    ck_assert_mem_eq(kb, x->key, x->key_size);
+    sok_level_free(&L);
+    /* The goals mirrored again, but a wall breaks the mirror. */
+    static const char *const wall[] = {"#######", "#.   .#", "#  #  #",
+                                       "# $ $##", "#  @  #", "#######"};
+    sok_level_load(&L, wall, 6, SOK_MOVES);
+    ck_assert(gs_sokoban_sym_init(&L.x));
+    ck_assert_int_eq(gs_sokoban_sym_count(&L.x), 0);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -555,6 +619,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_perimeter_not);
     tcase_add_test(tc, test_learn_fires);
     tcase_add_test(tc, test_learn_not);
+    tcase_add_test(tc, test_sym_fires);
+    tcase_add_test(tc, test_sym_not);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -201,6 +201,18 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
     return 1;
 }
 
+/* Packs the table's key of a position into x->key: moves tables hold one
+ * position for each class of images under the level's symmetries (the
+ * search's store keys them so too), pushes tables every position. */
+static void perim_pack(sok_ctx *x, const struct sok_perim *t, int player,
+                       const int32_t *boxes)
+{
+    if (t->steps)
+        gs_sokoban_sym_canon(x, player, boxes);
+    else
+        gs_sokoban_key_pack(x, player, boxes);
+}
+
 /* Queues x->key as a child of the expansion under way (*nc so far). */
 static void perim_child(sok_ctx *x, struct sok_perim *t, int *nc)
 {
@@ -240,7 +252,7 @@ static bool perim_roots(sok_ctx *x, struct sok_perim *t)
                 if (x->seen[v] == x->gen)
                     t->area[v] = 1;
         }
-        gs_sokoban_key_pack(x, lo, t->boxes);
+        perim_pack(x, t, lo, t->boxes);
         ok = perim_add(x, t, x->key, perim_hash(x->key, x->key_size), 0) >= 0;
     }
     gs_sokoban_occ_set(x, t->boxes, 0);
@@ -353,7 +365,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
                                int *nc)
 {
     size_t ks = x->key_size;
-    if (x->w == 1) {
+    if (x->w == 1 && !x->sym) {
         perim_expand_steps1(x, t, t->queue + r * ks, nc);
         return;
     }
@@ -363,7 +375,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         int q = x->nb[p * 4 + d];
         if (q < 0 || x->occ[q])
             continue;
-        gs_sokoban_key_pack(x, q, x->boxes);
+        perim_pack(x, t, q, x->boxes);
         perim_child(x, t, nc);
         int bx = x->nb[p * 4 + (d ^ 1)];
         if (bx < 0 || !x->occ[bx])
@@ -372,7 +384,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         while (x->boxes[i] != bx)
             i++;
         gs_sokoban_boxes_move(x, x->boxes, i, p, t->boxes);
-        gs_sokoban_key_pack(x, q, t->boxes);
+        perim_pack(x, t, q, t->boxes);
         perim_child(x, t, nc);
     }
     gs_sokoban_occ_set(x, x->boxes, 0);
@@ -621,7 +633,7 @@ uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
-    gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
     return perim_bound_key(x, h, x->key);
 }
 
@@ -680,7 +692,7 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return h; /* outside: at least k + 1 < h */
-    gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
     uint32_t d = key_depth(x, x->key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : (h > t->k + 1 ? h : t->k + 1);

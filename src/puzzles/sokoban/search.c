@@ -281,7 +281,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
-            gs_sokoban_key_pack(x, p, x->child);
+            gs_sokoban_sym_canon(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)
@@ -435,7 +435,7 @@ static int add_start(sok_ctx *x, gs_search *s)
             p = gs_sokoban_flood(x, p);
             gs_sokoban_occ_set(x, x->start_boxes, 0);
         }
-        gs_sokoban_key_pack(x, p, x->start_boxes);
+        gs_sokoban_sym_canon(x, p, x->start_boxes);
         uint64_t id = 0;
         int rc = x->fess ? gs_search_add(s, x->key, GS_NO_PARENT, 0, &id)
                          : gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
@@ -664,13 +664,86 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     return GS_OK;
 }
 
+/* rebuild() for a search keyed by symmetry classes (sym.c): from the
+ * real start, each step takes a push whose result is in the next stored
+ * class at the stored cost (the search made such a push from the class's
+ * stored position, and the real position is an image of it). */
+static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
+                       gs_error *err)
+{
+    size_t k = 0;
+    for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
+         id = gs_search_parent(s, id, NULL))
+        k++;
+    uint64_t *chain = malloc(sizeof *chain * (k + 1));
+    if (!chain)
+        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    uint64_t id = goal;
+    for (size_t i = k + 1; i > 0; i--) {
+        chain[i - 1] = id;
+        id = gs_search_parent(s, id, NULL);
+    }
+    gs_buf out = GS_BUF_INIT;
+    int player = x->start_player, rc = GS_OK;
+    long pushes = 0;
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    for (size_t t = 1; t <= k && rc == GS_OK; t++) {
+        const unsigned char *want = gs_search_key(s, chain[t]);
+        uint64_t dc =
+            gs_search_cost(s, chain[t]) - gs_search_cost(s, chain[t - 1]);
+        gs_sokoban_occ_set(x, x->boxes, 1);
+        int np = gs_sokoban_list_pushes(x, player), found = -1;
+        for (int j = 0; j < np && found < 0; j++) {
+            int i = x->pushes[j].box, d = x->pushes[j].dir;
+            int b = x->boxes[i], to = x->nb[b * 4 + d];
+            if (push_cost(x->obj, x->pushes[j].walk) != dc)
+                continue;
+            move_box(x, i, to);
+            gs_sokoban_sym_canon(x, b, x->child);
+            if (memcmp(x->key, want, x->key_size) == 0)
+                found = j;
+        }
+        bool ok = found >= 0;
+        if (ok) {
+            /* x->child holds the push's result. */
+            int i = x->pushes[found].box, d = x->pushes[found].dir;
+            int b = x->boxes[i];
+            ok = append_walk(x, player, x->nb[b * 4 + (d ^ 1)], &out);
+            gs_buf_append(&out, &PUSH[d], 1);
+            pushes++;
+            player = b;
+        }
+        gs_sokoban_occ_set(x, x->boxes, 0);
+        if (!ok) {
+            rc = gs_error_set(err, GS_EINTERNAL,
+                              "sokoban: push %zu of the answer is not "
+                              "reachable",
+                              t);
+            break;
+        }
+        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+    }
+    free(chain);
+    if (rc == GS_OK && gs_buf_status(&out))
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    if (rc) {
+        gs_buf_free(&out);
+        return rc;
+    }
+    res->moves = gs_buf_take(&out, &res->steps);
+    res->pushes = pushes;
+    res->status = GS_SOLVED;
+    return GS_OK;
+}
+
 /* Writes the outcome of search s into res: rc is search()'s (1: found,
  * the goal record `goal`). Returns GS_OK or an error (err filled). */
 static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
                          gs_result *res, gs_error *err)
 {
     if (rc == 1) {
-        rc = rebuild(x, s, goal, res, err);
+        rc = x->sym ? rebuild_sym(x, s, goal, res, err)
+                    : rebuild(x, s, goal, res, err);
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers (SOK_ANY_ASTAR's too: tests) are only known
          * optimal when empty. */
@@ -902,6 +975,12 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         uint64_t before = x.bytes;
         if (!gs_sokoban_learn_init(&x)) {
             gs_sokoban_learn_free(&x);
+            x.bytes = before;
+        }
+        /* Symmetries: one position stored for each class of images. */
+        before = x.bytes;
+        if (!gs_sokoban_sym_init(&x)) {
+            gs_sokoban_sym_free(&x);
             x.bytes = before;
         }
     }

@@ -235,6 +235,8 @@ typedef struct sok_ctx {
     struct sok_perim *perim;
     /* The learned deadlock patterns (learn.c), or NULL. */
     struct sok_learn *learn;
+    /* The level's symmetries (sym.c), or NULL when it has none. */
+    struct sok_sym *sym;
 } sok_ctx;
 
 /* ctx.c */
@@ -375,6 +377,18 @@ void gs_sokoban_learn_free(sok_ctx *x);
  * player on pl) is dead by a pattern: the cluster of boxes around `to`
  * alone cannot all reach goals (looked up, or searched and learned). */
 bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl);
+
+/* sym.c: the level's mirrors and turns (exact objectives). */
+/* Finds them and allocates x->sym when there is one besides the
+ * identity; false when out of memory. */
+bool gs_sokoban_sym_init(sok_ctx *x);
+void gs_sokoban_sym_free(sok_ctx *x);
+/* How many symmetries besides the identity x->sym holds (0: none). */
+int gs_sokoban_sym_count(const sok_ctx *x);
+/* Packs into x->key the key of the position (player, boxes sorted) or
+ * of the image of it with the smallest key, the same for every image
+ * (gs_sokoban_key_pack without symmetries). */
+void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
 
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */
