@@ -18,11 +18,16 @@
 #include "sokoban.h"
 
 struct sok_sym {
-    int count;     /* symmetries other than the identity */
-    int32_t *map;  /* count * n: the image of each cell */
-    int32_t *best; /* nboxes + 1: the smallest image so far */
-    int32_t *img;  /* nboxes + 1: one image */
+    int count;      /* symmetries other than the identity */
+    int32_t *map;   /* count * n: the image of each cell */
+    int32_t *best;  /* nboxes: the chosen image's boxes, sorted */
+    int nw;         /* 64-bit words of a set of cells */
+    uint64_t *bits; /* 2 * nw: the best image's boxes, one image's */
 };
+
+/* Levels past this many cells keep every position (the images' sets of
+ * cells would cost more than they save). */
+#define SOK_SYM_MAX_CELLS 1024
 
 /* The image of grid cell (r, c) under transform t of the box
  * [r0, r0 + h) x [c0, c0 + w); false when it leaves the box. */
@@ -72,7 +77,7 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     const gs_sokoban *g = x->g;
     int n = x->n;
     size_t cells = (size_t)g->rows * (size_t)g->cols;
-    if (n == 0 || x->nboxes == 0)
+    if (n == 0 || x->nboxes == 0 || n > SOK_SYM_MAX_CELLS)
         return true;
     /* The region's cells in row-major order, as ctx.c numbered them:
      * flood the non-wall cells from the player again. */
@@ -147,14 +152,15 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     x->sym = S;
     S->count = count;
     S->map = gs_sokoban_tab_alloc(x, sizeof *S->map * (size_t)n * count, false);
+    S->nw = (n + 63) / 64;
     S->best = gs_sokoban_tab_alloc(x, sizeof *S->best * ((size_t)x->nboxes + 1),
                                    false);
-    S->img = gs_sokoban_tab_alloc(x, sizeof *S->img * ((size_t)x->nboxes + 1),
-                                  false);
+    S->bits =
+        gs_sokoban_tab_alloc(x, sizeof *S->bits * 2 * (size_t)S->nw, false);
     if (S->map)
         memcpy(S->map, map, sizeof *S->map * (size_t)n * count);
     free(map);
-    return S->map && S->best && S->img;
+    return S->map && S->best && S->bits;
 }
 
 void gs_sokoban_sym_free(sok_ctx *x)
@@ -164,7 +170,7 @@ void gs_sokoban_sym_free(sok_ctx *x)
         return;
     gs_mem_free(S->map);
     gs_mem_free(S->best);
-    gs_mem_free(S->img);
+    gs_mem_free(S->bits);
     gs_mem_free(S);
     x->sym = NULL;
 }
@@ -174,39 +180,51 @@ int gs_sokoban_sym_count(const sok_ctx *x)
     return x->sym ? x->sym->count : 0;
 }
 
-/* Insertion sort of a few cell numbers. */
-static void sort_cells(int32_t *a, int k)
+/* Compares two sets of cells as numbers, the highest word first. */
+static int cmp_bits(const uint64_t *a, const uint64_t *b, int nw)
 {
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-            int32_t t = a[j];
-            a[j] = a[j - 1];
-            a[j - 1] = t;
-        }
+    for (int i = nw - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
 }
 
 void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
 {
     struct sok_sym *S = x->sym;
-    int nb = x->nboxes;
+    int nb = x->nboxes, nw = S ? S->nw : 0;
     if (!S) {
         gs_sokoban_key_pack(x, player, boxes);
         return;
     }
-    /* best = [boxes..., player], compared as a tuple. */
-    memcpy(S->best, boxes, sizeof *S->best * (size_t)nb);
-    S->best[nb] = player;
+    /* The chosen image: the smallest set of box cells, then the smallest
+     * player cell; sets as bit sets, so no image needs sorting. */
+    uint64_t *best = S->bits, *cur = S->bits + nw;
+    memset(best, 0, sizeof *best * (size_t)nw);
+    for (int i = 0; i < nb; i++)
+        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
+    int bp = player, t0 = -1;
     for (int t = 0; t < S->count; t++) {
         const int32_t *m = S->map + (size_t)t * (size_t)x->n;
-        for (int i = 0; i < nb; i++)
-            S->img[i] = m[boxes[i]];
-        sort_cells(S->img, nb);
-        S->img[nb] = m[player];
-        int i = 0;
-        while (i <= nb && S->img[i] == S->best[i])
-            i++;
-        if (i <= nb && S->img[i] < S->best[i])
-            memcpy(S->best, S->img, sizeof *S->best * ((size_t)nb + 1));
+        memset(cur, 0, sizeof *cur * (size_t)nw);
+        for (int i = 0; i < nb; i++) {
+            int c = m[boxes[i]];
+            cur[c >> 6] |= (uint64_t)1 << (c & 63);
+        }
+        int r = cmp_bits(cur, best, nw);
+        if (r < 0 || (r == 0 && m[player] < bp)) {
+            memcpy(best, cur, sizeof *best * (size_t)nw);
+            bp = m[player];
+            t0 = t;
+        }
     }
-    gs_sokoban_key_pack(x, S->best[nb], S->best);
+    if (t0 < 0) {
+        gs_sokoban_key_pack(x, player, boxes);
+        return;
+    }
+    int k = 0;
+    for (int w = 0; w < nw; w++)
+        for (uint64_t v = best[w]; v; v &= v - 1)
+            S->best[k++] = w * 64 + __builtin_ctzll(v);
+    gs_sokoban_key_pack(x, bp, S->best);
 }
