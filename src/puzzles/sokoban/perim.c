@@ -201,14 +201,19 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
     return 1;
 }
 
-/* Packs the table's key of a position into x->key: moves tables hold one
- * position for each class of images under the level's symmetries (the
- * search's store keys them so too), pushes tables every position. */
+/* Packs the table's key of a position into x->key: one position for each
+ * class of images under the level's symmetries. Moves: the player's
+ * cell, as the search's store keys it. Pushes: `player` is the smallest
+ * cell of the player's area (any cell of it with symmetries: the area is
+ * flooded, x->occ holding the boxes, and each image named by its own
+ * smallest cell). */
 static void perim_pack(sok_ctx *x, const struct sok_perim *t, int player,
                        const int32_t *boxes)
 {
     if (t->steps)
         gs_sokoban_sym_canon(x, player, boxes);
+    else if (x->sym)
+        gs_sokoban_sym_canon_area(x, gs_sokoban_flood(x, player), boxes);
     else
         gs_sokoban_key_pack(x, player, boxes);
 }
@@ -284,11 +289,12 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
                 continue;
             x->occ[b] = 0;
             x->occ[c1] = 1;
-            int lo = gs_sokoban_area_min_after(x, &t->an, c1, b);
+            /* (With symmetries perim_pack floods from c2 anyway.) */
+            int lo = x->sym ? c2 : gs_sokoban_area_min_after(x, &t->an, c1, b);
             if (lo < 0)
                 lo = gs_sokoban_flood(x, c2);
             gs_sokoban_boxes_move(x, x->boxes, i, c1, t->boxes);
-            gs_sokoban_key_pack(x, lo, t->boxes);
+            perim_pack(x, t, lo, t->boxes);
             perim_child(x, t, &nc);
             x->occ[c1] = 0;
             x->occ[b] = 1;
@@ -656,6 +662,10 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
+    if (x->sym) {
+        perim_pack(x, t, pl, boxes); /* floods from pl */
+        return perim_bound_key(x, h, x->key);
+    }
     if (!t->an_ok) {
         /* The analysis wants the expanded position: x->occ before the
          * push. */
@@ -669,7 +679,7 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
     int lo = gs_sokoban_area_min_after(x, &t->an, to, b);
     if (lo < 0)
         lo = gs_sokoban_flood(x, pl);
-    gs_sokoban_key_pack(x, lo, boxes);
+    perim_pack(x, t, lo, boxes);
     return perim_bound_key(x, h, x->key);
 }
 

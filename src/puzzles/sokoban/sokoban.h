@@ -389,6 +389,10 @@ int gs_sokoban_sym_count(const sok_ctx *x);
  * of the image of it with the smallest key, the same for every image
  * (gs_sokoban_key_pack without symmetries). */
 void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
+/* The same for a position keyed by its player's area, named by the
+ * area's smallest cell lo: the area just flooded (x->seen == x->gen),
+ * each image named by its own smallest cell (pushes tables). */
+void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes);
 
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */

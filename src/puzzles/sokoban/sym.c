@@ -228,3 +228,48 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
             S->best[k++] = w * 64 + __builtin_ctzll(v);
     gs_sokoban_key_pack(x, bp, S->best);
 }
+
+void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes)
+{
+    struct sok_sym *S = x->sym;
+    int nb = x->nboxes, nw = S ? S->nw : 0;
+    if (!S) {
+        gs_sokoban_key_pack(x, lo, boxes);
+        return;
+    }
+    uint64_t *best = S->bits, *cur = S->bits + nw;
+    memset(best, 0, sizeof *best * (size_t)nw);
+    for (int i = 0; i < nb; i++)
+        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
+    int bp = lo, t0 = -1;
+    for (int t = 0; t < S->count; t++) {
+        const int32_t *m = S->map + (size_t)t * (size_t)x->n;
+        memset(cur, 0, sizeof *cur * (size_t)nw);
+        for (int i = 0; i < nb; i++) {
+            int c = m[boxes[i]];
+            cur[c >> 6] |= (uint64_t)1 << (c & 63);
+        }
+        int r = cmp_bits(cur, best, nw);
+        if (r > 0)
+            continue;
+        /* The image area's smallest cell. */
+        int ip = x->n;
+        for (int c = 0; c < x->n; c++)
+            if (x->seen[c] == x->gen && m[c] < ip)
+                ip = m[c];
+        if (r < 0 || ip < bp) {
+            memcpy(best, cur, sizeof *best * (size_t)nw);
+            bp = ip;
+            t0 = t;
+        }
+    }
+    if (t0 < 0) {
+        gs_sokoban_key_pack(x, lo, boxes);
+        return;
+    }
+    int k = 0;
+    for (int w = 0; w < nw; w++)
+        for (uint64_t v = best[w]; v; v &= v - 1)
+            S->best[k++] = w * 64 + __builtin_ctzll(v);
+    gs_sokoban_key_pack(x, bp, S->best);
+}
