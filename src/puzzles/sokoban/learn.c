@@ -77,8 +77,9 @@ struct sok_learn {
     uint32_t *seen; /* n: flood stamps */
     uint32_t *side; /* n: the flood's stamp on free cells beside a box */
     uint32_t fgen;
-    int32_t *q; /* n: flood queue */
-    bool off;   /* its tables were refused: no more learning */
+    int32_t *q;       /* n: flood queue */
+    bool off;         /* its tables were refused: no more learning */
+    size_t max_slots; /* the pattern table's largest size */
     uint64_t tests, dead, unknown, hits, subexp, deadexp;
 };
 
@@ -105,12 +106,19 @@ static bool key_eq(const learn_key *a, const learn_key *b)
     return true;
 }
 
-bool gs_sokoban_learn_init(sok_ctx *x)
+bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes)
 {
     struct sok_learn *L = gs_sokoban_tab_alloc(x, sizeof *L, true);
     if (!L)
         return false;
     x->learn = L;
+    /* The pattern table's slots at most: SOK_LEARN_MAX_SLOTS, and within
+     * 1/16 of the solve's memory budget (the search store has the rest;
+     * the table grows between the rounds that hand it its share). */
+    L->max_slots = SOK_LEARN_MAX_SLOTS;
+    while (max_bytes && L->max_slots > SOK_LEARN_FIRST_SLOTS &&
+           L->max_slots * sizeof *L->tab > max_bytes / 16)
+        L->max_slots /= 2;
     size_t un = (size_t)x->n;
     L->occ = gs_sokoban_tab_alloc(x, un, true);
     L->seen = gs_sokoban_tab_alloc(x, sizeof *L->seen * un, true);
@@ -195,7 +203,7 @@ static learn_key *tab_slot(const struct sok_learn *L, const learn_key *k)
 static bool tab_grow(sok_ctx *x, struct sok_learn *L)
 {
     size_t old = L->mask + 1, n = old * 2;
-    if (n > SOK_LEARN_MAX_SLOTS)
+    if (n > L->max_slots)
         return false;
     learn_key *t = gs_sokoban_tab_alloc(x, sizeof *t * n, true), *from = L->tab;
     if (!t)

@@ -973,7 +973,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         /* The learned deadlock patterns: a help, not a need (without
          * memory for them the search goes on without). */
         uint64_t before = x.bytes;
-        if (!gs_sokoban_learn_init(&x)) {
+        if (!gs_sokoban_learn_init(&x, slim.max_bytes)) {
             gs_sokoban_learn_free(&x);
             x.bytes = before;
         }

@@ -370,8 +370,9 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
 #ifndef SOK_LEARN_BUDGET
 #define SOK_LEARN_BUDGET 256
 #endif
-/* Allocates x->learn; false when out of memory. */
-bool gs_sokoban_learn_init(sok_ctx *x);
+/* Allocates x->learn, its pattern table kept within 1/16 of max_bytes
+ * (0: no budget); false when out of memory. */
+bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes);
 void gs_sokoban_learn_free(sok_ctx *x);
 /* Whether the position in x->occ (a box just pushed onto `to`, the
  * player on pl) is dead by a pattern: the cluster of boxes around `to`
