@@ -31,12 +31,16 @@
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
  * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
- * pairs or other frozen boxes, one of them off goal). `any` also applies
+ * pairs or other frozen boxes, one of them off goal); the exact
+ * objectives also prune by deadlock patterns learned as they go (learn.c)
+ * and store one position per class of the level's symmetries (sym.c;
+ * the answer then rebuilt by rebuild_sym). `any` also applies
  * PI-corral pruning, which keeps some solution whenever one exists (so
  * its "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
+ * deadlock.c (pruning), learn.c (learned deadlock patterns), sym.c
+ * (symmetries), pack.c (packing order, connectivity), macro.c
  * (tunnel and goal-area macros), fess.c (the feature-space search's open
  * lists), search.c (this: the search and the answer).
  */
