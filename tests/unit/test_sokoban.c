@@ -93,6 +93,8 @@ static void solve_rows_perim(const char *const *rows, int n,
     /* Rounds: a table of `first` (0: cap / 4) positions first, then twice
      * as big each round, the search going on between them. */
     g->perim_first = first ? first : cap / 4;
+    /* And the deadlock patterns learned, whatever the boxes. */
+    g->learn_always = true;
     /* Each round runs a search of its own: the answer counts them all,
      * and so do the progress reports, which never go back. */
     gs_progress prog = {0};

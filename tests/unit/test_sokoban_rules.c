@@ -452,6 +452,7 @@ static void learn_load(sok_level *L, const char *const *rows, int n,
 {
     sok_level_load(L, rows, n, obj);
     ck_assert(gs_sokoban_learn_init(&L->x, 0));
+    gs_sokoban_learn_start(&L->x);
 }
 
 START_TEST(test_learn_fires)

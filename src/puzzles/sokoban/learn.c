@@ -79,6 +79,7 @@ struct sok_learn {
     uint32_t fgen;
     int32_t *q;       /* n: flood queue */
     bool off;         /* its tables were refused: no more learning */
+    bool on;          /* gs_sokoban_learn_start was called */
     size_t max_slots; /* the pattern table's largest size */
     uint64_t tests, dead, unknown, hits, subexp, deadexp;
 };
@@ -185,6 +186,7 @@ void gs_sokoban_learn_free(sok_ctx *x)
     gs_mem_free(L->q);
     gs_mem_free(L);
     x->learn = NULL;
+    x->learning = false;
 }
 
 /* The pattern slot of k: its entry, or the free slot where it would go. */
@@ -477,10 +479,18 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
     return rc;
 }
 
+void gs_sokoban_learn_start(sok_ctx *x)
+{
+    if (x->learn) {
+        x->learn->on = true;
+        x->learning = true;
+    }
+}
+
 bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
 {
     struct sok_learn *L = x->learn;
-    if (!L)
+    if (!L || !L->on)
         return false;
     /* The cluster: boxes joined to the pushed one by sides or corners,
      * nearest first (breadth-first), at most SOK_LEARN_MAX. */

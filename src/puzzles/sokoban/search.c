@@ -253,7 +253,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         }
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to) &&
-            !(x->learn && gs_sokoban_learn_dead(x, to, pl))) {
+            !(x->learning && gs_sokoban_learn_dead(x, to, pl))) {
             move_box(x, i, to);
             /* Where the moves table decides the bound anyway, an upper
              * bound on the matching spares solving it (h = 0: the table
@@ -285,7 +285,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
-            gs_sokoban_sym_canon(x, p, x->child);
+            if (x->sym)
+                gs_sokoban_sym_canon(x, p, x->child);
+            else
+                gs_sokoban_key_pack(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)
@@ -392,6 +395,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
     for (;;) {
         if (cap && gs_search_count(s) + room > cap)
             return 2;
+
         uint64_t id, g = 0;
         int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
                          : gs_search_pop(s, &id);
@@ -975,11 +979,16 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     gs_limits slim = lim ? *lim : (gs_limits){0};
     if (g->objective < SOK_ANY) {
         /* The learned deadlock patterns: a help, not a need (without
-         * memory for them the search goes on without). */
+         * memory for them the search goes on without), and on levels of
+         * few boxes (small solves) more cost than help. */
         uint64_t before = x.bytes;
-        if (!gs_sokoban_learn_init(&x, slim.max_bytes)) {
-            gs_sokoban_learn_free(&x);
-            x.bytes = before;
+        if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
+            if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
+                gs_sokoban_learn_start(&x);
+            } else {
+                gs_sokoban_learn_free(&x);
+                x.bytes = before;
+            }
         }
         /* Symmetries: one position stored for each class of images. */
         before = x.bytes;

@@ -41,6 +41,7 @@ typedef struct gs_sokoban {
     uint64_t perim_trigger;
     size_t perim_cap;
     size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
+    bool learn_always;  /* tests: learn deadlock patterns with few boxes */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -233,8 +234,10 @@ typedef struct sok_ctx {
     uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
-    /* The learned deadlock patterns (learn.c), or NULL. */
+    /* The learned deadlock patterns (learn.c), or NULL; `learning` once
+     * gs_sokoban_learn_start was called. */
     struct sok_learn *learn;
+    bool learning;
     /* The level's symmetries (sym.c), or NULL when it has none. */
     struct sok_sym *sym;
 } sok_ctx;
@@ -371,8 +374,18 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
 #define SOK_LEARN_BUDGET 256
 #endif
 /* Allocates x->learn, its pattern table kept within 1/16 of max_bytes
- * (0: no budget); false when out of memory. */
+ * (0: no budget); false when out of memory. It learns nothing until
+ * gs_sokoban_learn_start. */
 bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes);
+/* From now on gs_sokoban_learn_dead looks and learns. The exact searches
+ * learn from their start (a cluster is looked at when a push forms it)
+ * on levels of at least SOK_LEARN_MIN_BOXES boxes, or when the level
+ * says learn_always (tests): on fewer (the contest's 8 x 8 boards of 3
+ * boxes) the sub-searches cost more than they save. */
+#ifndef SOK_LEARN_MIN_BOXES
+#define SOK_LEARN_MIN_BOXES 4
+#endif
+void gs_sokoban_learn_start(sok_ctx *x);
 void gs_sokoban_learn_free(sok_ctx *x);
 /* Whether the position in x->occ (a box just pushed onto `to`, the
  * player on pl) is dead by a pattern: the cluster of boxes around `to`
