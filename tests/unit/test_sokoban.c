@@ -93,6 +93,8 @@ static void solve_rows_perim(const char *const *rows, int n,
     /* Rounds: a table of `first` (0: cap / 4) positions first, then twice
      * as big each round, the search going on between them. */
     g->perim_first = first ? first : cap / 4;
+    /* And the deadlock patterns learned, whatever the boxes. */
+    g->learn_always = true;
     /* Each round runs a search of its own: the answer counts them all,
      * and so do the progress reports, which never go back. */
     gs_progress prog = {0};
@@ -814,6 +816,134 @@ START_TEST(test_property_perimeter_rounds)
 }
 END_TEST
 
+/* A random room whose walls and goals are symmetric (sym.c): mirrored
+ * left-right, top-bottom or both, or under every turn and mirror of a
+ * square; the boxes and the player placed at random (one box per goal).
+ * Returns the row count, 0 when the draw has too few or too many goals. */
+static int symmetric_level(uint64_t *seed, char buf[8][9], const char *rows[8])
+{
+    int kind = (int)(rnd(seed) % 4);
+    int R = kind == 3 ? 5 : 4 + (int)(rnd(seed) % 3);
+    int C = kind == 3 ? 5 : 4 + (int)(rnd(seed) % 3);
+    int H = R + 2, W = C + 2;
+    for (int r = 0; r < H; r++) {
+        for (int c = 0; c < W; c++)
+            buf[r][c] =
+                r == 0 || c == 0 || r == H - 1 || c == W - 1 ? '#' : ' ';
+        buf[r][W] = '\0';
+        rows[r] = buf[r];
+    }
+    /* The images of interior cell (r, c) (1-based) under the group. */
+    int img[8][2], nimg;
+#define SYM_IMAGES(r, c)                                                       \
+    do {                                                                       \
+        int a = (r)-1, b = (c)-1;                                              \
+        nimg = 0;                                                              \
+        img[nimg][0] = a, img[nimg++][1] = b;                                  \
+        if (kind == 0 || kind == 2 || kind == 3)                               \
+            img[nimg][0] = a, img[nimg++][1] = C - 1 - b;                      \
+        if (kind == 1 || kind == 2 || kind == 3)                               \
+            img[nimg][0] = R - 1 - a, img[nimg++][1] = b;                      \
+        if (kind == 2 || kind == 3)                                            \
+            img[nimg][0] = R - 1 - a, img[nimg++][1] = C - 1 - b;              \
+        if (kind == 3) {                                                       \
+            img[nimg][0] = b, img[nimg++][1] = a;                              \
+            img[nimg][0] = b, img[nimg++][1] = R - 1 - a;                      \
+            img[nimg][0] = C - 1 - b, img[nimg++][1] = a;                      \
+            img[nimg][0] = C - 1 - b, img[nimg++][1] = R - 1 - a;              \
+        }                                                                      \
+    } while (0)
+    for (int w = (int)(rnd(seed) % 2); w < 2; w++) {
+        int r = 1 + (int)(rnd(seed) % (uint32_t)R);
+        int c = 1 + (int)(rnd(seed) % (uint32_t)C);
+        SYM_IMAGES(r, c);
+        for (int i = 0; i < nimg; i++)
+            buf[1 + img[i][0]][1 + img[i][1]] = '#';
+    }
+    int goals = 0;
+    for (int tries = 0; tries < 2 && goals < 2; tries++) {
+        int r = 1 + (int)(rnd(seed) % (uint32_t)R);
+        int c = 1 + (int)(rnd(seed) % (uint32_t)C);
+        if (buf[r][c] != ' ')
+            continue;
+        SYM_IMAGES(r, c);
+        for (int i = 0; i < nimg; i++) {
+            char *q = &buf[1 + img[i][0]][1 + img[i][1]];
+            goals += *q == ' ';
+            *q = '.';
+        }
+    }
+#undef SYM_IMAGES
+    if (goals < 1 || goals > 4)
+        return 0;
+    int free_cells[64], nfree = 0;
+    for (int r = 1; r < H - 1; r++)
+        for (int c = 1; c < W - 1; c++)
+            if (buf[r][c] != '#')
+                free_cells[nfree++] = r * 9 + c;
+    if (nfree < goals + 1)
+        return 0;
+    for (int i = nfree - 1; i > 0; i--) {
+        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
+        free_cells[i] = free_cells[j];
+        free_cells[j] = t;
+    }
+    char *p = &buf[0][0];
+    p[free_cells[0]] = p[free_cells[0]] == '.' ? '+' : '@';
+    for (int i = 1; i <= goals; i++)
+        p[free_cells[i]] = p[free_cells[i]] == '.' ? '*' : '$';
+    return H;
+}
+
+/* Symmetric levels (the search then stores one position per class of
+ * images, and the moves table too): both exact objectives agree with
+ * the brute force, with and without the perimeter table forced on. */
+START_TEST(test_property_symmetric)
+{
+    uint64_t seed = 9090;
+    int solvable = 0, impossible = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = symmetric_level(&seed, buf, rows);
+        if (n == 0)
+            continue;
+        long long best = bf_solve(rows, n, false);
+        long long lex = bf_solve(rows, n, true);
+        gs_result m, p;
+        if (iter % 2) {
+            solve_rows_perim(rows, n, "moves", 1 + (uint64_t)(iter % 3), 1000,
+                             0, &m);
+            solve_rows_perim(rows, n, "pushes", 1 + (uint64_t)(iter % 3), 1000,
+                             0, &p);
+        } else {
+            solve_rows(rows, n, "moves", NULL, &m);
+            solve_rows(rows, n, "pushes", NULL, &p);
+        }
+        if (best < 0) {
+            impossible++;
+            ck_assert_msg(m.status == GS_IMPOSSIBLE &&
+                              p.status == GS_IMPOSSIBLE,
+                          "iter %d: expected impossible", iter);
+        } else {
+            solvable++;
+            check_answer(rows, n, &m);
+            check_answer(rows, n, &p);
+            ck_assert_msg((long long)m.steps == best,
+                          "iter %d: %zu steps, brute force %lld", iter, m.steps,
+                          best);
+            ck_assert_int_eq(p.pushes, lex / (long long)BF_PUSH);
+            ck_assert_int_eq((long long)p.steps, lex % (long long)BF_PUSH);
+            ck_assert(m.optimal && p.optimal);
+        }
+        gs_result_free(&m);
+        gs_result_free(&p);
+    }
+    ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
+                  solvable, impossible);
+}
+END_TEST
+
 Suite *gs_test_sokoban_suite(void)
 {
     Suite *s = suite_create("sokoban");
@@ -835,6 +965,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(prop, test_property_three_boxes);
     tcase_add_test(prop, test_property_perimeter);
     tcase_add_test(prop, test_property_perimeter_rounds);
+    tcase_add_test(prop, test_property_symmetric);
     suite_add_tcase(s, prop);
     return s;
 }

@@ -444,6 +444,162 @@ START_TEST(test_perimeter_not)
 }
 END_TEST
 
+/* ------------------------------------------------- learned patterns */
+
+/* Loads rows for the exact objective obj with the pattern table on. */
+static void learn_load(sok_level *L, const char *const *rows, int n,
+                       sok_objective obj)
+{
+    sok_level_load(L, rows, n, obj);
+    ck_assert(gs_sokoban_learn_init(&L->x, 0));
+    gs_sokoban_learn_start(&L->x);
+}
+
+START_TEST(test_learn_fires)
+{
+    /* The box on the left wall was just pushed down (the player above
+     * it): it can only go on down to the goal in the corner, and then
+     * the player can never get behind the other box to push it right to
+     * the far goal; pushed left onto the corner goal instead, it leaves
+     * the first box nowhere to go. No box is frozen and the matching
+     * (3 pushes) is finite, yet the pair is dead. */
+    static const char *const pair[] = {"######", "#@   #", "#$   #", "#.$ .#",
+                                       "######"};
+    sok_objective objs[2] = {SOK_MOVES, SOK_PUSHES};
+    for (int o = 0; o < 2; o++) {
+        sok_level L;
+        learn_load(&L, pair, 5, objs[o]);
+        sok_ctx *x = &L.x;
+        int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+        ck_assert(!gs_sokoban_freeze_deadlock(x, to));
+        ck_assert_uint_eq(gs_sokoban_lower_bound(x, pl, x->boxes), 3);
+        ck_assert(gs_sokoban_learn_dead(x, to, pl));
+        /* Learned: the same cluster is dead again (from the table). */
+        ck_assert(gs_sokoban_learn_dead(x, to, pl));
+        sok_level_free(&L);
+    }
+    /* A third box and goal elsewhere: the pair alone decides. */
+    static const char *const three[] = {"#######", "#@    #", "#$  $ #",
+                                        "#.$ ..#", "#######"};
+    sok_level L;
+    learn_load(&L, three, 5, SOK_MOVES);
+    int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+    ck_assert_uint_lt(gs_sokoban_lower_bound(&L.x, pl, L.x.boxes), SOK_INF);
+    ck_assert(gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+    /* The solver agrees that both levels are impossible. */
+    gs_result res;
+    sok_level_solve(pair, 5, SOK_MOVES, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+    sok_level_solve(three, 5, SOK_PUSHES, &res);
+    ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+    gs_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_learn_not)
+{
+    sok_level L;
+    /* The other box one row up: the corner box goes down first, then the
+     * player pushes the other right along the middle row and down onto
+     * the far goal. Alive: no pattern. */
+    static const char *const pair[] = {"######", "#@   #", "#$$  #", "#.  .#",
+                                       "######"};
+    learn_load(&L, pair, 5, SOK_MOVES);
+    int to = sok_level_cell(&L, 2, 1), pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl)); /* the table's answer */
+    sok_level_free(&L);
+    gs_result res;
+    sok_level_solve(pair, 5, SOK_MOVES, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+    /* A box alone (no other box beside it, even in a dead spot for the
+     * pair above): no cluster, nothing to learn. */
+    static const char *const lone[] = {"######", "#@   #", "#$   #",
+                                       "#.  .#", "#  $ #", "######"};
+    learn_load(&L, lone, 6, SOK_MOVES);
+    to = sok_level_cell(&L, 2, 1);
+    pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+    /* Every box of the cluster on a goal: solved as it stands. */
+    static const char *const home[] = {"######", "#@   #", "#*   #", "#.*  #",
+                                       "######"};
+    learn_load(&L, home, 5, SOK_MOVES);
+    to = sok_level_cell(&L, 2, 1);
+    pl = sok_level_cell(&L, 1, 1);
+    ck_assert(!gs_sokoban_learn_dead(&L.x, to, pl));
+    sok_level_free(&L);
+}
+END_TEST
+
+/* ------------------------------------------------------- symmetries */
+
+START_TEST(test_sym_fires)
+{
+    /* A room mirrored left-right (goals too): a position and its mirror
+     * image get one key; so does a third, unrelated one not. */
+    static const char *const rows[] = {"#######", "#.   .#", "#  #  #",
+                                       "# $ $ #", "#  @  #", "#######"};
+    sok_level L;
+    sok_level_load(&L, rows, 6, SOK_MOVES);
+    sok_ctx *x = &L.x;
+    ck_assert(gs_sokoban_sym_init(x));
+    ck_assert_int_eq(gs_sokoban_sym_count(x), 1);
+    int32_t a[2] = {sok_level_cell(&L, 3, 1), sok_level_cell(&L, 3, 4)};
+    int32_t b[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 5)};
+    int32_t c[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 4)};
+    unsigned char ka[16], kb[16];
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 1), a);
+    memcpy(ka, x->key, x->key_size);
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 5), b);
+    memcpy(kb, x->key, x->key_size);
+    ck_assert_mem_eq(ka, kb, x->key_size);
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 1), c);
+    ck_assert(memcmp(ka, x->key, x->key_size) != 0);
+    sok_level_free(&L);
+    /* A square room with a goal in each corner and one in the middle:
+     * all seven turns and mirrors. */
+    static const char *const square[] = {"#######", "#.   .#", "# $   #",
+                                         "#  .  #", "#     #", "#. @ .#",
+                                         "#######"};
+    sok_level_load(&L, square, 7, SOK_MOVES);
+    ck_assert(gs_sokoban_sym_init(&L.x));
+    ck_assert_int_eq(gs_sokoban_sym_count(&L.x), 7);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_sym_not)
+{
+    /* The same room with one goal moved: no symmetry, keys as packed. */
+    static const char *const rows[] = {"#######", "#.  . #", "#  #  #",
+                                       "# $ $ #", "#  @  #", "#######"};
+    sok_level L;
+    sok_level_load(&L, rows, 6, SOK_MOVES);
+    sok_ctx *x = &L.x;
+    ck_assert(gs_sokoban_sym_init(x));
+    ck_assert_int_eq(gs_sokoban_sym_count(x), 0);
+    int32_t b[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 3, 5)};
+    gs_sokoban_sym_canon(x, sok_level_cell(&L, 4, 5), b);
+    unsigned char kb[16];
+    memcpy(kb, x->key, x->key_size);
+    gs_sokoban_key_pack(x, sok_level_cell(&L, 4, 5), b);
+    ck_assert_mem_eq(kb, x->key, x->key_size);
+    sok_level_free(&L);
+    /* The goals mirrored again, but a wall breaks the mirror. */
+    static const char *const wall[] = {"#######", "#.   .#", "#  #  #",
+                                       "# $ $##", "#  @  #", "#######"};
+    sok_level_load(&L, wall, 6, SOK_MOVES);
+    ck_assert(gs_sokoban_sym_init(&L.x));
+    ck_assert_int_eq(gs_sokoban_sym_count(&L.x), 0);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -462,6 +618,10 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_regions);
     tcase_add_test(tc, test_perimeter_fires);
     tcase_add_test(tc, test_perimeter_not);
+    tcase_add_test(tc, test_learn_fires);
+    tcase_add_test(tc, test_learn_not);
+    tcase_add_test(tc, test_sym_fires);
+    tcase_add_test(tc, test_sym_not);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -75,6 +75,8 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->gmq);
     gs_mem_free(x->gmdep);
     gs_sokoban_perim_free(x);
+    gs_sokoban_learn_free(x);
+    gs_sokoban_sym_free(x);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */

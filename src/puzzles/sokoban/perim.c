@@ -201,6 +201,23 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
     return 1;
 }
 
+/* Packs the table's key of a position into x->key: one position for each
+ * class of images under the level's symmetries. Moves: the player's
+ * cell, as the search's store keys it. Pushes: `player` is the smallest
+ * cell of the player's area (any cell of it with symmetries: the area is
+ * flooded, x->occ holding the boxes, and each image named by its own
+ * smallest cell). */
+static void perim_pack(sok_ctx *x, const struct sok_perim *t, int player,
+                       const int32_t *boxes)
+{
+    if (t->steps)
+        gs_sokoban_sym_canon(x, player, boxes);
+    else if (x->sym)
+        gs_sokoban_sym_canon_area(x, gs_sokoban_flood(x, player), boxes);
+    else
+        gs_sokoban_key_pack(x, player, boxes);
+}
+
 /* Queues x->key as a child of the expansion under way (*nc so far). */
 static void perim_child(sok_ctx *x, struct sok_perim *t, int *nc)
 {
@@ -240,7 +257,7 @@ static bool perim_roots(sok_ctx *x, struct sok_perim *t)
                 if (x->seen[v] == x->gen)
                     t->area[v] = 1;
         }
-        gs_sokoban_key_pack(x, lo, t->boxes);
+        perim_pack(x, t, lo, t->boxes);
         ok = perim_add(x, t, x->key, perim_hash(x->key, x->key_size), 0) >= 0;
     }
     gs_sokoban_occ_set(x, t->boxes, 0);
@@ -272,11 +289,12 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
                 continue;
             x->occ[b] = 0;
             x->occ[c1] = 1;
-            int lo = gs_sokoban_area_min_after(x, &t->an, c1, b);
+            /* (With symmetries perim_pack floods from c2 anyway.) */
+            int lo = x->sym ? c2 : gs_sokoban_area_min_after(x, &t->an, c1, b);
             if (lo < 0)
                 lo = gs_sokoban_flood(x, c2);
             gs_sokoban_boxes_move(x, x->boxes, i, c1, t->boxes);
-            gs_sokoban_key_pack(x, lo, t->boxes);
+            perim_pack(x, t, lo, t->boxes);
             perim_child(x, t, &nc);
             x->occ[c1] = 0;
             x->occ[b] = 1;
@@ -353,7 +371,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
                                int *nc)
 {
     size_t ks = x->key_size;
-    if (x->w == 1) {
+    if (x->w == 1 && !x->sym) {
         perim_expand_steps1(x, t, t->queue + r * ks, nc);
         return;
     }
@@ -363,7 +381,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         int q = x->nb[p * 4 + d];
         if (q < 0 || x->occ[q])
             continue;
-        gs_sokoban_key_pack(x, q, x->boxes);
+        perim_pack(x, t, q, x->boxes);
         perim_child(x, t, nc);
         int bx = x->nb[p * 4 + (d ^ 1)];
         if (bx < 0 || !x->occ[bx])
@@ -372,7 +390,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         while (x->boxes[i] != bx)
             i++;
         gs_sokoban_boxes_move(x, x->boxes, i, p, t->boxes);
-        gs_sokoban_key_pack(x, q, t->boxes);
+        perim_pack(x, t, q, t->boxes);
         perim_child(x, t, nc);
     }
     gs_sokoban_occ_set(x, x->boxes, 0);
@@ -621,7 +639,7 @@ uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
-    gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
     return perim_bound_key(x, h, x->key);
 }
 
@@ -644,6 +662,10 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
+    if (x->sym) {
+        perim_pack(x, t, pl, boxes); /* floods from pl */
+        return perim_bound_key(x, h, x->key);
+    }
     if (!t->an_ok) {
         /* The analysis wants the expanded position: x->occ before the
          * push. */
@@ -657,7 +679,7 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
     int lo = gs_sokoban_area_min_after(x, &t->an, to, b);
     if (lo < 0)
         lo = gs_sokoban_flood(x, pl);
-    gs_sokoban_key_pack(x, lo, boxes);
+    perim_pack(x, t, lo, boxes);
     return perim_bound_key(x, h, x->key);
 }
 
@@ -680,7 +702,7 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return h; /* outside: at least k + 1 < h */
-    gs_sokoban_key_pack(x, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
     uint32_t d = key_depth(x, x->key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : (h > t->k + 1 ? h : t->k + 1);

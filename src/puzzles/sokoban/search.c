@@ -31,12 +31,16 @@
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
  * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
- * pairs or other frozen boxes, one of them off goal). `any` also applies
+ * pairs or other frozen boxes, one of them off goal); the exact
+ * objectives also prune by deadlock patterns learned as they go (learn.c)
+ * and store one position per class of the level's symmetries (sym.c;
+ * the answer then rebuilt by rebuild_sym). `any` also applies
  * PI-corral pruning, which keeps some solution whenever one exists (so
  * its "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
+ * deadlock.c (pruning), learn.c (learned deadlock patterns), sym.c
+ * (symmetries), pack.c (packing order, connectivity), macro.c
  * (tunnel and goal-area macros), fess.c (the feature-space search's open
  * lists), search.c (this: the search and the answer).
  */
@@ -248,7 +252,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
         }
         uint32_t h = SOK_INF;
-        if (!gs_sokoban_freeze_deadlock(x, to)) {
+        if (!gs_sokoban_freeze_deadlock(x, to) &&
+            !(x->learning && gs_sokoban_learn_dead(x, to, pl))) {
             move_box(x, i, to);
             /* Where the moves table decides the bound anyway, an upper
              * bound on the matching spares solving it (h = 0: the table
@@ -280,7 +285,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
-            gs_sokoban_key_pack(x, p, x->child);
+            if (x->sym)
+                gs_sokoban_sym_canon(x, p, x->child);
+            else
+                gs_sokoban_key_pack(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)
@@ -387,6 +395,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
     for (;;) {
         if (cap && gs_search_count(s) + room > cap)
             return 2;
+
         uint64_t id, g = 0;
         int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
                          : gs_search_pop(s, &id);
@@ -434,7 +443,7 @@ static int add_start(sok_ctx *x, gs_search *s)
             p = gs_sokoban_flood(x, p);
             gs_sokoban_occ_set(x, x->start_boxes, 0);
         }
-        gs_sokoban_key_pack(x, p, x->start_boxes);
+        gs_sokoban_sym_canon(x, p, x->start_boxes);
         uint64_t id = 0;
         int rc = x->fess ? gs_search_add(s, x->key, GS_NO_PARENT, 0, &id)
                          : gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
@@ -663,13 +672,86 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     return GS_OK;
 }
 
+/* rebuild() for a search keyed by symmetry classes (sym.c): from the
+ * real start, each step takes a push whose result is in the next stored
+ * class at the stored cost (the search made such a push from the class's
+ * stored position, and the real position is an image of it). */
+static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
+                       gs_error *err)
+{
+    size_t k = 0;
+    for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
+         id = gs_search_parent(s, id, NULL))
+        k++;
+    uint64_t *chain = malloc(sizeof *chain * (k + 1));
+    if (!chain)
+        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    uint64_t id = goal;
+    for (size_t i = k + 1; i > 0; i--) {
+        chain[i - 1] = id;
+        id = gs_search_parent(s, id, NULL);
+    }
+    gs_buf out = GS_BUF_INIT;
+    int player = x->start_player, rc = GS_OK;
+    long pushes = 0;
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    for (size_t t = 1; t <= k && rc == GS_OK; t++) {
+        const unsigned char *want = gs_search_key(s, chain[t]);
+        uint64_t dc =
+            gs_search_cost(s, chain[t]) - gs_search_cost(s, chain[t - 1]);
+        gs_sokoban_occ_set(x, x->boxes, 1);
+        int np = gs_sokoban_list_pushes(x, player), found = -1;
+        for (int j = 0; j < np && found < 0; j++) {
+            int i = x->pushes[j].box, d = x->pushes[j].dir;
+            int b = x->boxes[i], to = x->nb[b * 4 + d];
+            if (push_cost(x->obj, x->pushes[j].walk) != dc)
+                continue;
+            move_box(x, i, to);
+            gs_sokoban_sym_canon(x, b, x->child);
+            if (memcmp(x->key, want, x->key_size) == 0)
+                found = j;
+        }
+        bool ok = found >= 0;
+        if (ok) {
+            /* x->child holds the push's result. */
+            int i = x->pushes[found].box, d = x->pushes[found].dir;
+            int b = x->boxes[i];
+            ok = append_walk(x, player, x->nb[b * 4 + (d ^ 1)], &out);
+            gs_buf_append(&out, &PUSH[d], 1);
+            pushes++;
+            player = b;
+        }
+        gs_sokoban_occ_set(x, x->boxes, 0);
+        if (!ok) {
+            rc = gs_error_set(err, GS_EINTERNAL,
+                              "sokoban: push %zu of the answer is not "
+                              "reachable",
+                              t);
+            break;
+        }
+        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+    }
+    free(chain);
+    if (rc == GS_OK && gs_buf_status(&out))
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    if (rc) {
+        gs_buf_free(&out);
+        return rc;
+    }
+    res->moves = gs_buf_take(&out, &res->steps);
+    res->pushes = pushes;
+    res->status = GS_SOLVED;
+    return GS_OK;
+}
+
 /* Writes the outcome of search s into res: rc is search()'s (1: found,
  * the goal record `goal`). Returns GS_OK or an error (err filled). */
 static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
                          gs_result *res, gs_error *err)
 {
     if (rc == 1) {
-        rc = rebuild(x, s, goal, res, err);
+        rc = x->sym ? rebuild_sym(x, s, goal, res, err)
+                    : rebuild(x, s, goal, res, err);
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers (SOK_ANY_ASTAR's too: tests) are only known
          * optimal when empty. */
@@ -895,6 +977,26 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     /* The tables already hold part of the memory budget: the store gets
      * the rest, and nothing when the tables alone exceed it. */
     gs_limits slim = lim ? *lim : (gs_limits){0};
+    if (g->objective < SOK_ANY) {
+        /* The learned deadlock patterns: a help, not a need (without
+         * memory for them the search goes on without), and on levels of
+         * few boxes (small solves) more cost than help. */
+        uint64_t before = x.bytes;
+        if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
+            if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
+                gs_sokoban_learn_start(&x);
+            } else {
+                gs_sokoban_learn_free(&x);
+                x.bytes = before;
+            }
+        }
+        /* Symmetries: one position stored for each class of images. */
+        before = x.bytes;
+        if (!gs_sokoban_sym_init(&x)) {
+            gs_sokoban_sym_free(&x);
+            x.bytes = before;
+        }
+    }
     if (slim.max_bytes && x.bytes >= slim.max_bytes) {
         gs_sokoban_ctx_free(&x);
         res->status = GS_LIMIT;

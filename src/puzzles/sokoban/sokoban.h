@@ -41,6 +41,7 @@ typedef struct gs_sokoban {
     uint64_t perim_trigger;
     size_t perim_cap;
     size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
+    bool learn_always;  /* tests: learn deadlock patterns with few boxes */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -233,6 +234,12 @@ typedef struct sok_ctx {
     uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
+    /* The learned deadlock patterns (learn.c), or NULL; `learning` once
+     * gs_sokoban_learn_start was called. */
+    struct sok_learn *learn;
+    bool learning;
+    /* The level's symmetries (sym.c), or NULL when it has none. */
+    struct sok_sym *sym;
 } sok_ctx;
 
 /* ctx.c */
@@ -356,6 +363,50 @@ uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
  * when the table is whole and lacks it. Overwrites x->key. */
 uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
+
+/* learn.c: deadlock patterns learned during the exact search. */
+/* Boxes in a pattern at most, and the states one pattern's search may
+ * store (past them it proves nothing). */
+#ifndef SOK_LEARN_MAX
+#define SOK_LEARN_MAX 4
+#endif
+#ifndef SOK_LEARN_BUDGET
+#define SOK_LEARN_BUDGET 256
+#endif
+/* Allocates x->learn, its pattern table kept within 1/16 of max_bytes
+ * (0: no budget); false when out of memory. It learns nothing until
+ * gs_sokoban_learn_start. */
+bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes);
+/* From now on gs_sokoban_learn_dead looks and learns. The exact searches
+ * learn from their start (a cluster is looked at when a push forms it)
+ * on levels of at least SOK_LEARN_MIN_BOXES boxes, or when the level
+ * says learn_always (tests): on fewer (the contest's 8 x 8 boards of 3
+ * boxes) the sub-searches cost more than they save. */
+#ifndef SOK_LEARN_MIN_BOXES
+#define SOK_LEARN_MIN_BOXES 4
+#endif
+void gs_sokoban_learn_start(sok_ctx *x);
+void gs_sokoban_learn_free(sok_ctx *x);
+/* Whether the position in x->occ (a box just pushed onto `to`, the
+ * player on pl) is dead by a pattern: the cluster of boxes around `to`
+ * alone cannot all reach goals (looked up, or searched and learned). */
+bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl);
+
+/* sym.c: the level's mirrors and turns (exact objectives). */
+/* Finds them and allocates x->sym when there is one besides the
+ * identity; false when out of memory. */
+bool gs_sokoban_sym_init(sok_ctx *x);
+void gs_sokoban_sym_free(sok_ctx *x);
+/* How many symmetries besides the identity x->sym holds (0: none). */
+int gs_sokoban_sym_count(const sok_ctx *x);
+/* Packs into x->key the key of the position (player, boxes sorted) or
+ * of the image of it with the smallest key, the same for every image
+ * (gs_sokoban_key_pack without symmetries). */
+void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
+/* The same for a position keyed by its player's area, named by the
+ * area's smallest cell lo: the area just flooded (x->seen == x->gen),
+ * each image named by its own smallest cell (pushes tables). */
+void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes);
 
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */

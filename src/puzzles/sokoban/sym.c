@@ -1,0 +1,275 @@
+/* sym.c - the level's symmetries, for the exact objectives.
+ *
+ * A mirror or rotation of the grid that maps the player's region onto
+ * itself, goals onto goals (walls then onto walls, sides onto sides),
+ * maps every position to one with the same moves and pushes left: the
+ * rules, the goal test and every bound and deadlock rule are the same
+ * on both. So the search may store one position for each class, keyed by
+ * the smallest of the keys its images have (gs_sokoban_sym_canon); the
+ * optimal cost stays the same (a path to a position's image costs what
+ * the path to the position costs, mirrored). The answer is rebuilt from
+ * the real start along the stored classes (search.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/mem.h"
+#include "sokoban.h"
+
+struct sok_sym {
+    int count;      /* symmetries other than the identity */
+    int32_t *map;   /* count * n: the image of each cell */
+    int32_t *best;  /* nboxes: the chosen image's boxes, sorted */
+    int nw;         /* 64-bit words of a set of cells */
+    uint64_t *bits; /* 2 * nw: the best image's boxes, one image's */
+};
+
+/* Levels past this many cells keep every position (the images' sets of
+ * cells would cost more than they save). */
+#define SOK_SYM_MAX_CELLS 1024
+
+/* The image of grid cell (r, c) under transform t of the box
+ * [r0, r0 + h) x [c0, c0 + w); false when it leaves the box. */
+static bool transform(int t, int r, int c, int r0, int c0, int h, int w,
+                      int *rr, int *cc)
+{
+    int a = r - r0, b = c - c0, y, z;
+    switch (t) {
+    case 0: /* mirror left-right */
+        y = a;
+        z = w - 1 - b;
+        break;
+    case 1: /* mirror top-bottom */
+        y = h - 1 - a;
+        z = b;
+        break;
+    case 2: /* half turn */
+        y = h - 1 - a;
+        z = w - 1 - b;
+        break;
+    case 3: /* transpose */
+        y = b;
+        z = a;
+        break;
+    case 4: /* quarter turn */
+        y = b;
+        z = h - 1 - a;
+        break;
+    case 5: /* three quarters */
+        y = w - 1 - b;
+        z = a;
+        break;
+    default: /* anti-transpose */
+        y = w - 1 - b;
+        z = h - 1 - a;
+        break;
+    }
+    if (y < 0 || z < 0 || y >= h || z >= w)
+        return false;
+    *rr = r0 + y;
+    *cc = c0 + z;
+    return true;
+}
+
+bool gs_sokoban_sym_init(sok_ctx *x)
+{
+    const gs_sokoban *g = x->g;
+    int n = x->n;
+    size_t cells = (size_t)g->rows * (size_t)g->cols;
+    if (n == 0 || x->nboxes == 0 || n > SOK_SYM_MAX_CELLS)
+        return true;
+    /* The region's cells in row-major order, as ctx.c numbered them:
+     * flood the non-wall cells from the player again. */
+    int32_t *idx = malloc(sizeof *idx * cells);
+    int32_t *stack = malloc(sizeof *stack * cells);
+    int32_t *pos = malloc(sizeof *pos * (size_t)n);
+    int32_t *map = malloc(sizeof *map * (size_t)n * 7);
+    bool ok = idx && stack && pos && map;
+    int count = 0;
+    if (ok) {
+        for (size_t i = 0; i < cells; i++)
+            idx[i] = -1;
+        size_t top = 0;
+        idx[g->player] = 0;
+        stack[top++] = g->player;
+        while (top > 0) {
+            int c = stack[--top], r = c / g->cols, col = c % g->cols;
+            static const int DR[4] = {-1, 1, 0, 0}, DC[4] = {0, 0, -1, 1};
+            for (int d = 0; d < 4; d++) {
+                int rr = r + DR[d], cc = col + DC[d];
+                if (rr < 0 || rr >= g->rows || cc < 0 || cc >= g->cols)
+                    continue;
+                int t = rr * g->cols + cc;
+                if (idx[t] >= 0 || (g->cell[t] & SOK_WALL))
+                    continue;
+                idx[t] = 0;
+                stack[top++] = t;
+            }
+        }
+        int k = 0, r0 = g->rows, c0 = g->cols, r1 = -1, c1 = -1;
+        for (size_t i = 0; i < cells; i++) {
+            if (idx[i] < 0)
+                continue;
+            int r = (int)(i / (size_t)g->cols), c = (int)(i % (size_t)g->cols);
+            pos[k] = (int32_t)i;
+            idx[i] = k++;
+            r0 = r < r0 ? r : r0;
+            c0 = c < c0 ? c : c0;
+            r1 = r > r1 ? r : r1;
+            c1 = c > c1 ? c : c1;
+        }
+        ok = k == n;
+        int h = r1 - r0 + 1, w = c1 - c0 + 1;
+        for (int t = 0; t < 7 && ok; t++) {
+            if (t >= 3 && h != w)
+                break;
+            int32_t *m = map + (size_t)count * (size_t)n;
+            bool sym = true;
+            for (int c = 0; c < n && sym; c++) {
+                int r = pos[c] / g->cols, col = pos[c] % g->cols, rr, cc;
+                sym = transform(t, r, col, r0, c0, h, w, &rr, &cc);
+                int to = sym ? idx[rr * g->cols + cc] : -1;
+                sym = to >= 0 && x->goal[to] == x->goal[c];
+                m[c] = to;
+            }
+            if (sym)
+                count++;
+        }
+    }
+    free(idx);
+    free(stack);
+    free(pos);
+    if (!ok || count == 0) {
+        free(map);
+        return ok;
+    }
+    struct sok_sym *S = gs_sokoban_tab_alloc(x, sizeof *S, true);
+    if (!S) {
+        free(map);
+        return false;
+    }
+    x->sym = S;
+    S->count = count;
+    S->map = gs_sokoban_tab_alloc(x, sizeof *S->map * (size_t)n * count, false);
+    S->nw = (n + 63) / 64;
+    S->best = gs_sokoban_tab_alloc(x, sizeof *S->best * ((size_t)x->nboxes + 1),
+                                   false);
+    S->bits =
+        gs_sokoban_tab_alloc(x, sizeof *S->bits * 2 * (size_t)S->nw, false);
+    if (S->map)
+        memcpy(S->map, map, sizeof *S->map * (size_t)n * count);
+    free(map);
+    return S->map && S->best && S->bits;
+}
+
+void gs_sokoban_sym_free(sok_ctx *x)
+{
+    struct sok_sym *S = x->sym;
+    if (!S)
+        return;
+    gs_mem_free(S->map);
+    gs_mem_free(S->best);
+    gs_mem_free(S->bits);
+    gs_mem_free(S);
+    x->sym = NULL;
+}
+
+int gs_sokoban_sym_count(const sok_ctx *x)
+{
+    return x->sym ? x->sym->count : 0;
+}
+
+/* Compares two sets of cells as numbers, the highest word first. */
+static int cmp_bits(const uint64_t *a, const uint64_t *b, int nw)
+{
+    for (int i = nw - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
+{
+    struct sok_sym *S = x->sym;
+    int nb = x->nboxes, nw = S ? S->nw : 0;
+    if (!S) {
+        gs_sokoban_key_pack(x, player, boxes);
+        return;
+    }
+    /* The chosen image: the smallest set of box cells, then the smallest
+     * player cell; sets as bit sets, so no image needs sorting. */
+    uint64_t *best = S->bits, *cur = S->bits + nw;
+    memset(best, 0, sizeof *best * (size_t)nw);
+    for (int i = 0; i < nb; i++)
+        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
+    int bp = player, t0 = -1;
+    for (int t = 0; t < S->count; t++) {
+        const int32_t *m = S->map + (size_t)t * (size_t)x->n;
+        memset(cur, 0, sizeof *cur * (size_t)nw);
+        for (int i = 0; i < nb; i++) {
+            int c = m[boxes[i]];
+            cur[c >> 6] |= (uint64_t)1 << (c & 63);
+        }
+        int r = cmp_bits(cur, best, nw);
+        if (r < 0 || (r == 0 && m[player] < bp)) {
+            memcpy(best, cur, sizeof *best * (size_t)nw);
+            bp = m[player];
+            t0 = t;
+        }
+    }
+    if (t0 < 0) {
+        gs_sokoban_key_pack(x, player, boxes);
+        return;
+    }
+    int k = 0;
+    for (int w = 0; w < nw; w++)
+        for (uint64_t v = best[w]; v; v &= v - 1)
+            S->best[k++] = w * 64 + __builtin_ctzll(v);
+    gs_sokoban_key_pack(x, bp, S->best);
+}
+
+void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes)
+{
+    struct sok_sym *S = x->sym;
+    int nb = x->nboxes, nw = S ? S->nw : 0;
+    if (!S) {
+        gs_sokoban_key_pack(x, lo, boxes);
+        return;
+    }
+    uint64_t *best = S->bits, *cur = S->bits + nw;
+    memset(best, 0, sizeof *best * (size_t)nw);
+    for (int i = 0; i < nb; i++)
+        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
+    int bp = lo, t0 = -1;
+    for (int t = 0; t < S->count; t++) {
+        const int32_t *m = S->map + (size_t)t * (size_t)x->n;
+        memset(cur, 0, sizeof *cur * (size_t)nw);
+        for (int i = 0; i < nb; i++) {
+            int c = m[boxes[i]];
+            cur[c >> 6] |= (uint64_t)1 << (c & 63);
+        }
+        int r = cmp_bits(cur, best, nw);
+        if (r > 0)
+            continue;
+        /* The image area's smallest cell. */
+        int ip = x->n;
+        for (int c = 0; c < x->n; c++)
+            if (x->seen[c] == x->gen && m[c] < ip)
+                ip = m[c];
+        if (r < 0 || ip < bp) {
+            memcpy(best, cur, sizeof *best * (size_t)nw);
+            bp = ip;
+            t0 = t;
+        }
+    }
+    if (t0 < 0) {
+        gs_sokoban_key_pack(x, lo, boxes);
+        return;
+    }
+    int k = 0;
+    for (int w = 0; w < nw; w++)
+        for (uint64_t v = best[w]; v; v &= v - 1)
+            S->best[k++] = w * 64 + __builtin_ctzll(v);
+    gs_sokoban_key_pack(x, bp, S->best);
+}
