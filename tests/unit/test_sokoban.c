@@ -634,6 +634,35 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* The perimeter table starts within its share of the memory budget: the
+ * store and the tables together stay inside it (a table of 2^20 slots,
+ * 12 MB, once came before any check of the budget). */
+START_TEST(perim_table_within_budget)
+{
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    const uint64_t budgets[] = {256u << 10, 1u << 20, 4u << 20};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+        gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "moves");
+        g->perim_trigger = 10; /* the table from the tenth state on */
+        gs_limits lim = {.max_bytes = budgets[i]};
+        gs_sokoban_stats st = {0};
+        gs_result res;
+        gs_error err = {0};
+        gs_result_clear(&res);
+        ck_assert_int_eq(gs_sokoban_solve_stats(g, &lim, &res, &st, &err),
+                         GS_OK);
+        ck_assert_msg(st.store_bytes + st.table_bytes <= budgets[i],
+                      "budget %llu: store %llu + tables %llu",
+                      (unsigned long long)budgets[i],
+                      (unsigned long long)st.store_bytes,
+                      (unsigned long long)st.table_bytes);
+        ck_assert(res.status == GS_SOLVED || res.limit == GS_LIMIT_MEMORY);
+        gs_result_free(&res);
+        SOK->free(g);
+    }
+}
+END_TEST
+
 /* A tiny deterministic generator (the property test must not vary). */
 static uint32_t rnd(uint64_t *s)
 {
@@ -955,6 +984,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(tc, test_invalid_bodies);
     tcase_add_test(tc, test_objectives);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, perim_table_within_budget);
     suite_add_tcase(s, tc);
     /* Hundreds of brute-force comparisons: correctness, not speed, so the
      * time cap only guards against hangs (sanitizers and valgrind are

@@ -148,12 +148,18 @@ static size_t perim_room(size_t slots)
     return slots / 8 * 5;
 }
 
+/* Bytes of a table of n slots of ss bytes and its queue (keys of ks). */
+static uint64_t perim_bytes(size_t n, size_t ss, size_t ks)
+{
+    return (uint64_t)n * ss + (uint64_t)perim_room(n) * ks;
+}
+
 /* Doubles the slots (and the queue), within t->cap and t->max_bytes.
  * False when either refuses or memory runs out: the table is full. */
 static bool perim_grow(sok_ctx *x, struct sok_perim *t)
 {
     size_t ks = x->key_size, old = t->mask + 1, n = old * 2;
-    uint64_t bytes = (uint64_t)n * t->ss + (uint64_t)perim_room(n) * ks;
+    uint64_t bytes = perim_bytes(n, t->ss, ks);
     if (t->count >= t->cap || !t->queue ||
         (t->max_bytes && bytes > t->max_bytes))
         return false;
@@ -412,21 +418,28 @@ void gs_sokoban_perim_free(sok_ctx *x)
     x->perim = NULL;
 }
 
+/* The least slots a table starts with. */
+#define SOK_PERIM_MIN_SLOTS 16
+
 /* Allocates a table for up to `cap` positions and max_bytes (0: no
- * limit), small at first (it grows); false when out of memory. */
+ * limit), small at first (it grows), its first slots within max_bytes
+ * too (the caller checked that the least table fits); false when out of
+ * memory. */
 static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes)
 {
     struct sok_perim *t = gs_sokoban_tab_alloc(x, sizeof *t, true);
     if (!t)
         return false;
     x->perim = t;
-    size_t slots = 16, ks = x->key_size;
-    while (perim_room(slots) < cap && slots < SOK_PERIM_FIRST_SLOTS)
+    size_t slots = SOK_PERIM_MIN_SLOTS, ks = x->key_size;
+    size_t ss = ks + sizeof(uint16_t);
+    while (perim_room(slots) < cap && slots < SOK_PERIM_FIRST_SLOTS &&
+           (!max_bytes || perim_bytes(slots * 2, ss, ks) <= max_bytes))
         slots *= 2;
     t->cap = cap;
     t->max_bytes = max_bytes;
     t->mask = slots - 1;
-    t->ss = ks + sizeof(uint16_t);
+    t->ss = ss;
     t->room = perim_room(slots) < cap ? perim_room(slots) : cap;
     t->slots = perim_slots_new(x, slots, t->ss);
     t->qbytes = perim_room(slots) * ks;
@@ -478,8 +491,12 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
     if (x->nboxes == 0 || x->nboxes != x->ngoals || x->start_dead || cap < 16 ||
         cap > 0x7fffffffu)
         return false;
-    uint64_t before = x->bytes;
-    if (!perim_alloc(x, cap, lim ? lim->max_bytes : 0)) {
+    uint64_t before = x->bytes, max_bytes = lim ? lim->max_bytes : 0;
+    size_t ks = x->key_size;
+    if (max_bytes &&
+        perim_bytes(SOK_PERIM_MIN_SLOTS, ks + sizeof(uint16_t), ks) > max_bytes)
+        return false; /* not even the least table fits the budget */
+    if (!perim_alloc(x, cap, max_bytes)) {
         gs_sokoban_perim_free(x);
         x->bytes = before;
         *rc = GS_ENOMEM;
