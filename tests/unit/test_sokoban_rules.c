@@ -444,6 +444,98 @@ START_TEST(test_perimeter_not)
 }
 END_TEST
 
+/* Solves rows for obj with the perimeter table built in one round of at
+ * most cap positions once the search stores `trigger` states (0: no
+ * table); returns the bytes of the solver's tables at the end. */
+static uint64_t perim_solve_tables(const char *const *rows, int n,
+                                   sok_objective obj, uint64_t trigger,
+                                   size_t cap, gs_result *res)
+{
+    sok_level L;
+    sok_level_load(&L, rows, n, obj);
+    L.g->perim_trigger = trigger ? trigger : UINT64_MAX;
+    L.g->perim_cap = cap;
+    L.g->perim_first = cap;
+    gs_limits lim = {0};
+    gs_sokoban_stats st = {0};
+    gs_error err = {0};
+    gs_result_clear(res);
+    ck_assert_int_eq(gs_sokoban_solve_stats(L.g, &lim, res, &st, &err), GS_OK);
+    sok_level_free(&L);
+    return st.table_bytes;
+}
+
+/* Microban I level 5: the fewest pushes are 6 (27 moves), the fewest
+ * moves 25. */
+static const char *const MB5[] = {" #######", " #     #", " # .$. #",
+                                  "## $@$ #", "#  .$. #", "#      #",
+                                  "########"};
+
+START_TEST(test_perimeter_kept_pushes)
+{
+    /* A pull table of 40 positions: neither whole nor lifting the start's
+     * bound. The pushes search keeps it all the same (its depth passes
+     * the matching within a few rounds on big levels; Microban I 144),
+     * and the answer stays optimal. */
+    sok_level L;
+    uint32_t h, b = perim_start_bound(&L, MB5, 7, SOK_PUSHES, 40, &h);
+    bool complete;
+    gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(!complete);
+    ck_assert_uint_eq(b, h);
+    ck_assert(!gs_sokoban_perim_lifts_start(&L.x));
+    sok_level_free(&L);
+    gs_result with, without;
+    uint64_t tw = perim_solve_tables(MB5, 7, SOK_PUSHES, 1, 40, &with);
+    uint64_t to = perim_solve_tables(MB5, 7, SOK_PUSHES, 0, 40, &without);
+    ck_assert_uint_gt(tw, to);
+    ck_assert_int_eq(with.status, GS_SOLVED);
+    ck_assert(with.optimal);
+    ck_assert_uint_eq(with.pushes, 6);
+    ck_assert_uint_eq(with.steps, 27);
+    ck_assert_uint_eq(without.pushes, 6);
+    gs_result_free(&with);
+    gs_result_free(&without);
+}
+END_TEST
+
+START_TEST(test_perimeter_dropped_moves)
+{
+    /* A box 8 pushes from its goal down a corridor: a moves table of 16
+     * positions neither is whole nor lifts the start's bound, and is
+     * dropped (kept, such tables cost Microban I 139 its solve); the
+     * answer is the same. */
+    static const char *const corridor[] = {
+        "##############", "#@  $       .#", "##############"};
+    sok_level L;
+    uint32_t h, b = perim_start_bound(&L, corridor, 3, SOK_MOVES, 16, &h);
+    bool complete;
+    gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(!complete);
+    ck_assert_uint_eq(h, 8);
+    ck_assert_uint_eq(b, h);
+    sok_level_free(&L);
+    gs_result with, without;
+    uint64_t tw = perim_solve_tables(corridor, 3, SOK_MOVES, 1, 16, &with);
+    uint64_t to = perim_solve_tables(corridor, 3, SOK_MOVES, 0, 16, &without);
+    ck_assert_uint_eq(tw, to);
+    /* The same table for pushes is kept. */
+    gs_result p, p0;
+    ck_assert_uint_gt(perim_solve_tables(corridor, 3, SOK_PUSHES, 1, 16, &p),
+                      perim_solve_tables(corridor, 3, SOK_PUSHES, 0, 16, &p0));
+    gs_result_free(&p0);
+    ck_assert_uint_eq(p.pushes, 8);
+    ck_assert_uint_eq(p.steps, 10);
+    ck_assert_int_eq(with.status, GS_SOLVED);
+    ck_assert(with.optimal);
+    ck_assert_uint_eq(with.steps, 10);
+    ck_assert_uint_eq(without.steps, 10);
+    gs_result_free(&with);
+    gs_result_free(&without);
+    gs_result_free(&p);
+}
+END_TEST
+
 /* ------------------------------------------------- learned patterns */
 
 /* Loads rows for the exact objective obj with the pattern table on. */
@@ -618,6 +710,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_regions);
     tcase_add_test(tc, test_perimeter_fires);
     tcase_add_test(tc, test_perimeter_not);
+    tcase_add_test(tc, test_perimeter_kept_pushes);
+    tcase_add_test(tc, test_perimeter_dropped_moves);
     tcase_add_test(tc, test_learn_fires);
     tcase_add_test(tc, test_learn_not);
     tcase_add_test(tc, test_sym_fires);
