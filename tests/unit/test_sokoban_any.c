@@ -485,6 +485,69 @@ START_TEST(test_any_slices)
 }
 END_TEST
 
+/* zone.c: after any box moves onto a free neighbour (the player then on
+ * the box's old cell), the smallest cell of the player's area and the
+ * count of areas equal what a flood and gs_sokoban_regions find; on a
+ * hand-made level with rooms, doors and corridors, under many random
+ * box layouts (articulation points, one-cell areas, areas merging). */
+START_TEST(test_zone_push)
+{
+    static const char *rows[] = {
+        "###########",
+        "#   #  $ .#",
+        "# # # #   #",
+        "#   $   # #",
+        "### # ##  #",
+        "#@ .  #   #",
+        "# ## ##.# #",
+        "#         #",
+        "###########",
+    };
+    sok_level L;
+    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert(x->zone_ok);
+    uint32_t seed = 12345;
+    int checked = 0;
+    for (int round = 0; round < 300; round++) {
+        /* Random boxes, 10 to 50 % of the cells (round 0: the level's). */
+        if (round > 0) {
+            int pct = 10 + round % 5 * 10;
+            for (int c = 0; c < x->n; c++) {
+                seed = seed * 1103515245u + 12345u;
+                x->occ[c] = (int)(seed >> 16) % 100 < pct;
+            }
+        }
+        gs_sokoban_zone_analyse(x, &x->zone);
+        for (int out = 0; out < x->n; out++) {
+            if (!x->occ[out])
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int in = x->nb[out * 4 + d], regions = -1;
+                if (in < 0)
+                    continue;
+                int lo = gs_sokoban_zone_push(x, &x->zone, in, out, &regions);
+                if (x->occ[in]) {
+                    ck_assert_int_eq(lo, -1); /* no room to push */
+                    continue;
+                }
+                x->occ[out] = 0;
+                x->occ[in] = 1;
+                int want = gs_sokoban_flood(x, out);
+                int want_regions = gs_sokoban_regions(x);
+                x->occ[in] = 0;
+                x->occ[out] = 1;
+                ck_assert_int_eq(lo, want);
+                ck_assert_int_eq(regions, want_regions);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -498,6 +561,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_zone_push);
     suite_add_tcase(s, tc);
     return s;
 }

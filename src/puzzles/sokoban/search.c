@@ -38,7 +38,8 @@
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), pack.c (packing order, connectivity), macro.c
  * (tunnel and goal-area macros), fess.c (the feature-space search's open
- * lists), search.c (this: the search and the answer).
+ * lists), zone.c (`any`'s children's areas without a flood), search.c
+ * (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     }
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    /* `any`: one analysis of the areas spares most children a flood. */
+    bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
+    if (zone)
+        gs_sokoban_zone_analyse(x, &x->zone);
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
@@ -269,10 +274,17 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         }
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
-             * keeps only the region, named by its smallest cell. */
-            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
+             * keeps only the region, named by its smallest cell: from
+             * the analysis for a single push, else by a flood. */
+            int p = -1, regions = 0;
+            if (zone && pl == b && to == x->nb[b * 4 + d])
+                p = gs_sokoban_zone_push(x, &x->zone, to, b, &regions);
+            bool flooded = p < 0;
+            if (flooded)
+                p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
             if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2) {
-                int regions = gs_sokoban_regions(x);
+                if (flooded)
+                    regions = gs_sokoban_regions(x);
                 h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
                 if (x->fess)
                     feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,

@@ -143,6 +143,22 @@ typedef struct sok_area {
     int32_t min1, min2; /* its two smallest cells (-1: none) */
 } sok_area;
 
+/* The areas of free cells of one position, for `any`'s children (zone.c). */
+typedef struct sok_zone {
+    int32_t *comp;          /* n: area number of a free cell, -1 under a box */
+    int32_t *cmin;          /* area -> its smallest cell */
+    int32_t *cstart, *cend; /* area -> its first and last discovery time */
+    int32_t *disc, *low, *par, *fin; /* n: the depth-first search (fin: the
+                                        last time in the cell's subtree) */
+    int32_t *smin;          /* n: the smallest cell of the subtree */
+    int32_t *order;         /* time -> cell */
+    int32_t *pre, *suf;     /* time -> smallest cell of the area up to it,
+                               from it on */
+    int32_t *stack;
+    uint8_t *it; /* n: the search's next direction per cell */
+    int32_t ncomp;
+} sok_zone;
+
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
 typedef struct sok_ctx {
@@ -230,6 +246,10 @@ typedef struct sok_ctx {
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool use_fess;         /* the greedy phase searches the feature space */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
+    /* `any`: the expanded position's areas (area.c), so that most
+     * children need no flood; zone_ok when its tables exist. */
+    sok_zone zone;
+    bool zone_ok;
     uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
@@ -369,6 +389,19 @@ void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p);
  * tell (flood instead). */
 int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
                               int out);
+
+/* zone.c */
+/* Allocates z's tables (n each); false when out of memory. */
+bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z);
+void gs_sokoban_zone_free(sok_zone *z);
+/* Analyses the areas of free cells of the position in x->occ. */
+void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z);
+/* After the box on `out` is pushed onto free cell `in`, the player then
+ * on `out`: the smallest cell of the player's area (what
+ * gs_sokoban_flood would return) with *regions the areas of free cells
+ * (gs_sokoban_regions' count); -1 when in is not free or out not a box. */
+int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
+                         int *regions);
 
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel
