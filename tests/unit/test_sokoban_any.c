@@ -454,32 +454,41 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
-/* `any`'s time split: as before up to 10 s, then the greedy slices keep
- * 3/2 of their 10 s length and the feature-space search takes the rest;
- * the ends always rise and the last is the deadline. */
+/* `any`'s time split: up to 10 s A*, plain and weighted greedy end at
+ * their percentages and the feature-space search by estimate has the
+ * rest (the one by weight none); past it the greedy slices keep 3/2 of
+ * their 10 s length, and the searches by estimate and by weight share
+ * the rest (by estimate at least its 10 s length); the ends always rise
+ * and the last is the deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
-    int64_t end[4];
+    int64_t end[SOK_ANY_SLICES];
     gs_sokoban_any_slices(10 * S, end);
-    ck_assert(end[0] == 1 * S && end[1] == 3 * S);
-    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END && end[3] == 10 * S);
+    ck_assert(end[0] == 10 * S / 100 * SOK_ASTAR_END);
+    ck_assert(end[1] == 10 * S / 100 * SOK_PLAIN_END);
+    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END);
+    ck_assert(end[3] == 10 * S && end[4] == 10 * S); /* no weight slice */
+    int64_t plain10 = end[1] - end[0], greedy10 = end[2] - end[1];
+    int64_t fess10 = end[3] - end[2];
     gs_sokoban_any_slices(60 * S, end);
-    ck_assert(end[0] == 6 * S); /* A* keeps its tenth */
-    ck_assert(end[1] == 9 * S); /* plain: 2 s * 3/2 */
-    ck_assert(end[2] - end[1] ==
-              15 * (10 * S / 100 * SOK_GREEDY_END - 3 * S) / 10);
-    ck_assert(end[3] == 60 * S);
+    ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
+    ck_assert(end[1] - end[0] == plain10 / 100 * SOK_ANY_GREEDY_SLACK);
+    ck_assert(end[2] - end[1] == greedy10 / 100 * SOK_ANY_GREEDY_SLACK);
+    ck_assert(end[3] - end[2] == (end[4] - end[2]) / 100 * SOK_FESS_SHARE);
+    ck_assert(end[4] == 60 * S && end[4] > end[3]);
     int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
         gs_sokoban_any_slices(spans[i], end);
-        ck_assert(end[3] == (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
-        for (int k = 1; k < 4; k++)
+        ck_assert(end[SOK_ANY_SLICES - 1] ==
+                  (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
+        for (int k = 1; k < SOK_ANY_SLICES; k++)
             ck_assert(end[k] >= end[k - 1]);
-        /* Past 10 s no greedy slice is shorter than at 10 s. */
+        /* Past 10 s no slice is shorter than at 10 s. */
         if (spans[i] > 10 * S) {
-            ck_assert(end[1] - end[0] >= 2 * S);
-            ck_assert(end[2] - end[1] >= 10 * S / 100 * SOK_GREEDY_END - 3 * S);
+            ck_assert(end[1] - end[0] >= plain10);
+            ck_assert(end[2] - end[1] >= greedy10);
+            ck_assert(end[3] - end[2] >= fess10 || end[3] == end[4]);
         }
     }
 }

@@ -102,18 +102,34 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline: the weighted greedy phase ends this many percent
- * into the time, the feature-space search has the rest (search.c). */
-#ifndef SOK_GREEDY_END
-#define SOK_GREEDY_END 55
+/* `any` with a deadline (search.c, gs_sokoban_any_slices): five slices,
+ * A* on pushes, plain greedy, weighted greedy, the feature-space search
+ * by estimate and the feature-space search whose cells also pick by
+ * weight (fess.c), each from scratch. Up to SOK_ANY_SHORT_NS the first
+ * three end at SOK_ASTAR_END, SOK_PLAIN_END and SOK_GREEDY_END percent of
+ * the time and the feature-space search by estimate has the rest (at
+ * 10 s the A* slice solves Microban's levels within 0.8 s, the plain
+ * slice those the others miss (Microban II 120) within 0.2 s, the
+ * weighted one XSokoban's within 0.1 s but for those the feature-space
+ * search solves at once (3, 63), and that search needs 5 to 7 s for
+ * Microban II 109, 124 and 131); past it the plain and
+ * weighted greedy slices keep SOK_ANY_GREEDY_SLACK percent of their
+ * length there, and of the rest the search by estimate takes
+ * SOK_FESS_SHARE percent (at least its length at SOK_ANY_SHORT_NS), the
+ * search by weight the others. */
+#define SOK_ANY_SLICES 5
+#ifndef SOK_ASTAR_END
+#define SOK_ASTAR_END 10
 #endif
-/* `any`'s time split (search.c, gs_sokoban_any_slices). Up to
- * SOK_ANY_SHORT_NS the slices end at 10, 30, SOK_GREEDY_END and 100
- * percent of the time; past it the plain and weighted greedy slices keep
- * SOK_ANY_GREEDY_SLACK percent of their length there, and the
- * feature-space search gets what they leave: at 60 s the greedy searches
- * found nothing more than at 10 s (XSokoban, commit 102a860), the
- * feature-space search 12 and 18. */
+#ifndef SOK_PLAIN_END
+#define SOK_PLAIN_END 17
+#endif
+#ifndef SOK_GREEDY_END
+#define SOK_GREEDY_END 25
+#endif
+#ifndef SOK_FESS_SHARE
+#define SOK_FESS_SHARE 55
+#endif
 #define SOK_ANY_SHORT_NS 10000000000LL
 #define SOK_ANY_GREEDY_SLACK 150
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
@@ -245,6 +261,7 @@ typedef struct sok_ctx {
     uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool use_fess;         /* the greedy phase searches the feature space */
+    bool fess_dual;        /* its cells' picks alternate estimate, weight */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
     /* `any`: the expanded position's areas (area.c), so that most
      * children need no flood; zone_ok when its tables exist. */
@@ -502,9 +519,11 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 #define SOK_PUSH_PLAIN 4
 
 /* `any`'s portfolio (search.c) */
-/* The ends of `any`'s four slices (A* on pushes, plain greedy, weighted
- * greedy, feature-space search) in nanoseconds after the start, for a
- * deadline span ns away (all 0 when span <= 0); see SOK_ANY_SHORT_NS. */
-void gs_sokoban_any_slices(int64_t span, int64_t end[4]);
+/* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
+ * weighted greedy, feature-space search by estimate, the same also by
+ * weight) in nanoseconds after the start, for a deadline span ns away
+ * (all 0 when span <= 0; a slice ending where the one before does is
+ * empty); see SOK_ANY_SHORT_NS. */
+void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES]);
 
 #endif
