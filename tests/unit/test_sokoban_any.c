@@ -557,6 +557,43 @@ START_TEST(test_zone_push)
 }
 END_TEST
 
+/* The search by weight (x->fess_dual): every other pick of a cell takes
+ * its state of least weight (moves on its path no advisor made), where
+ * the search by estimate takes the best estimate. */
+START_TEST(test_fess_dual_order)
+{
+    static const char *const lvl[] = {"#####", "#@$.#", "#####"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    for (int dual = 0; dual < 2; dual++) {
+        L.x.fess_dual = dual;
+        sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
+        ck_assert_ptr_nonnull(f);
+        const uint32_t A = 1;
+        uint64_t id, g;
+        /* Two states of weight 1; the better one's children weigh 2. */
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 30, 0, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 40, 0, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1); /* A's best */
+        ck_assert_uint_eq(id, 1);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 3, 5, 1, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 4, 6, 1, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1); /* greedy's */
+        ck_assert_uint_eq(id, 3);
+        /* A's second pick: by weight state 2 (weight 1, estimate 40),
+         * by estimate state 4 (weight 2, estimate 6). */
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1);
+        ck_assert_uint_eq(id, dual ? 2 : 4);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1);
+        ck_assert_uint_eq(id, dual ? 4 : 2);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 0);
+        gs_sokoban_fess_free(f);
+    }
+    L.x.fess_dual = false;
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -567,6 +604,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_order);
+    tcase_add_test(tc, test_fess_dual_order);
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_any_slices);
