@@ -594,6 +594,54 @@ START_TEST(test_fess_dual_order)
 }
 END_TEST
 
+/* gs_sokoban_box_sides (the goal macros' and the packing advisor's box
+ * paths): the sides of a box the player reaches from one side, as a
+ * flood from that side finds them, under random box layouts; 0 from a
+ * wall or a box. */
+START_TEST(test_box_sides)
+{
+    static const char *rows[] = {
+        "###########", "#   #  $ .#", "# # # #   #", "#   $   # #",
+        "### # ##  #", "#@ .  #   #", "# ## ##.# #", "#         #",
+        "###########",
+    };
+    sok_level L;
+    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_ctx *x = &L.x;
+    uint32_t seed = 777;
+    int checked = 0;
+    for (int round = 0; round < 200; round++) {
+        for (int c = 0; c < x->n; c++) {
+            seed = seed * 1103515245u + 12345u;
+            x->occ[c] = (int)(seed >> 16) % 100 < 10 + round % 4 * 10;
+        }
+        for (int c = 0; c < x->n; c++) {
+            if (!x->occ[c])
+                continue;
+            for (int side = 0; side < 4; side++) {
+                unsigned got = gs_sokoban_box_sides(x, c, side);
+                int s0 = x->nb[c * 4 + side];
+                if (s0 < 0 || x->occ[s0]) {
+                    ck_assert_uint_eq(got, 0);
+                    continue;
+                }
+                gs_sokoban_flood(x, s0);
+                unsigned want = 0;
+                for (int d = 0; d < 4; d++) {
+                    int t = x->nb[c * 4 + d];
+                    if (t >= 0 && !x->occ[t] && x->seen[t] == x->gen)
+                        want |= 1u << d;
+                }
+                ck_assert_uint_eq(got, want);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -609,6 +657,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_any_slices);
     tcase_add_test(tc, test_zone_push);
+    tcase_add_test(tc, test_box_sides);
     suite_add_tcase(s, tc);
     return s;
 }

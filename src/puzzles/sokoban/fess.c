@@ -420,12 +420,11 @@ static int box_path(sok_ctx *x, sok_fess *f, int b, int player, int target)
     while (head < tail && found < 0) {
         int v = f->bq[head++], c = v / 4;
         x->occ[c] = 1;
-        gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
+        unsigned sides = gs_sokoban_box_sides(x, c, v % 4);
         x->occ[c] = 0;
         for (int d = 0; d < 4 && found < 0; d++) {
-            int from = x->nb[c * 4 + (d ^ 1)], t = x->nb[c * 4 + d];
-            if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
-                x->dead[t])
+            int t = x->nb[c * 4 + d];
+            if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] || x->dead[t])
                 continue;
             int w = t * 4 + (d ^ 1);
             if (f->bseen[w] == f->bgen)

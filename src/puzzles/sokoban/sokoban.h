@@ -428,6 +428,11 @@ int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
  * on `to` or on b: neither cell is read). */
 int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
 
+/* The sides of the box on c (x->occ[c] set) that the player on its side
+ * `side` can walk to, as bits 1 << direction (side's own included; 0
+ * when side is a wall or a box). Uses x->seen and x->queue. */
+unsigned gs_sokoban_box_sides(sok_ctx *x, int c, int side);
+
 /* Goal-area macros (Junghanns and Schaeffer's goal macros, with the
  * packing order as the plan): allocates and fills x->garea and the
  * box-path tables. False only when out of memory; no-op without
