@@ -454,34 +454,191 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
-/* `any`'s time split: as before up to 10 s, then the greedy slices keep
- * 3/2 of their 10 s length and the feature-space search takes the rest;
- * the ends always rise and the last is the deadline. */
+/* `any`'s time split: up to 10 s A*, plain and weighted greedy end at
+ * their percentages and the feature-space search by estimate has the
+ * rest (the one by weight none); past it the greedy slices keep 3/2 of
+ * their 10 s length, and the searches by estimate and by weight share
+ * the rest (by estimate at least its 10 s length); the ends always rise
+ * and the last is the deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
-    int64_t end[4];
+    int64_t end[SOK_ANY_SLICES];
     gs_sokoban_any_slices(10 * S, end);
-    ck_assert(end[0] == 1 * S && end[1] == 3 * S);
-    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END && end[3] == 10 * S);
+    ck_assert(end[0] == 10 * S / 100 * SOK_ASTAR_END);
+    ck_assert(end[1] == 10 * S / 100 * SOK_PLAIN_END);
+    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END);
+    ck_assert(end[3] == 10 * S && end[4] == 10 * S); /* no weight slice */
+    int64_t plain10 = end[1] - end[0], greedy10 = end[2] - end[1];
+    int64_t fess10 = end[3] - end[2];
     gs_sokoban_any_slices(60 * S, end);
-    ck_assert(end[0] == 6 * S); /* A* keeps its tenth */
-    ck_assert(end[1] == 9 * S); /* plain: 2 s * 3/2 */
-    ck_assert(end[2] - end[1] ==
-              15 * (10 * S / 100 * SOK_GREEDY_END - 3 * S) / 10);
-    ck_assert(end[3] == 60 * S);
+    ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
+    ck_assert(end[1] - end[0] == plain10 / 100 * SOK_ANY_GREEDY_SLACK);
+    ck_assert(end[2] - end[1] == greedy10 / 100 * SOK_ANY_GREEDY_SLACK);
+    ck_assert(end[3] - end[2] == (end[4] - end[2]) / 100 * SOK_FESS_SHARE);
+    ck_assert(end[4] == 60 * S && end[4] > end[3]);
     int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
         gs_sokoban_any_slices(spans[i], end);
-        ck_assert(end[3] == (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
-        for (int k = 1; k < 4; k++)
+        ck_assert(end[SOK_ANY_SLICES - 1] ==
+                  (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
+        for (int k = 1; k < SOK_ANY_SLICES; k++)
             ck_assert(end[k] >= end[k - 1]);
-        /* Past 10 s no greedy slice is shorter than at 10 s. */
+        /* Past 10 s no slice is shorter than at 10 s. */
         if (spans[i] > 10 * S) {
-            ck_assert(end[1] - end[0] >= 2 * S);
-            ck_assert(end[2] - end[1] >= 10 * S / 100 * SOK_GREEDY_END - 3 * S);
+            ck_assert(end[1] - end[0] >= plain10);
+            ck_assert(end[2] - end[1] >= greedy10);
+            ck_assert(end[3] - end[2] >= fess10 || end[3] == end[4]);
         }
     }
+}
+END_TEST
+
+/* zone.c: after any box moves onto a free neighbour (the player then on
+ * the box's old cell), the smallest cell of the player's area and the
+ * count of areas equal what a flood and gs_sokoban_regions find; on a
+ * hand-made level with rooms, doors and corridors, under many random
+ * box layouts (articulation points, one-cell areas, areas merging). */
+START_TEST(test_zone_push)
+{
+    static const char *rows[] = {
+        "###########",
+        "#   #  $ .#",
+        "# # # #   #",
+        "#   $   # #",
+        "### # ##  #",
+        "#@ .  #   #",
+        "# ## ##.# #",
+        "#         #",
+        "###########",
+    };
+    sok_level L;
+    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert(x->zone_ok);
+    uint32_t seed = 12345;
+    int checked = 0;
+    for (int round = 0; round < 300; round++) {
+        /* Random boxes, 10 to 50 % of the cells (round 0: the level's). */
+        if (round > 0) {
+            int pct = 10 + round % 5 * 10;
+            for (int c = 0; c < x->n; c++) {
+                seed = seed * 1103515245u + 12345u;
+                x->occ[c] = (int)(seed >> 16) % 100 < pct;
+            }
+        }
+        gs_sokoban_zone_analyse(x, &x->zone);
+        for (int out = 0; out < x->n; out++) {
+            if (!x->occ[out])
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int in = x->nb[out * 4 + d], regions = -1;
+                if (in < 0)
+                    continue;
+                int lo = gs_sokoban_zone_push(x, &x->zone, in, out, &regions);
+                if (x->occ[in]) {
+                    ck_assert_int_eq(lo, -1); /* no room to push */
+                    continue;
+                }
+                x->occ[out] = 0;
+                x->occ[in] = 1;
+                int want = gs_sokoban_flood(x, out);
+                int want_regions = gs_sokoban_regions(x);
+                x->occ[in] = 0;
+                x->occ[out] = 1;
+                ck_assert_int_eq(lo, want);
+                ck_assert_int_eq(regions, want_regions);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+    sok_level_free(&L);
+}
+END_TEST
+
+/* The search by weight (x->fess_dual): every other pick of a cell takes
+ * its state of least weight (moves on its path no advisor made), where
+ * the search by estimate takes the best estimate. */
+START_TEST(test_fess_dual_order)
+{
+    static const char *const lvl[] = {"#####", "#@$.#", "#####"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    for (int dual = 0; dual < 2; dual++) {
+        L.x.fess_dual = dual;
+        sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
+        ck_assert_ptr_nonnull(f);
+        const uint32_t A = 1;
+        uint64_t id, g;
+        /* Two states of weight 1; the better one's children weigh 2. */
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 30, 0, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 40, 0, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1); /* A's best */
+        ck_assert_uint_eq(id, 1);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 3, 5, 1, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 4, 6, 1, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1); /* greedy's */
+        ck_assert_uint_eq(id, 3);
+        /* A's second pick: by weight state 2 (weight 1, estimate 40),
+         * by estimate state 4 (weight 2, estimate 6). */
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1);
+        ck_assert_uint_eq(id, dual ? 2 : 4);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 1);
+        ck_assert_uint_eq(id, dual ? 4 : 2);
+        ck_assert_int_eq(gs_sokoban_fess_pop(f, &id, &g), 0);
+        gs_sokoban_fess_free(f);
+    }
+    L.x.fess_dual = false;
+    sok_level_free(&L);
+}
+END_TEST
+
+/* gs_sokoban_box_sides (the goal macros' and the packing advisor's box
+ * paths): the sides of a box the player reaches from one side, as a
+ * flood from that side finds them, under random box layouts; 0 from a
+ * wall or a box. */
+START_TEST(test_box_sides)
+{
+    static const char *rows[] = {
+        "###########", "#   #  $ .#", "# # # #   #", "#   $   # #",
+        "### # ##  #", "#@ .  #   #", "# ## ##.# #", "#         #",
+        "###########",
+    };
+    sok_level L;
+    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_ctx *x = &L.x;
+    uint32_t seed = 777;
+    int checked = 0;
+    for (int round = 0; round < 200; round++) {
+        for (int c = 0; c < x->n; c++) {
+            seed = seed * 1103515245u + 12345u;
+            x->occ[c] = (int)(seed >> 16) % 100 < 10 + round % 4 * 10;
+        }
+        for (int c = 0; c < x->n; c++) {
+            if (!x->occ[c])
+                continue;
+            for (int side = 0; side < 4; side++) {
+                unsigned got = gs_sokoban_box_sides(x, c, side);
+                int s0 = x->nb[c * 4 + side];
+                if (s0 < 0 || x->occ[s0]) {
+                    ck_assert_uint_eq(got, 0);
+                    continue;
+                }
+                gs_sokoban_flood(x, s0);
+                unsigned want = 0;
+                for (int d = 0; d < 4; d++) {
+                    int t = x->nb[c * 4 + d];
+                    if (t >= 0 && !x->occ[t] && x->seen[t] == x->gen)
+                        want |= 1u << d;
+                }
+                ck_assert_uint_eq(got, want);
+                checked++;
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -495,9 +652,12 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_order);
+    tcase_add_test(tc, test_fess_dual_order);
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_zone_push);
+    tcase_add_test(tc, test_box_sides);
     suite_add_tcase(s, tc);
     return s;
 }

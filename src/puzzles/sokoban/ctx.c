@@ -74,6 +74,7 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->gmpar);
     gs_mem_free(x->gmq);
     gs_mem_free(x->gmdep);
+    gs_sokoban_zone_free(&x->zone);
     gs_sokoban_perim_free(x);
     gs_sokoban_learn_free(x);
     gs_sokoban_sym_free(x);
@@ -211,6 +212,9 @@ static bool init_packing(sok_ctx *x)
         gs_sokoban_tab_alloc(x, sizeof *x->gindex * (size_t)x->n, false);
     x->pmark = gs_sokoban_tab_alloc(x, ng, true);
     if (!x->glayer || !x->gindex || !x->pmark)
+        return false;
+    x->zone_ok = gs_sokoban_zone_alloc(x, &x->zone);
+    if (!x->zone_ok)
         return false;
     gs_sokoban_pack_layers(x);
     return gs_sokoban_goal_areas_init(x);

@@ -31,6 +31,7 @@
 #include "gridsolve/mem.h"
 #include "sokoban.h"
 
+
 /* One queued state: its estimate << 16 | pushes so far (both saturated),
  * and its id in the store. */
 typedef struct fess_ent {
@@ -49,6 +50,11 @@ typedef struct fess_cell {
 struct sok_fess {
     fess_cell *cells;
     uint32_t ncells, cells_cap;
+    /* The same cells' states ordered by weight (the moves on a state's
+     * path that no advisor made), then estimate: FESS's own order. */
+    fess_cell *wcells;
+    uint32_t wcells_cap;
+    bool dual; /* every other pick of a cell from wcells (x->fess_dual) */
     uint32_t *index; /* open addressing: cell number + 1, 0 = empty */
     uint32_t index_mask;
     uint32_t cursor; /* the next cell of the round */
@@ -61,7 +67,10 @@ struct sok_fess {
      * `done` marks the states already expanded by either kind of pick. */
     fess_cell all;
     uint8_t *done;
+    uint16_t *wt; /* done_cap: a state's moves not advised, on its path */
+    uint16_t *gv; /* done_cap: its pushes (saturated) */
     uint64_t done_cap;
+    uint16_t cur_w; /* the weight of the state being expanded */
     uint64_t picks;
     bool advise; /* the last pick was the first of its cell */
     /* The packing advisor's box-path search: (cell, side of the player)
@@ -85,13 +94,18 @@ void gs_sokoban_fess_free(sok_fess *f)
 {
     if (!f)
         return;
-    for (uint32_t i = 0; i < f->ncells; i++)
+    for (uint32_t i = 0; i < f->ncells; i++) {
         gs_mem_free(f->cells[i].heap);
+        gs_mem_free(f->wcells[i].heap);
+    }
     gs_mem_free(f->cells);
+    gs_mem_free(f->wcells);
     gs_mem_free(f->index);
     gs_mem_free(f->door);
     gs_mem_free(f->all.heap);
     gs_mem_free(f->done);
+    gs_mem_free(f->wt);
+    gs_mem_free(f->gv);
     gs_mem_free(f->bseen);
     gs_mem_free(f->bpar);
     gs_mem_free(f->bq);
@@ -104,6 +118,7 @@ sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes)
     if (!f)
         return NULL;
     f->max_bytes = max_bytes;
+    f->dual = x->fess_dual;
     f->index_mask = 255;
     f->index = gs_mem_calloc(f->index_mask + 1, sizeof *f->index);
     f->door = gs_mem_calloc((size_t)x->n + 1, 1);
@@ -187,6 +202,13 @@ static fess_cell *cell_of(sok_fess *f, uint32_t key)
             return NULL;
         f->cells = c;
     }
+    if (f->ncells == f->wcells_cap) {
+        fess_cell *c =
+            fess_grow(f, f->wcells, &f->wcells_cap, sizeof *f->wcells, 64);
+        if (!c)
+            return NULL;
+        f->wcells = c;
+    }
     if ((f->ncells + 1) * 2 > f->index_mask + 1) {
         /* Keep the index at most half full: rebuild it twice as big. */
         uint32_t size = (f->index_mask + 1) * 2;
@@ -211,6 +233,7 @@ static fess_cell *cell_of(sok_fess *f, uint32_t key)
     while (f->index[i])
         i = (i + 1) & f->index_mask;
     f->index[i] = f->ncells + 1;
+    memset(&f->wcells[f->ncells], 0, sizeof *f->wcells);
     fess_cell *c = &f->cells[f->ncells++];
     memset(c, 0, sizeof *c);
     c->key = key;
@@ -278,22 +301,35 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
         uint64_t cap = f->done_cap ? f->done_cap * 2 : 4096;
         while (cap <= id)
             cap *= 2;
-        if (!fess_reserve(f, cap - f->done_cap))
+        if (!fess_reserve(f, (cap - f->done_cap) * (1 + 2 * sizeof *f->wt)))
             return GS_ELIMIT;
         uint8_t *d = gs_mem_realloc(f->done, cap);
-        if (!d) {
+        if (d)
+            f->done = d;
+        uint16_t *w = d ? gs_mem_realloc(f->wt, cap * sizeof *w) : NULL;
+        if (w)
+            f->wt = w;
+        uint16_t *gv = w ? gs_mem_realloc(f->gv, cap * sizeof *gv) : NULL;
+        if (!gv) {
             f->over = true;
             return GS_ELIMIT;
         }
+        f->gv = gv;
         memset(d + f->done_cap, 0, cap - f->done_cap);
-        f->done = d;
         f->done_cap = cap;
     }
+    uint32_t w = f->cur_w + !advised;
+    f->wt[id] = (uint16_t)(w < 0xffff ? w : 0xffff);
+    f->gv[id] = (uint16_t)sat16(g);
     /* An advised state comes first in its cell (FESS's weight 0), and
      * its own pick asks the advisor again: a chain of advice. */
     f->done[id] = advised ? 2 : 0;
     uint32_t prio = advised ? 0 : sat16(h) << 16 | sat16(g);
+    uint32_t wprio = advised ? 0 : (uint32_t)f->wt[id] << 16 | sat16(h);
     int rc = heap_push(f, c, (fess_ent){.prio = prio, .id = (uint32_t)id});
+    if (rc == GS_OK && f->dual)
+        rc = heap_push(f, &f->wcells[c - f->cells],
+                       (fess_ent){.prio = wprio, .id = (uint32_t)id});
     if (rc == GS_OK)
         rc = heap_push(
             f, &f->all,
@@ -312,6 +348,7 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
                 continue;
             f->advise = f->done[e.id] == 2;
             f->done[e.id] = 1;
+            f->cur_w = f->wt[e.id];
             *id = e.id;
             /* g: the pushes are not in this heap's key; the caller's
              * costs only order states, so the estimate's slack will do. */
@@ -323,20 +360,25 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
     for (uint32_t tried = 0; tried < f->ncells;) {
         if (f->cursor >= f->ncells)
             f->cursor = 0;
-        fess_cell *c = &f->cells[f->cursor];
-        if (c->len == 0) {
+        fess_cell *c = &f->cells[f->cursor], *wc = &f->wcells[f->cursor];
+        if (c->len == 0 && wc->len == 0) {
             f->cursor++;
             tried++;
             continue;
         }
-        fess_ent top = heap_pop(c);
+        /* Every other pick of a cell goes by weight. */
+        fess_cell *from = (c->picks & 1) && wc->len > 0 ? wc : c;
+        if (from->len == 0)
+            from = wc;
+        fess_ent top = heap_pop(from);
         if (f->done[top.id] == 1)
             continue; /* greedy took it: the same cell picks again */
         f->advise = c->picks++ == 0 || f->done[top.id] == 2;
         f->cursor++;
         f->done[top.id] = 1;
+        f->cur_w = f->wt[top.id];
         *id = top.id;
-        *g = top.prio & 0xffff;
+        *g = from == c ? top.prio & 0xffff : f->gv[top.id];
         return 1;
     }
     return 0;
@@ -378,12 +420,11 @@ static int box_path(sok_ctx *x, sok_fess *f, int b, int player, int target)
     while (head < tail && found < 0) {
         int v = f->bq[head++], c = v / 4;
         x->occ[c] = 1;
-        gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
+        unsigned sides = gs_sokoban_box_sides(x, c, v % 4);
         x->occ[c] = 0;
         for (int d = 0; d < 4 && found < 0; d++) {
-            int from = x->nb[c * 4 + (d ^ 1)], t = x->nb[c * 4 + d];
-            if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
-                x->dead[t])
+            int t = x->nb[c * 4 + d];
+            if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] || x->dead[t])
                 continue;
             int w = t * 4 + (d ^ 1);
             if (f->bseen[w] == f->bgen)

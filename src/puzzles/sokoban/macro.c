@@ -49,6 +49,40 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d)
     return to;
 }
 
+unsigned gs_sokoban_box_sides(sok_ctx *x, int c, int side)
+{
+    /* A breadth-first search from the player's side that stops once every
+     * free side of the box is reached: most sides lie close together. */
+    unsigned want = 0, got = 0;
+    for (int d = 0; d < 4; d++) {
+        int t = x->nb[c * 4 + d];
+        if (t >= 0 && !x->occ[t])
+            want |= 1u << d;
+    }
+    int start = x->nb[c * 4 + side];
+    if (start < 0 || x->occ[start])
+        return 0;
+    got = 1u << side;
+    gs_sokoban_next_gen(x);
+    x->seen[start] = x->gen;
+    int head = 0, tail = 0;
+    x->queue[tail++] = start;
+    while (head < tail && got != want) {
+        int u = x->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[u * 4 + d];
+            if (t < 0 || x->occ[t] || x->seen[t] == x->gen)
+                continue;
+            x->seen[t] = x->gen;
+            x->queue[tail++] = t;
+            for (int e = 0; e < 4; e++) /* t a side of c? */
+                if (x->nb[c * 4 + e] == t)
+                    got |= 1u << e;
+        }
+    }
+    return got;
+}
+
 /* Whether cell c is a door: walled on both sides across one axis, open
  * along it. */
 static bool door(const sok_ctx *x, int c)
@@ -208,11 +242,11 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
     while (head < tail) {
         int v = x->gmq[head++], c = x->rcell[v / 4];
         x->occ[c] = 1;
-        gs_sokoban_flood(x, x->nb[c * 4 + v % 4]);
+        unsigned sides = gs_sokoban_box_sides(x, c, v % 4);
         x->occ[c] = 0;
         for (int d = 0; d < 4; d++) {
-            int from = x->nb[c * 4 + (d ^ 1)], t = x->nb[c * 4 + d];
-            if (from < 0 || t < 0 || x->seen[from] != x->gen || x->occ[t] ||
+            int t = x->nb[c * 4 + d];
+            if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] ||
                 x->garea[t] != area)
                 continue;
             int w = x->rindex[t] * 4 + (d ^ 1);

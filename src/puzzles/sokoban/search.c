@@ -20,13 +20,14 @@
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
  *     of it, plain greedy on the bound plus a packing-order penalty to
- *     3/10, then the greedy phase (without a deadline, that alone): a
- *     weighted A* on pushes whose estimate is the bound plus penalties for
- *     goals filled out of packing order and for areas the player is shut
- *     out of (pack.c), with tunnel and goal-area macros (macro.c), to
- *     SOK_GREEDY_END percent; then the same children and macros in a
- *     feature-space search (fess.c). When a macro search runs out of
- *     states, the plain search decides.
+ *     SOK_PLAIN_END percent, then the greedy phase (without a deadline,
+ *     that alone): a weighted A* on pushes whose estimate is the bound
+ *     plus penalties for goals filled out of packing order and for areas
+ *     the player is shut out of (pack.c), with tunnel and goal-area
+ *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
+ *     and macros in a feature-space search (fess.c), past 10 s in two
+ *     orders (see gs_sokoban_any_slices). When a macro search runs out
+ *     of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
@@ -42,7 +43,8 @@
  * deadlock.c (pruning), learn.c (learned deadlock patterns), sym.c
  * (symmetries), pack.c (packing order, connectivity), macro.c
  * (tunnel and goal-area macros), fess.c (the feature-space search's open
- * lists), search.c (this: the search and the answer).
+ * lists), zone.c (`any`'s children's areas without a flood), search.c
+ * (this: the search and the answer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +216,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     }
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    /* `any`: one analysis of the areas spares most children a flood. */
+    bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
+    if (zone)
+        gs_sokoban_zone_analyse(x, &x->zone);
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
@@ -274,10 +280,17 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         }
         if (h != SOK_INF) {
             /* After a push the player stands where the box was; `any`
-             * keeps only the region, named by its smallest cell. */
-            int p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
+             * keeps only the region, named by its smallest cell: from
+             * the analysis for a single push, else by a flood. */
+            int p = -1, regions = 0;
+            if (zone && pl == b && to == x->nb[b * 4 + d])
+                p = gs_sokoban_zone_push(x, &x->zone, to, b, &regions);
+            bool flooded = p < 0;
+            if (flooded)
+                p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
             if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2) {
-                int regions = gs_sokoban_regions(x);
+                if (flooded)
+                    regions = gs_sokoban_regions(x);
                 h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
                 if (x->fess)
                     feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,
@@ -939,23 +952,30 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
-void gs_sokoban_any_slices(int64_t span, int64_t end[4])
+void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[4] = {10, 30, SOK_GREEDY_END, 100};
-    for (int i = 0; i < 4; i++)
+    static const int64_t pct[SOK_ANY_SLICES] = {
+        SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END, 100, 100};
+    for (int i = 0; i < SOK_ANY_SLICES; i++)
         end[i] = span > 0 ? span / 100 * pct[i] : 0;
     if (span <= SOK_ANY_SHORT_NS)
         return;
     /* Longer: the two greedy slices keep their length at SOK_ANY_SHORT_NS
-     * times SOK_ANY_GREEDY_SLACK percent (at most their share), and the
-     * feature-space search gets the rest. */
-    int64_t base[4];
+     * times SOK_ANY_GREEDY_SLACK percent (at most their share); of what
+     * they leave, the feature-space search by estimate takes
+     * SOK_FESS_SHARE percent (at least its length at SOK_ANY_SHORT_NS)
+     * and the one that also picks by weight the rest. */
+    int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
     for (int i = 1; i < 3; i++) {
         int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
         if (end[i - 1] + len < end[i])
             end[i] = end[i - 1] + len;
     }
+    int64_t rest = end[4] - end[2], len = rest / 100 * SOK_FESS_SHARE;
+    if (len < base[3] - base[2])
+        len = base[3] - base[2];
+    end[3] = len < rest ? end[2] + len : end[4];
 }
 
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
@@ -1011,23 +1031,27 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     if (slim.max_bytes)
         slim.max_bytes -= x.bytes;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
-        /* `any`: a portfolio in time slices, each search from scratch:
-         * A* on pushes for the first 1/10 of the time (greedy gets lost
-         * on some levels whose short solutions A* finds at once), the
-         * plain greedy (bound + packing order) to 3/10 (it finds some
-         * short answers the weighted one misses: Microban II 74, 115),
-         * the feature-weighted greedy phase to SOK_GREEDY_END percent
-         * (it dives straight to many answers), then the feature-space
-         * search (fess.c: it spreads its effort over ways of packing the
-         * greedy ones never leave). A phase exhausting the space proves
-         * the level impossible (greedy_phase re-checks without macros). */
-        int64_t now = gs_now_ns(), span = slim.deadline_ns - now, end[4];
+        /* `any`: a portfolio in time slices (gs_sokoban_any_slices),
+         * each search from scratch: A* on pushes (greedy gets lost on
+         * some levels whose short solutions A* finds at once), the plain
+         * greedy (bound + packing order: it finds some short answers the
+         * weighted one misses, Microban II 74, 115), the feature-weighted
+         * greedy phase (it dives straight to many answers), then the
+         * feature-space search (fess.c: it spreads its effort over ways
+         * of packing the greedy ones never leave), past 10 s also the
+         * one whose cells pick by weight every other time. A phase
+         * exhausting the space proves the level impossible (greedy_phase
+         * re-checks without macros). */
+        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
+        int64_t end[SOK_ANY_SLICES];
         gs_sokoban_any_slices(span, end);
         uint64_t expanded = 0;
-        for (int phase = 0; phase < 4; phase++) {
+        for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
             gs_limits part = slim;
-            if (phase < 3 && span > 0)
+            if (phase < SOK_ANY_SLICES - 1 && span > 0)
                 part.deadline_ns = now + end[phase];
+            if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
+                continue; /* an empty slice */
             if (phase > 0) {
                 if (rc != GS_OK || res->status != GS_LIMIT ||
                     res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
@@ -1040,8 +1064,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.plain = phase == 1;
             x.tunnels = false;
             x.goal_macros = false;
+            x.fess_dual = phase == 4;
             rc = phase < 2 ? run_phase(&x, &part, res, st, err)
-                           : greedy_phase(&x, &part, phase == 3, res, st, err);
+                           : greedy_phase(&x, &part, phase >= 3, res, st, err);
+            x.fess_dual = false;
         }
         res->expanded += expanded;
     } else if (g->objective == SOK_ANY || g->objective == SOK_ANY_FESS) {

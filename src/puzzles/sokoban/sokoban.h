@@ -103,18 +103,34 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline: the weighted greedy phase ends this many percent
- * into the time, the feature-space search has the rest (search.c). */
-#ifndef SOK_GREEDY_END
-#define SOK_GREEDY_END 55
+/* `any` with a deadline (search.c, gs_sokoban_any_slices): five slices,
+ * A* on pushes, plain greedy, weighted greedy, the feature-space search
+ * by estimate and the feature-space search whose cells also pick by
+ * weight (fess.c), each from scratch. Up to SOK_ANY_SHORT_NS the first
+ * three end at SOK_ASTAR_END, SOK_PLAIN_END and SOK_GREEDY_END percent of
+ * the time and the feature-space search by estimate has the rest (at
+ * 10 s the A* slice solves Microban's levels within 0.8 s, the plain
+ * slice those the others miss (Microban II 120) within 0.2 s, the
+ * weighted one XSokoban's within 0.1 s but for those the feature-space
+ * search solves at once (3, 63), and that search needs 5 to 7 s for
+ * Microban II 109, 124 and 131); past it the plain and
+ * weighted greedy slices keep SOK_ANY_GREEDY_SLACK percent of their
+ * length there, and of the rest the search by estimate takes
+ * SOK_FESS_SHARE percent (at least its length at SOK_ANY_SHORT_NS), the
+ * search by weight the others. */
+#define SOK_ANY_SLICES 5
+#ifndef SOK_ASTAR_END
+#define SOK_ASTAR_END 10
 #endif
-/* `any`'s time split (search.c, gs_sokoban_any_slices). Up to
- * SOK_ANY_SHORT_NS the slices end at 10, 30, SOK_GREEDY_END and 100
- * percent of the time; past it the plain and weighted greedy slices keep
- * SOK_ANY_GREEDY_SLACK percent of their length there, and the
- * feature-space search gets what they leave: at 60 s the greedy searches
- * found nothing more than at 10 s (XSokoban, commit 102a860), the
- * feature-space search 12 and 18. */
+#ifndef SOK_PLAIN_END
+#define SOK_PLAIN_END 17
+#endif
+#ifndef SOK_GREEDY_END
+#define SOK_GREEDY_END 25
+#endif
+#ifndef SOK_FESS_SHARE
+#define SOK_FESS_SHARE 55
+#endif
 #define SOK_ANY_SHORT_NS 10000000000LL
 #define SOK_ANY_GREEDY_SLACK 150
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
@@ -143,6 +159,22 @@ typedef struct sok_area {
     int32_t pc;         /* the player's area number */
     int32_t min1, min2; /* its two smallest cells (-1: none) */
 } sok_area;
+
+/* The areas of free cells of one position, for `any`'s children (zone.c). */
+typedef struct sok_zone {
+    int32_t *comp;          /* n: area number of a free cell, -1 under a box */
+    int32_t *cmin;          /* area -> its smallest cell */
+    int32_t *cstart, *cend; /* area -> its first and last discovery time */
+    int32_t *disc, *low, *par, *fin; /* n: the depth-first search (fin: the
+                                        last time in the cell's subtree) */
+    int32_t *smin;          /* n: the smallest cell of the subtree */
+    int32_t *order;         /* time -> cell */
+    int32_t *pre, *suf;     /* time -> smallest cell of the area up to it,
+                               from it on */
+    int32_t *stack;
+    uint8_t *it; /* n: the search's next direction per cell */
+    int32_t ncomp;
+} sok_zone;
 
 /* Everything one solve needs: the player's region renumbered 0..n-1 with
  * its neighbour table, distance tables, and scratch buffers. */
@@ -230,7 +262,12 @@ typedef struct sok_ctx {
     uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool use_fess;         /* the greedy phase searches the feature space */
+    bool fess_dual;        /* its cells' picks alternate estimate, weight */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
+    /* `any`: the expanded position's areas (area.c), so that most
+     * children need no flood; zone_ok when its tables exist. */
+    sok_zone zone;
+    bool zone_ok;
     uint64_t fess_expanded; /* states it expanded */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
@@ -421,6 +458,19 @@ void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p);
 int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
                               int out);
 
+/* zone.c */
+/* Allocates z's tables (n each); false when out of memory. */
+bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z);
+void gs_sokoban_zone_free(sok_zone *z);
+/* Analyses the areas of free cells of the position in x->occ. */
+void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z);
+/* After the box on `out` is pushed onto free cell `in`, the player then
+ * on `out`: the smallest cell of the player's area (what
+ * gs_sokoban_flood would return) with *regions the areas of free cells
+ * (gs_sokoban_regions' count); -1 when in is not free or out not a box. */
+int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
+                         int *regions);
+
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel
  * macros push it on through a one-wide tunnel (the player walled in
@@ -428,6 +478,11 @@ int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
  * itself when the macro does not apply. x->occ holds the boxes (the box
  * on `to` or on b: neither cell is read). */
 int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
+
+/* The sides of the box on c (x->occ[c] set) that the player on its side
+ * `side` can walk to, as bits 1 << direction (side's own included; 0
+ * when side is a wall or a box). Uses x->seen and x->queue. */
+unsigned gs_sokoban_box_sides(sok_ctx *x, int c, int side);
 
 /* Goal-area macros (Junghanns and Schaeffer's goal macros, with the
  * packing order as the plan): allocates and fills x->garea and the
@@ -520,9 +575,11 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 #define SOK_PUSH_PLAIN 4
 
 /* `any`'s portfolio (search.c) */
-/* The ends of `any`'s four slices (A* on pushes, plain greedy, weighted
- * greedy, feature-space search) in nanoseconds after the start, for a
- * deadline span ns away (all 0 when span <= 0); see SOK_ANY_SHORT_NS. */
-void gs_sokoban_any_slices(int64_t span, int64_t end[4]);
+/* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
+ * weighted greedy, feature-space search by estimate, the same also by
+ * weight) in nanoseconds after the start, for a deadline span ns away
+ * (all 0 when span <= 0; a slice ending where the one before does is
+ * empty); see SOK_ANY_SHORT_NS. */
+void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES]);
 
 #endif

@@ -1,0 +1,197 @@
+/* zone.c - the areas of free cells after one push of `any`, without a
+ * flood per child: `any` names a state's player by the smallest cell of
+ * its area, and the greedy and feature-space searches count the areas the
+ * player is shut out of (pack.c, gs_sokoban_regions); both took a flood
+ * of the whole level per child.
+ *
+ * One depth-first search of every area of the expanded position (O(cells))
+ * records each cell's area, discovery time, subtree (the times
+ * [disc, fin]), low link and subtree minimum, and per area the minimum of
+ * every prefix and suffix of its cells in discovery order. A push fills
+ * one free cell `in` and frees the box's cell `out`, where the player then
+ * stands. Filling `in` splits its area into pieces: one per child v of
+ * `in` in the search tree that cannot reach above it (low[v] >= disc[in];
+ * at the root every child), and the rest (the parent's piece: the area's
+ * times before and after in's subtree, with the subtrees of in's other
+ * children). `out` joins every piece or area beside it. Each piece's
+ * smallest cell comes from the subtree minima and the prefix and suffix
+ * minima, so a child costs a look at the cells around `in` and `out`.
+ */
+#include <string.h>
+
+#include "gridsolve/mem.h"
+#include "sokoban.h"
+
+bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z)
+{
+    size_t n = (size_t)x->n;
+    int32_t **tabs[] = {&z->comp, &z->cmin, &z->cstart, &z->cend,
+                        &z->disc, &z->low,  &z->par,    &z->fin,
+                        &z->smin, &z->order, &z->pre,   &z->suf,
+                        &z->stack};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) {
+        *tabs[i] = gs_sokoban_tab_alloc(x, sizeof(int32_t) * n, false);
+        ok = ok && *tabs[i];
+    }
+    z->it = gs_sokoban_tab_alloc(x, n, false);
+    return ok && z->it;
+}
+
+void gs_sokoban_zone_free(sok_zone *z)
+{
+    int32_t *tabs[] = {z->comp, z->cmin, z->cstart, z->cend, z->disc,
+                       z->low,  z->par,  z->fin,    z->smin, z->order,
+                       z->pre,  z->suf,  z->stack};
+    for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++)
+        gs_mem_free(tabs[i]);
+    gs_mem_free(z->it);
+    memset(z, 0, sizeof *z);
+}
+
+/* The depth-first search of the area whose smallest cell is r (number
+ * nc), from time t; returns the time after it. */
+static int32_t dfs_area(const sok_ctx *x, sok_zone *z, int r, int32_t nc,
+                        int32_t t)
+{
+    int top = 0;
+    z->comp[r] = nc;
+    z->disc[r] = z->low[r] = t;
+    z->order[t++] = r;
+    z->par[r] = -1;
+    z->it[r] = 0;
+    z->smin[r] = r;
+    z->stack[top++] = r;
+    while (top > 0) {
+        int v = z->stack[top - 1];
+        if (z->it[v] < 4) {
+            int w = x->nb[v * 4 + z->it[v]++];
+            if (w < 0 || x->occ[w])
+                continue;
+            if (z->comp[w] < 0) {
+                z->comp[w] = nc;
+                z->disc[w] = z->low[w] = t;
+                z->order[t++] = w;
+                z->par[w] = v;
+                z->it[w] = 0;
+                z->smin[w] = w;
+                z->stack[top++] = w;
+            } else if (w != z->par[v] && z->disc[w] < z->low[v]) {
+                z->low[v] = z->disc[w];
+            }
+            continue;
+        }
+        top--;
+        z->fin[v] = t - 1;
+        int u = z->par[v];
+        if (u < 0)
+            continue;
+        if (z->low[v] < z->low[u])
+            z->low[u] = z->low[v];
+        if (z->smin[v] < z->smin[u])
+            z->smin[u] = z->smin[v];
+    }
+    return t;
+}
+
+void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
+{
+    int n = x->n;
+    for (int c = 0; c < n; c++)
+        z->comp[c] = -1;
+    int32_t nc = 0, t = 0;
+    for (int c = 0; c < n; c++) {
+        if (x->occ[c] || z->comp[c] >= 0)
+            continue;
+        /* Cells are visited in increasing order: c is its area's
+         * smallest. */
+        z->cmin[nc] = c;
+        z->cstart[nc] = t;
+        int32_t end = dfs_area(x, z, c, nc, t);
+        z->cend[nc] = end - 1;
+        int32_t m = n;
+        for (int32_t i = t; i < end; i++) {
+            if (z->order[i] < m)
+                m = z->order[i];
+            z->pre[i] = m;
+        }
+        m = n;
+        for (int32_t i = end; i-- > t;) {
+            if (z->order[i] < m)
+                m = z->order[i];
+            z->suf[i] = m;
+        }
+        t = end;
+        nc++;
+    }
+    z->ncomp = nc;
+}
+
+/* Whether child v of `in` (in the search tree) is cut off from the rest
+ * of the area when `in` fills. */
+static bool cut_off(const sok_zone *z, int in, int v)
+{
+    return z->par[in] < 0 || z->low[v] >= z->disc[in];
+}
+
+int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
+                         int *regions)
+{
+    if (in < 0 || out < 0 || z->comp[in] < 0 || z->comp[out] >= 0)
+        return -1;
+    int32_t area = z->comp[in];
+    /* Pieces of in's area once it fills: the cut-off children, and the
+     * parent's piece when in is not the root. */
+    int m = z->par[in] >= 0;
+    int32_t kids[4];
+    int nk = 0;
+    for (int d = 0; d < 4; d++) {
+        int w = x->nb[in * 4 + d];
+        if (w >= 0 && z->comp[w] == area && z->par[w] == in)
+            kids[nk++] = w;
+    }
+    for (int i = 0; i < nk; i++)
+        m += cut_off(z, in, kids[i]);
+    /* The groups beside out: another area (its number), a cut-off
+     * child's piece (-2 - child), the parent's piece (-1). */
+    int32_t grp[4];
+    int ng = 0, lo = out;
+    for (int d = 0; d < 4; d++) {
+        int y = x->nb[out * 4 + d];
+        if (y < 0 || y == in || z->comp[y] < 0)
+            continue;
+        int32_t key = z->comp[y], gmin;
+        if (key != area) {
+            gmin = z->cmin[key];
+        } else {
+            key = -1;
+            for (int i = 0; i < nk && key == -1; i++)
+                if (cut_off(z, in, kids[i]) && z->disc[kids[i]] <= z->disc[y] &&
+                    z->disc[y] <= z->fin[kids[i]])
+                    key = -2 - kids[i];
+            if (key != -1) {
+                gmin = z->smin[-2 - key];
+            } else {
+                /* The parent's piece: the area's cells before in's
+                 * subtree and after it, and in's other children. */
+                gmin = z->disc[in] > z->cstart[area] ? z->pre[z->disc[in] - 1]
+                                                     : x->n;
+                if (z->fin[in] < z->cend[area] && z->suf[z->fin[in] + 1] < gmin)
+                    gmin = z->suf[z->fin[in] + 1];
+                for (int i = 0; i < nk; i++)
+                    if (!cut_off(z, in, kids[i]) && z->smin[kids[i]] < gmin)
+                        gmin = z->smin[kids[i]];
+            }
+        }
+        bool dup = false;
+        for (int j = 0; j < ng; j++)
+            dup |= grp[j] == key;
+        if (dup)
+            continue;
+        grp[ng++] = key;
+        if (gmin < lo)
+            lo = gmin;
+    }
+    *regions = z->ncomp - 1 + m + 1 - ng;
+    return lo;
+}
