@@ -787,6 +787,33 @@ START_TEST(test_property_three_boxes)
 }
 END_TEST
 
+/* Checks the `moves` and `pushes` answers m and p of a random level
+ * against the brute force (both impossible, or both optimal with the
+ * brute force's counts, each replayed) and frees them. True when the
+ * level is solvable. */
+static bool check_exact_pair(const char *const *rows, int n, gs_result *m,
+                             gs_result *p, int iter)
+{
+    long long best = bf_solve(rows, n, false);
+    long long lex = bf_solve(rows, n, true);
+    if (best < 0) {
+        ck_assert_msg(m->status == GS_IMPOSSIBLE && p->status == GS_IMPOSSIBLE,
+                      "iter %d: expected impossible", iter);
+    } else {
+        check_answer(rows, n, m);
+        check_answer(rows, n, p);
+        ck_assert_msg((long long)m->steps == best,
+                      "iter %d: %zu steps, brute force %lld", iter, m->steps,
+                      best);
+        ck_assert_int_eq(p->pushes, lex / (long long)BF_PUSH);
+        ck_assert_int_eq((long long)p->steps, lex % (long long)BF_PUSH);
+        ck_assert(m->optimal && p->optimal);
+    }
+    gs_result_free(m);
+    gs_result_free(p);
+    return best >= 0;
+}
+
 /* The perimeter table forced on from the first few states, small enough
  * that it often stops short of the start (its bound outside then counts)
  * or big enough to hold every solvable position (then it also proves
@@ -800,31 +827,15 @@ static void property_perimeter(uint64_t seed, size_t first)
         char buf[8][9];
         const char *rows[8];
         int n = random_level(&seed, 1, 3, buf, rows);
-        long long best = bf_solve(rows, n, false);
-        long long lex = bf_solve(rows, n, true);
         size_t cap = CAPS[iter % 5];
         uint64_t trigger = 1 + (uint64_t)(iter % 3) * 4;
         gs_result m, p;
         solve_rows_perim(rows, n, "moves", trigger, cap, first, &m);
         solve_rows_perim(rows, n, "pushes", trigger, cap, first, &p);
-        if (best < 0) {
-            impossible++;
-            ck_assert_msg(m.status == GS_IMPOSSIBLE &&
-                              p.status == GS_IMPOSSIBLE,
-                          "iter %d: expected impossible", iter);
-        } else {
+        if (check_exact_pair(rows, n, &m, &p, iter))
             solvable++;
-            check_answer(rows, n, &m);
-            check_answer(rows, n, &p);
-            ck_assert_msg((long long)m.steps == best,
-                          "iter %d cap %zu: %zu steps, brute force %lld", iter,
-                          cap, m.steps, best);
-            ck_assert_int_eq(p.pushes, lex / (long long)BF_PUSH);
-            ck_assert_int_eq((long long)p.steps, lex % (long long)BF_PUSH);
-            ck_assert(m.optimal && p.optimal);
-        }
-        gs_result_free(&m);
-        gs_result_free(&p);
+        else
+            impossible++;
     }
     ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
                   solvable, impossible);
@@ -937,8 +948,6 @@ START_TEST(test_property_symmetric)
         int n = symmetric_level(&seed, buf, rows);
         if (n == 0)
             continue;
-        long long best = bf_solve(rows, n, false);
-        long long lex = bf_solve(rows, n, true);
         gs_result m, p;
         if (iter % 2) {
             solve_rows_perim(rows, n, "moves", 1 + (uint64_t)(iter % 3), 1000,
@@ -949,24 +958,10 @@ START_TEST(test_property_symmetric)
             solve_rows(rows, n, "moves", NULL, &m);
             solve_rows(rows, n, "pushes", NULL, &p);
         }
-        if (best < 0) {
-            impossible++;
-            ck_assert_msg(m.status == GS_IMPOSSIBLE &&
-                              p.status == GS_IMPOSSIBLE,
-                          "iter %d: expected impossible", iter);
-        } else {
+        if (check_exact_pair(rows, n, &m, &p, iter))
             solvable++;
-            check_answer(rows, n, &m);
-            check_answer(rows, n, &p);
-            ck_assert_msg((long long)m.steps == best,
-                          "iter %d: %zu steps, brute force %lld", iter, m.steps,
-                          best);
-            ck_assert_int_eq(p.pushes, lex / (long long)BF_PUSH);
-            ck_assert_int_eq((long long)p.steps, lex % (long long)BF_PUSH);
-            ck_assert(m.optimal && p.optimal);
-        }
-        gs_result_free(&m);
-        gs_result_free(&p);
+        else
+            impossible++;
     }
     ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
                   solvable, impossible);

@@ -505,8 +505,8 @@ START_TEST(test_perimeter_dropped_moves)
      * positions neither is whole nor lifts the start's bound, and is
      * dropped (kept, such tables cost Microban I 139 its solve); the
      * answer is the same. */
-    static const char *const corridor[] = {
-        "##############", "#@  $       .#", "##############"};
+    static const char *const corridor[] = {"##############", "#@  $       .#",
+                                           "##############"};
     sok_level L;
     uint32_t h, b = perim_start_bound(&L, corridor, 3, SOK_MOVES, 16, &h);
     bool complete;

@@ -31,7 +31,6 @@
 #include "gridsolve/mem.h"
 #include "sokoban.h"
 
-
 /* One queued state: its estimate << 16 | pushes so far (both saturated),
  * and its id in the store. */
 typedef struct fess_ent {
@@ -54,7 +53,7 @@ struct sok_fess {
      * path that no advisor made), then estimate: FESS's own order. */
     fess_cell *wcells;
     uint32_t wcells_cap;
-    bool dual; /* every other pick of a cell from wcells (x->fess_dual) */
+    bool dual;       /* every other pick of a cell from wcells (x->fess_dual) */
     uint32_t *index; /* open addressing: cell number + 1, 0 = empty */
     uint32_t index_mask;
     uint32_t cursor; /* the next cell of the round */

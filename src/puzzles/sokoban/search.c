@@ -628,25 +628,62 @@ static bool replay_push(sok_ctx *x, int old, int d, int *player, gs_buf *out,
     return ok;
 }
 
+/* The states from the start to goal, start first, in a malloc'd array
+ * of *k + 1 (*k pushes); NULL when out of memory. */
+static uint64_t *path_chain(gs_search *s, uint64_t goal, size_t *k)
+{
+    size_t n = 0;
+    for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
+         id = gs_search_parent(s, id, NULL))
+        n++;
+    uint64_t *chain = malloc(sizeof *chain * (n + 1));
+    if (!chain)
+        return NULL;
+    uint64_t id = goal;
+    for (size_t i = n + 1; i > 0; i--) {
+        chain[i - 1] = id;
+        id = gs_search_parent(s, id, NULL);
+    }
+    *k = n;
+    return chain;
+}
+
+/* The error of an answer whose push t cannot be replayed: a bug, not
+ * the request's fault. */
+static int unreachable_push(gs_error *err, size_t t)
+{
+    return gs_error_set(err, GS_EINTERNAL,
+                        "sokoban: push %zu of the answer is not reachable", t);
+}
+
+/* Ends a rebuild: on success (rc GS_OK, out whole) the moves and pushes
+ * go into res; otherwise out is dropped and the error passed on. */
+static int answer_done(int rc, gs_buf *out, long pushes, gs_result *res,
+                       gs_error *err)
+{
+    if (rc == GS_OK && gs_buf_status(out))
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    if (rc) {
+        gs_buf_free(out);
+        return rc;
+    }
+    res->moves = gs_buf_take(out, &res->steps);
+    res->pushes = pushes;
+    res->status = GS_SOLVED;
+    return GS_OK;
+}
+
 /* Rebuilds the full LURD answer for goal state `goal`: each push state
  * records only its push direction, so the walks between pushes are
  * recomputed by the same shortest flood the search costed them with. */
 static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                    gs_error *err)
 {
-    size_t k = 0;
+    size_t k;
     unsigned char d;
-    for (uint64_t id = goal; gs_search_parent(s, id, &d) != GS_NO_PARENT;
-         id = gs_search_parent(s, id, &d))
-        k++;
-    uint64_t *chain = malloc(sizeof *chain * (k + 1));
+    uint64_t *chain = path_chain(s, goal, &k);
     if (!chain)
         return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    uint64_t id = goal;
-    for (size_t i = k + 1; i > 0; i--) {
-        chain[i - 1] = id;
-        id = gs_search_parent(s, id, &d);
-    }
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
     long pushes = 0;
@@ -664,25 +701,13 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         bool ok = (d & 8) ? replay_advice(x, old, &player, &out, &pushes)
                           : replay_push(x, old, d, &player, &out, &pushes);
         if (!ok) {
-            rc = gs_error_set(err, GS_EINTERNAL,
-                              "sokoban: push %zu of the answer is not "
-                              "reachable",
-                              t);
+            rc = unreachable_push(err, t);
             break;
         }
         memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
     }
     free(chain);
-    if (rc == GS_OK && gs_buf_status(&out))
-        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    if (rc) {
-        gs_buf_free(&out);
-        return rc;
-    }
-    res->moves = gs_buf_take(&out, &res->steps);
-    res->pushes = pushes;
-    res->status = GS_SOLVED;
-    return GS_OK;
+    return answer_done(rc, &out, pushes, res, err);
 }
 
 /* rebuild() for a search keyed by symmetry classes (sym.c): from the
@@ -692,18 +717,10 @@ static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
 static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                        gs_error *err)
 {
-    size_t k = 0;
-    for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
-         id = gs_search_parent(s, id, NULL))
-        k++;
-    uint64_t *chain = malloc(sizeof *chain * (k + 1));
+    size_t k;
+    uint64_t *chain = path_chain(s, goal, &k);
     if (!chain)
         return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    uint64_t id = goal;
-    for (size_t i = k + 1; i > 0; i--) {
-        chain[i - 1] = id;
-        id = gs_search_parent(s, id, NULL);
-    }
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
     long pushes = 0;
@@ -736,25 +753,13 @@ static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
         }
         gs_sokoban_occ_set(x, x->boxes, 0);
         if (!ok) {
-            rc = gs_error_set(err, GS_EINTERNAL,
-                              "sokoban: push %zu of the answer is not "
-                              "reachable",
-                              t);
+            rc = unreachable_push(err, t);
             break;
         }
         memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
     }
     free(chain);
-    if (rc == GS_OK && gs_buf_status(&out))
-        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    if (rc) {
-        gs_buf_free(&out);
-        return rc;
-    }
-    res->moves = gs_buf_take(&out, &res->steps);
-    res->pushes = pushes;
-    res->status = GS_SOLVED;
-    return GS_OK;
+    return answer_done(rc, &out, pushes, res, err);
 }
 
 /* Writes the outcome of search s into res: rc is search()'s (1: found,
@@ -954,8 +959,8 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
 
 void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[SOK_ANY_SLICES] = {
-        SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END, 100, 100};
+    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END, SOK_PLAIN_END,
+                                                SOK_GREEDY_END, 100, 100};
     for (int i = 0; i < SOK_ANY_SLICES; i++)
         end[i] = span > 0 ? span / 100 * pct[i] : 0;
     if (span <= SOK_ANY_SHORT_NS)

@@ -167,10 +167,10 @@ typedef struct sok_zone {
     int32_t *cstart, *cend; /* area -> its first and last discovery time */
     int32_t *disc, *low, *par, *fin; /* n: the depth-first search (fin: the
                                         last time in the cell's subtree) */
-    int32_t *smin;          /* n: the smallest cell of the subtree */
-    int32_t *order;         /* time -> cell */
-    int32_t *pre, *suf;     /* time -> smallest cell of the area up to it,
-                               from it on */
+    int32_t *smin;                   /* n: the smallest cell of the subtree */
+    int32_t *order;                  /* time -> cell */
+    int32_t *pre, *suf; /* time -> smallest cell of the area up to it,
+                           from it on */
     int32_t *stack;
     uint8_t *it; /* n: the search's next direction per cell */
     int32_t ncomp;

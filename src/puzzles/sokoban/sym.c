@@ -189,7 +189,24 @@ static int cmp_bits(const uint64_t *a, const uint64_t *b, int nw)
     return 0;
 }
 
-void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
+/* Image t's player: the image of the exact cell, or (area) the smallest
+ * image of the area's cells (those x->seen marks with x->gen). */
+static int image_player(const sok_ctx *x, const int32_t *m, int player,
+                        bool area)
+{
+    if (!area)
+        return m[player];
+    int ip = x->n;
+    for (int c = 0; c < x->n; c++)
+        if (x->seen[c] == x->gen && m[c] < ip)
+            ip = m[c];
+    return ip;
+}
+
+/* Packs the chosen image of (player, boxes) into x->key: the smallest set
+ * of box cells, then the smallest player cell (or area's smallest cell);
+ * sets as bit sets, so no image needs sorting. */
+static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area)
 {
     struct sok_sym *S = x->sym;
     int nb = x->nboxes, nw = S ? S->nw : 0;
@@ -197,8 +214,6 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
         gs_sokoban_key_pack(x, player, boxes);
         return;
     }
-    /* The chosen image: the smallest set of box cells, then the smallest
-     * player cell; sets as bit sets, so no image needs sorting. */
     uint64_t *best = S->bits, *cur = S->bits + nw;
     memset(best, 0, sizeof *best * (size_t)nw);
     for (int i = 0; i < nb; i++)
@@ -212,9 +227,12 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
             cur[c >> 6] |= (uint64_t)1 << (c & 63);
         }
         int r = cmp_bits(cur, best, nw);
-        if (r < 0 || (r == 0 && m[player] < bp)) {
+        if (r > 0)
+            continue;
+        int ip = image_player(x, m, player, area);
+        if (r < 0 || ip < bp) {
             memcpy(best, cur, sizeof *best * (size_t)nw);
-            bp = m[player];
+            bp = ip;
             t0 = t;
         }
     }
@@ -229,47 +247,12 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
     gs_sokoban_key_pack(x, bp, S->best);
 }
 
+void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
+{
+    canon(x, player, boxes, false);
+}
+
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes)
 {
-    struct sok_sym *S = x->sym;
-    int nb = x->nboxes, nw = S ? S->nw : 0;
-    if (!S) {
-        gs_sokoban_key_pack(x, lo, boxes);
-        return;
-    }
-    uint64_t *best = S->bits, *cur = S->bits + nw;
-    memset(best, 0, sizeof *best * (size_t)nw);
-    for (int i = 0; i < nb; i++)
-        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
-    int bp = lo, t0 = -1;
-    for (int t = 0; t < S->count; t++) {
-        const int32_t *m = S->map + (size_t)t * (size_t)x->n;
-        memset(cur, 0, sizeof *cur * (size_t)nw);
-        for (int i = 0; i < nb; i++) {
-            int c = m[boxes[i]];
-            cur[c >> 6] |= (uint64_t)1 << (c & 63);
-        }
-        int r = cmp_bits(cur, best, nw);
-        if (r > 0)
-            continue;
-        /* The image area's smallest cell. */
-        int ip = x->n;
-        for (int c = 0; c < x->n; c++)
-            if (x->seen[c] == x->gen && m[c] < ip)
-                ip = m[c];
-        if (r < 0 || ip < bp) {
-            memcpy(best, cur, sizeof *best * (size_t)nw);
-            bp = ip;
-            t0 = t;
-        }
-    }
-    if (t0 < 0) {
-        gs_sokoban_key_pack(x, lo, boxes);
-        return;
-    }
-    int k = 0;
-    for (int w = 0; w < nw; w++)
-        for (uint64_t v = best[w]; v; v &= v - 1)
-            S->best[k++] = w * 64 + __builtin_ctzll(v);
-    gs_sokoban_key_pack(x, bp, S->best);
+    canon(x, lo, boxes, true);
 }

@@ -25,10 +25,9 @@
 bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z)
 {
     size_t n = (size_t)x->n;
-    int32_t **tabs[] = {&z->comp, &z->cmin, &z->cstart, &z->cend,
-                        &z->disc, &z->low,  &z->par,    &z->fin,
-                        &z->smin, &z->order, &z->pre,   &z->suf,
-                        &z->stack};
+    int32_t **tabs[] = {&z->comp, &z->cmin, &z->cstart, &z->cend, &z->disc,
+                        &z->low,  &z->par,  &z->fin,    &z->smin, &z->order,
+                        &z->pre,  &z->suf,  &z->stack};
     bool ok = true;
     for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) {
         *tabs[i] = gs_sokoban_tab_alloc(x, sizeof(int32_t) * n, false);
