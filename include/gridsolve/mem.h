@@ -20,6 +20,15 @@
 
 /* Sets the budget in bytes; 0 means unlimited (the default). */
 void gs_mem_set_budget(uint64_t bytes);
+/* The budget of `percent` of the system's memory, less what the process
+ * holds (gs_mem_process_budget(gs_mem_default_budget(percent))), worked
+ * out only once the reservations pass GS_MEM_LAZY_FLOOR or the budget is
+ * asked for: a small run (`gridsolve solve` on a judge file) then never
+ * reads the cgroup and /proc files at all. gs_mem_set_budget cancels it. */
+#define GS_MEM_LAZY_FLOOR (4u << 20)
+void gs_mem_defer_default_budget(unsigned percent);
+/* True while a deferred budget waits to be worked out. */
+bool gs_mem_budget_pending(void);
 uint64_t gs_mem_budget(void);
 /* Bytes reserved now, and the most ever reserved at once. */
 uint64_t gs_mem_used(void);

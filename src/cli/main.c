@@ -168,8 +168,10 @@ static int cmd_solve(int argc, char **argv)
     double timeout_ms = -1;
     long long max_states = -1;
     /* The same process-wide budget as `serve`: without it one solve can
-     * take every byte of the machine. */
-    uint64_t max_memory = gs_mem_default_budget(GS_CONFIG_MEMORY_PERCENT);
+     * take every byte of the machine. The default is worked out when a
+     * solve grows past a few MB (gs_mem_defer_default_budget). */
+    uint64_t max_memory = 0;
+    bool max_memory_set = false;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -178,6 +180,7 @@ static int cmd_solve(int argc, char **argv)
         } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
         } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
+            max_memory_set = true;
             if (!gs_config_parse_bytes(argv[++i], &max_memory)) {
                 fprintf(stderr, "gridsolve: --max-memory needs a byte count "
                                 "(digits, optional K/M/G suffix)\n");
@@ -242,7 +245,10 @@ static int cmd_solve(int argc, char **argv)
         return EXIT_ERROR;
     }
 
-    gs_mem_set_budget(gs_mem_process_budget(max_memory));
+    if (max_memory_set)
+        gs_mem_set_budget(gs_mem_process_budget(max_memory));
+    else
+        gs_mem_defer_default_budget(GS_CONFIG_MEMORY_PERCENT);
     gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);

@@ -26,6 +26,9 @@
 #define HDR 16
 
 static atomic_uint_fast64_t budget;
+/* The percent of gs_mem_defer_default_budget, until the budget it stands
+ * for is worked out (0: none pending). */
+static atomic_uint lazy_percent;
 static atomic_uint_fast64_t used;
 static atomic_uint_fast64_t peak;
 static atomic_uint_fast64_t refused;
@@ -46,11 +49,35 @@ static _Thread_local struct {
 
 void gs_mem_set_budget(uint64_t bytes)
 {
+    atomic_store(&lazy_percent, 0);
     atomic_store(&budget, bytes);
+}
+
+void gs_mem_defer_default_budget(unsigned percent)
+{
+    atomic_store(&budget, 0);
+    atomic_store(&lazy_percent, percent);
+}
+
+/* Works out a deferred default budget (once; the thread that takes the
+ * pending percent sets it). Cold: a run that stays small never comes. */
+static __attribute__((noinline, cold)) void resolve_lazy(void)
+{
+    unsigned percent = atomic_exchange(&lazy_percent, 0);
+    if (percent)
+        atomic_store(&budget,
+                     gs_mem_process_budget(gs_mem_default_budget(percent)));
+}
+
+bool gs_mem_budget_pending(void)
+{
+    return atomic_load(&lazy_percent) != 0;
 }
 
 uint64_t gs_mem_budget(void)
 {
+    if (atomic_load_explicit(&lazy_percent, memory_order_relaxed))
+        resolve_lazy();
     return atomic_load(&budget);
 }
 
@@ -90,8 +117,11 @@ static void note_peak(uint64_t now)
  * refusal: the exact amount is asked for next). */
 static bool take(uint64_t n, bool count)
 {
-    uint64_t max = atomic_load_explicit(&budget, memory_order_relaxed);
     uint64_t cur = atomic_load_explicit(&used, memory_order_relaxed);
+    if (cur + n > GS_MEM_LAZY_FLOOR &&
+        atomic_load_explicit(&lazy_percent, memory_order_relaxed))
+        resolve_lazy();
+    uint64_t max = atomic_load_explicit(&budget, memory_order_relaxed);
 
     do {
         if (max && (n > max || cur > max - n)) {

@@ -33,6 +33,37 @@ START_TEST(reserve_respects_budget)
 }
 END_TEST
 
+/* The CLI's default budget is worked out only once the reservations pass
+ * GS_MEM_LAZY_FLOOR (a small run never reads the cgroup files), and then
+ * it is the budget `serve` would start with. */
+START_TEST(deferred_default_budget)
+{
+    uint64_t base = gs_mem_used();
+    ck_assert_uint_lt(base, GS_MEM_LAZY_FLOOR / 2);
+    gs_mem_defer_default_budget(80);
+    ck_assert(gs_mem_budget_pending());
+    ck_assert(gs_mem_reserve(GS_MEM_LAZY_FLOOR / 2 - base));
+    ck_assert(gs_mem_budget_pending());
+    ck_assert(gs_mem_reserve(GS_MEM_LAZY_FLOOR / 2 + 1));
+    ck_assert(!gs_mem_budget_pending());
+    uint64_t want = gs_mem_process_budget(gs_mem_default_budget(80));
+    uint64_t got = gs_mem_budget();
+    /* Resident memory moves a little between the two readings. */
+    ck_assert_uint_gt(got, 0);
+    ck_assert_uint_le(got > want ? got - want : want - got, 64u << 20);
+    gs_mem_release(GS_MEM_LAZY_FLOOR + 1 - base);
+
+    /* Asking for the budget works it out too; setting one cancels it. */
+    gs_mem_defer_default_budget(80);
+    ck_assert_uint_gt(gs_mem_budget(), 0);
+    ck_assert(!gs_mem_budget_pending());
+    gs_mem_defer_default_budget(80);
+    gs_mem_set_budget(0);
+    ck_assert(!gs_mem_budget_pending());
+    ck_assert_uint_eq(gs_mem_budget(), 0);
+}
+END_TEST
+
 START_TEST(accounting_allocator)
 {
     uint64_t base = gs_mem_used();
@@ -296,6 +327,7 @@ Suite *gs_test_mem_suite(void)
     Suite *s = suite_create("mem");
     TCase *tc = tcase_create("mem");
     tcase_add_test(tc, reserve_respects_budget);
+    tcase_add_test(tc, deferred_default_budget);
     tcase_add_test(tc, accounting_allocator);
     tcase_add_test(tc, scope_credit_stays_within_budget);
     tcase_add_test(tc, arena_holds_small_trees);
