@@ -13,7 +13,6 @@
  * budget.
  */
 #include <fcntl.h>
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "gridsolve/cjson.h"
 
 #include "gridsolve/mem.h"
+#include "gridsolve/text.h"
 
 #define HDR 16
 
@@ -262,25 +262,15 @@ static int read_u64s(const char *path, unsigned long long *v, int n)
     close(fd);
     if (len <= 0)
         return 0;
-    text[len] = '\0';
-    /* Digits by hand, not strtoull: its locale tables are one more page
-     * of libc to fault in at every start. */
-    const char *p = text;
+    /* The judge-text reader, not strtoull: its locale tables are one more
+     * page of libc to fault in. */
+    gs_text t;
+    gs_error err;
+    long x;
     int got = 0;
-    while (got < n) {
-        while (*p == ' ')
-            p++;
-        if (*p < '0' || *p > '9')
-            break;
-        unsigned long long x = 0;
-        for (; *p >= '0' && *p <= '9'; p++) {
-            unsigned d = (unsigned)(*p - '0');
-            if (x > (ULLONG_MAX - d) / 10)
-                return got; /* overflow: not a number we can use */
-            x = x * 10 + d;
-        }
-        v[got++] = x;
-    }
+    gs_text_init(&t, text, (size_t)len);
+    while (got < n && gs_text_int(&t, &x, "number", &err) == 1 && x >= 0)
+        v[got++] = (unsigned long long)x;
     return got;
 }
 

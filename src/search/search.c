@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gridsolve/heap.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/search.h"
 
@@ -23,11 +24,6 @@
 /* Longest we aim to run between two clock reads: the stride shrinks when
  * ticks turn out slower than this allows. */
 #define CHECK_SLACK_NS 1000000
-
-typedef struct heap_ent {
-    uint64_t prio;
-    uint32_t id;
-} heap_ent;
 
 struct gs_search {
     gs_search_config cfg;
@@ -53,7 +49,7 @@ struct gs_search {
     uint64_t grow_at;     /* count at which the index doubles (load 0.7) */
     unsigned table_shift; /* a hash's home slot: hash >> table_shift */
     uint64_t fifo_head;
-    heap_ent *heap;
+    gs_heap_ent *heap;
     size_t heap_len, heap_cap;
 };
 
@@ -629,11 +625,6 @@ void gs_search_prefetch(const gs_search *s, const void *key)
     __builtin_prefetch(&s->table[h >> s->table_shift]);
 }
 
-static bool heap_less(const heap_ent *a, const heap_ent *b)
-{
-    return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
-}
-
 /* Doubles the heap's room (from the budget). GS_OK, GS_ELIMIT or
  * GS_ENOMEM. Apart from heap_push, which then inlines into its callers. */
 static __attribute__((noinline)) int heap_grow(gs_search *s)
@@ -641,7 +632,7 @@ static __attribute__((noinline)) int heap_grow(gs_search *s)
     size_t cap = s->heap_cap ? s->heap_cap * 2 : 64;
     if (!budget_grow(s, s->heap_cap * sizeof *s->heap, cap * sizeof *s->heap))
         return GS_ELIMIT;
-    heap_ent *h = realloc(s->heap, cap * sizeof *h);
+    gs_heap_ent *h = realloc(s->heap, cap * sizeof *h);
     if (!h)
         return GS_ENOMEM;
     s->heap = h;
@@ -656,38 +647,8 @@ static inline int heap_push(gs_search *s, uint64_t prio, uint32_t id)
         if (rc)
             return rc;
     }
-    size_t i = s->heap_len++;
-    heap_ent e = {prio, id};
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!heap_less(&e, &s->heap[p]))
-            break;
-        s->heap[i] = s->heap[p];
-        i = p;
-    }
-    s->heap[i] = e;
+    gs_heap_push(s->heap, &s->heap_len, (gs_heap_ent){prio, id});
     return GS_OK;
-}
-
-static heap_ent heap_pop(gs_search *s)
-{
-    heap_ent top = s->heap[0];
-    heap_ent last = s->heap[--s->heap_len];
-    size_t i = 0, n = s->heap_len;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && heap_less(&s->heap[c + 1], &s->heap[c]))
-            c++;
-        if (!heap_less(&s->heap[c], &last))
-            break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    if (n)
-        s->heap[i] = last;
-    return top;
 }
 
 int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
@@ -738,7 +699,7 @@ int gs_search_pop(gs_search *s, uint64_t *id)
         for (;;) {
             if (s->heap_len == 0)
                 return 0;
-            heap_ent e = heap_pop(s);
+            gs_heap_ent e = gs_heap_pop(s->heap, &s->heap_len);
             unsigned char *closed = rec_closed(s, rec_at(s, e.id));
             if (*closed)
                 continue; /* stale: improved and expanded already */

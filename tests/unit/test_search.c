@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/heap.h"
 #include "gridsolve/search.h"
 #include "suites.h"
 
@@ -356,6 +357,25 @@ START_TEST(requeue_puts_back_unexpanded)
 }
 END_TEST
 
+/* The shared heap pops by prio, then id, whatever the order of pushes. */
+START_TEST(heap_pops_in_order)
+{
+    gs_heap_ent h[64];
+    size_t n = 0;
+    uint32_t seed = 7;
+    for (uint32_t i = 0; i < 64; i++) {
+        seed = seed * 1103515245u + 12345u;
+        gs_heap_push(h, &n, (gs_heap_ent){(seed >> 16) % 8, i});
+    }
+    gs_heap_ent prev = gs_heap_pop(h, &n);
+    while (n > 0) {
+        gs_heap_ent e = gs_heap_pop(h, &n);
+        ck_assert(gs_heap_less(&prev, &e));
+        prev = e;
+    }
+}
+END_TEST
+
 Suite *gs_test_search_suite(void)
 {
     Suite *s = suite_create("search");
@@ -363,6 +383,7 @@ Suite *gs_test_search_suite(void)
     /* Not a timing assertion: room for sanitizers on a loaded machine. */
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, fifo_hashed_finds_shortest);
+    tcase_add_test(tc, heap_pops_in_order);
     tcase_add_test(tc, priority_astar_finds_shortest);
     tcase_add_test(tc, priority_improves_unexpanded_state);
     tcase_add_test(tc, unreachable_goal_is_impossible);

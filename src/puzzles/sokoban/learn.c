@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/heap.h"
 #include "gridsolve/mem.h"
 #include "sokoban.h"
 
@@ -71,7 +72,7 @@ struct sok_learn {
     learn_key *st; /* the sub-search's stored states, in order */
     learn_key *ar; /* the area-keyed states it expanded */
     size_t nar;
-    uint64_t *heap; /* its queue: h << 32 | index into st */
+    gs_heap_ent *heap; /* its queue: prio h, id the index into st */
     size_t nst, nheap;
     uint8_t *occ;   /* n: the sub-problem's boxes */
     uint32_t *seen; /* n: flood stamps */
@@ -327,36 +328,6 @@ static int sub_insert(struct sok_learn *L, const learn_key *k)
     }
 }
 
-static void heap_push(struct sok_learn *L, uint64_t e)
-{
-    size_t i = L->nheap++;
-    while (i > 0 && L->heap[(i - 1) / 2] > e) {
-        L->heap[i] = L->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    L->heap[i] = e;
-}
-
-static uint64_t heap_pop(struct sok_learn *L)
-{
-    uint64_t top = L->heap[0], last = L->heap[--L->nheap];
-    size_t i = 0, n = L->nheap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && L->heap[c + 1] < L->heap[c])
-            c++;
-        if (L->heap[c] >= last)
-            break;
-        L->heap[i] = L->heap[c];
-        i = c;
-    }
-    if (n)
-        L->heap[i] = last;
-    return top;
-}
-
 /* Relaxed pushes of the state's boxes to their nearest goals. */
 static uint32_t sub_h(const sok_ctx *x, const learn_key *k)
 {
@@ -375,7 +346,8 @@ static bool sub_add(const sok_ctx *x, struct sok_learn *L, const learn_key *k)
     if (r <= 0)
         return r == 0;
     L->st[L->nst] = *k;
-    heap_push(L, (uint64_t)sub_h(x, k) << 32 | L->nst);
+    gs_heap_push(L->heap, &L->nheap,
+                 (gs_heap_ent){sub_h(x, k), (uint32_t)L->nst});
     L->nst++;
     return true;
 }
@@ -398,7 +370,7 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
     uint8_t *mainocc = x->occ;
     x->occ = L->occ; /* the freeze test reads x->occ */
     while (L->nheap > 0 && rc == 1) {
-        learn_key k = L->st[heap_pop(L) & 0xffffffffu];
+        learn_key k = L->st[gs_heap_pop(L->heap, &L->nheap).id];
         bool all = true;
         for (int i = 0; i < m; i++)
             all = all && x->goal[k.v[2 + i]];
