@@ -692,6 +692,120 @@ START_TEST(test_sym_not)
 }
 END_TEST
 
+/* ---------------------------------------------------- area after a move */
+
+/* Compares gs_sokoban_area_after with a flood after the move (box `out`
+ * onto `in`, the player then on pl), cell by cell, and the keys sym.c
+ * makes from either. Returns 1 when the analysis told (2 when `in` was an
+ * articulation point), 0 when it declined. Leaves x->occ as it was. */
+static int check_after(sok_ctx *x, sok_area *an, const int32_t *boxes, int in,
+                       int out, int pl)
+{
+    sok_after af;
+    bool told = gs_sokoban_area_after(x, an, in, out, pl, &af);
+    x->occ[out] = 0;
+    x->occ[in] = 1;
+    int32_t moved[8];
+    int k = 0;
+    for (int i = 0; i < x->nboxes; i++)
+        if (boxes[i] != out)
+            moved[k++] = boxes[i];
+    moved[k++] = in;
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && moved[j - 1] > moved[j]; j--) {
+            int32_t t = moved[j];
+            moved[j] = moved[j - 1];
+            moved[j - 1] = t;
+        }
+    int rc = 0;
+    if (told) {
+        int lo = gs_sokoban_flood(x, pl);
+        for (int c = 0; c < x->n; c++)
+            ck_assert_int_eq(gs_sokoban_after_has(&af, c),
+                             x->seen[c] == x->gen);
+        ck_assert_int_eq(gs_sokoban_after_min(x, &af), lo);
+        unsigned char want[64];
+        gs_sokoban_sym_canon_area(x, lo, moved);
+        memcpy(want, x->key, x->key_size);
+        gs_sokoban_sym_canon_after(x, &af, moved);
+        ck_assert_mem_eq(want, x->key, x->key_size);
+        rc = af.ncut ? 2 : 1;
+    }
+    x->occ[in] = 0;
+    x->occ[out] = 1;
+    return rc;
+}
+
+START_TEST(test_area_after_matches_flood)
+{
+    /* Mirrored rooms joined by one-cell doors: many articulation points.
+     * Random positions; every pull and push of every box is checked. */
+    static const char *const rows[] = {"#########", "#.  #  .#", "# # # # #",
+                                       "# $ @ $ #", "### # ###", "#.$ # $.#",
+                                       "#########"};
+    sok_level L;
+    sok_level_load(&L, rows, 7, SOK_PUSHES);
+    sok_ctx *x = &L.x;
+    ck_assert(gs_sokoban_sym_init(x));
+    ck_assert_int_eq(gs_sokoban_sym_count(x), 1);
+    sok_area an;
+    memset(&an, 0, sizeof an);
+    ck_assert(gs_sokoban_area_alloc(x, &an));
+    unsigned seed = 12345;
+    int told = 0, cut = 0, declined = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        int32_t boxes[8];
+        memset(x->occ, 0, (size_t)x->n);
+        for (int i = 0; i < x->nboxes; i++) {
+            int c;
+            do
+                c = rand_r(&seed) % x->n;
+            while (x->occ[c]);
+            x->occ[c] = 1;
+        }
+        int k = 0, p;
+        for (int c = 0; c < x->n; c++)
+            if (x->occ[c])
+                boxes[k++] = c;
+        do
+            p = rand_r(&seed) % x->n;
+        while (x->occ[p]);
+        gs_sokoban_area_analyse(x, &an, p);
+        for (int i = 0; i < x->nboxes; i++) {
+            int b = boxes[i];
+            for (int d = 0; d < 4; d++) {
+                int c1 = x->nb[b * 4 + d], rc;
+                /* A pull: the player on c1 steps to c2, the box to c1. */
+                if (c1 >= 0 && !x->occ[c1]) {
+                    int c2 = x->nb[c1 * 4 + d];
+                    if (c2 >= 0 && !x->occ[c2] && an.comp[c1] == an.pc) {
+                        rc = check_after(x, &an, boxes, c1, b, c2);
+                        told += rc > 0;
+                        cut += rc == 2;
+                        declined += rc == 0; /* never: c1, c2 in A */
+                    }
+                }
+                /* A push from the other side onto c1: the player on b. */
+                int q = x->nb[b * 4 + (d ^ 1)];
+                if (c1 >= 0 && !x->occ[c1] && q >= 0 && !x->occ[q] &&
+                    an.comp[q] == an.pc) {
+                    /* (Declined when c1 lies outside A.) */
+                    rc = check_after(x, &an, boxes, c1, b, b);
+                    told += rc > 0;
+                    cut += rc == 2;
+                }
+            }
+        }
+    }
+    /* Both kinds were met, and every pull was told. */
+    ck_assert_int_gt(cut, 100);
+    ck_assert_int_gt(told - cut, 100);
+    ck_assert_int_eq(declined, 0);
+    gs_sokoban_area_free(&an);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_rules_suite(void)
 {
     Suite *s = suite_create("sokoban_rules");
@@ -716,6 +830,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_learn_not);
     tcase_add_test(tc, test_sym_fires);
     tcase_add_test(tc, test_sym_not);
+    tcase_add_test(tc, test_area_after_matches_flood);
     suite_add_tcase(s, tc);
     return s;
 }

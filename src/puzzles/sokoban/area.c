@@ -4,13 +4,17 @@
  * positions that differ from it by one box each.
  *
  * One analysis of the position before the moves (O(cells)) labels every
- * area of free cells with its smallest cell and finds the articulation
- * points of the player's area A (cells whose loss splits it). A move that
- * fills a cell `in` of A that is no articulation point and frees a box
- * cell `out` leaves A \ {in} in one piece, with the player in it; `out`
- * joins it when beside it, and with `out` every other area beside `out`.
- * So the new smallest cell is a minimum over at most five numbers. Other
- * moves (`in` an articulation point, or outside A) get -1: flood.
+ * area of free cells with its smallest cell and runs a depth-first search
+ * of the player's area A, which finds its articulation points (cells
+ * whose loss splits it) and the discovery times of every subtree. A move
+ * fills a cell `in` of A and frees a box cell `out`. When `in` is no
+ * articulation point, A \ {in} stays in one piece with the player in it;
+ * `out` joins it when beside it, and with `out` every other area beside
+ * `out`, so the new smallest cell is a minimum over at most five numbers.
+ * When it is one, the pieces cut off are the subtrees of `in`'s children
+ * that cannot reach above it: a cell's piece is read off its discovery
+ * time. Either way a cell's membership costs a few compares
+ * (gs_sokoban_after_has), which is all sym.c needs to name the images.
  */
 #include <string.h>
 
@@ -25,11 +29,12 @@ bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a)
     a->disc = gs_sokoban_tab_alloc(x, sizeof *a->disc * n, false);
     a->low = gs_sokoban_tab_alloc(x, sizeof *a->low * n, false);
     a->par = gs_sokoban_tab_alloc(x, sizeof *a->par * n, false);
+    a->fin = gs_sokoban_tab_alloc(x, sizeof *a->fin * n, false);
     a->stack = gs_sokoban_tab_alloc(x, sizeof *a->stack * n, false);
     a->it = gs_sokoban_tab_alloc(x, n, false);
     a->art = gs_sokoban_tab_alloc(x, n, false);
-    return a->comp && a->cmin && a->disc && a->low && a->par && a->stack &&
-           a->it && a->art;
+    return a->comp && a->cmin && a->disc && a->low && a->par && a->fin &&
+           a->stack && a->it && a->art;
 }
 
 void gs_sokoban_area_free(sok_area *a)
@@ -39,20 +44,26 @@ void gs_sokoban_area_free(sok_area *a)
     gs_mem_free(a->disc);
     gs_mem_free(a->low);
     gs_mem_free(a->par);
+    gs_mem_free(a->fin);
     gs_mem_free(a->stack);
     gs_mem_free(a->it);
     gs_mem_free(a->art);
     memset(a, 0, sizeof *a);
 }
 
-/* Marks the articulation points of the player's area (component a->pc,
- * rooted at p) in a->art: an iterative depth-first search (Tarjan's
- * low-link), a cell u being one when some child v of the search tree
- * cannot reach above u (low[v] >= disc[u]), the root when it has two or
- * more children. */
-static void find_articulations(const sok_ctx *x, sok_area *a, int p)
+/* comp[] of a free cell no search has labelled yet. */
+#define SOK_AREA_UNSEEN (-2)
+
+/* Labels the player's area (component 0, rooted at p) and marks its
+ * articulation points in a->art: an iterative depth-first search
+ * (Tarjan's low-link), a cell u being one when some child v of the
+ * search tree cannot reach above u (low[v] >= disc[u]), the root when it
+ * has two or more children. fin[v] is the last discovery time in v's
+ * subtree. */
+static void search_player_area(const sok_ctx *x, sok_area *a, int p)
 {
     int32_t time = 0, top = 0, rootkids = 0;
+    a->comp[p] = 0;
     a->disc[p] = a->low[p] = ++time;
     a->par[p] = -1;
     a->it[p] = 0;
@@ -61,9 +72,11 @@ static void find_articulations(const sok_ctx *x, sok_area *a, int p)
         int v = a->stack[top - 1];
         if (a->it[v] < 4) {
             int w = x->nb[v * 4 + a->it[v]++];
-            if (w < 0 || a->comp[w] != a->pc)
+            if (w < 0 || a->comp[w] == -1)
                 continue;
-            if (a->disc[w] == 0) {
+            if (a->comp[w] == SOK_AREA_UNSEEN) {
+                a->comp[w] = 0;
+                a->art[w] = 0;
                 a->disc[w] = a->low[w] = ++time;
                 a->par[w] = v;
                 a->it[w] = 0;
@@ -75,6 +88,7 @@ static void find_articulations(const sok_ctx *x, sok_area *a, int p)
             continue;
         }
         top--;
+        a->fin[v] = time;
         int u = a->par[v];
         if (u < 0)
             continue;
@@ -86,41 +100,44 @@ static void find_articulations(const sok_ctx *x, sok_area *a, int p)
     a->art[p] = rootkids >= 2;
 }
 
+/* The area number of free cell c, labelling its area first when no
+ * search has (areas other than the player's are labelled only when a
+ * move frees a cell beside them). */
+static int32_t area_label(const sok_ctx *x, sok_area *a, int c)
+{
+    if (a->comp[c] != SOK_AREA_UNSEEN)
+        return a->comp[c];
+    int32_t k = a->ncomp++;
+    int head = 0, tail = 0, lo = c;
+    a->comp[c] = k;
+    a->stack[tail++] = c;
+    while (head < tail) {
+        int u = a->stack[head++];
+        for (int d = 0; d < 4; d++) {
+            int w = x->nb[u * 4 + d];
+            if (w < 0 || a->comp[w] != SOK_AREA_UNSEEN)
+                continue;
+            a->comp[w] = k;
+            a->stack[tail++] = w;
+            lo = w < lo ? w : lo;
+        }
+    }
+    a->cmin[k] = lo;
+    return k;
+}
+
 void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p)
 {
     int n = x->n;
-    for (int c = 0; c < n; c++) {
-        a->comp[c] = -1;
-        a->disc[c] = 0;
-        a->art[c] = 0;
-    }
-    int nc = 0;
-    for (int c = 0; c < n; c++) {
-        if (x->occ[c] || a->comp[c] >= 0)
-            continue;
-        /* Cells are visited in increasing order: c is its area's
-         * smallest. */
-        int head = 0, tail = 0;
-        a->comp[c] = nc;
-        a->cmin[nc] = c;
-        a->stack[tail++] = c;
-        while (head < tail) {
-            int u = a->stack[head++];
-            for (int d = 0; d < 4; d++) {
-                int w = x->nb[u * 4 + d];
-                if (w < 0 || x->occ[w] || a->comp[w] >= 0)
-                    continue;
-                a->comp[w] = nc;
-                a->stack[tail++] = w;
-            }
-        }
-        nc++;
-    }
-    a->pc = a->comp[p];
+    for (int c = 0; c < n; c++)
+        a->comp[c] = x->occ[c] ? -1 : SOK_AREA_UNSEEN;
+    a->pc = 0;
+    a->ncomp = 1;
+    search_player_area(x, a, p);
     /* The two smallest cells of A, for when the smallest one fills. */
     a->min1 = a->min2 = -1;
     for (int c = 0; c < n; c++) {
-        if (a->comp[c] != a->pc)
+        if (a->comp[c] != 0)
             continue;
         if (a->min1 < 0)
             a->min1 = c;
@@ -129,29 +146,96 @@ void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p)
         else
             break;
     }
-    find_articulations(x, a, p);
+    a->cmin[0] = a->min1;
 }
 
-int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
-                              int out)
+/* Fills af's cuts: the subtrees of in's children that cannot reach above
+ * `in` (for the root, every child's). */
+static void after_cuts(const sok_ctx *x, const sok_area *a, int in,
+                       sok_after *af)
 {
-    if (in < 0 || a->comp[in] != a->pc || a->art[in] || a->min2 < 0)
-        return -1;
-    int m = in == a->min1 ? a->min2 : a->min1;
-    bool beside = false;
+    af->ncut = 0;
+    for (int d = 0; d < 4; d++) {
+        int w = x->nb[in * 4 + d];
+        if (w < 0 || a->comp[w] != a->pc || a->par[w] != in ||
+            a->low[w] < a->disc[in])
+            continue;
+        af->cut_lo[af->ncut] = a->disc[w];
+        af->cut_hi[af->ncut++] = a->fin[w];
+    }
+}
+
+bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
+                           int pl, sok_after *af)
+{
+    if (in < 0 || a->comp[in] != a->pc || a->min2 < 0)
+        return false;
+    af->a = a;
+    af->in = in;
+    af->out = out;
+    af->nadj = 0;
+    af->ncut = 0;
+    af->keep = 0x1f;
+    af->min = -1;
+    if (a->art[in])
+        after_cuts(x, a, in, af);
+    /* The pieces beside `out`; `out` joins the player's area when the
+     * player stands on it or its piece is among them. */
+    unsigned near = 0;
     for (int d = 0; d < 4; d++) {
         int y = x->nb[out * 4 + d];
-        beside |= y >= 0 && y != in && a->comp[y] == a->pc;
+        if (y >= 0 && y != in && a->comp[y] == a->pc)
+            near |= 1u << gs_sokoban_after_piece(af, y);
     }
-    if (!beside)
-        return m;
-    if (out < m)
-        m = out;
+    if (pl == out) {
+        af->beside = near != 0;
+        if (!af->beside)
+            return false; /* the player shut in on `out` alone */
+    } else {
+        if (pl == in || a->comp[pl] != a->pc)
+            return false;
+        unsigned mine = 1u << gs_sokoban_after_piece(af, pl);
+        af->beside = (near & mine) != 0;
+        near = af->beside ? near : mine;
+    }
+    if (af->ncut)
+        af->keep = near;
+    if (!af->beside) {
+        if (!af->ncut)
+            af->min = in == a->min1 ? a->min2 : a->min1;
+        return true;
+    }
     for (int d = 0; d < 4; d++) {
         int y = x->nb[out * 4 + d];
-        if (y >= 0 && a->comp[y] >= 0 && a->comp[y] != a->pc &&
-            a->cmin[a->comp[y]] < m)
-            m = a->cmin[a->comp[y]];
+        if (y < 0 || a->comp[y] == -1 || a->comp[y] == a->pc)
+            continue;
+        int32_t k = area_label(x, a, y);
+        bool have = false;
+        for (int i = 0; i < af->nadj; i++)
+            have |= af->adj[i] == k;
+        if (!have)
+            af->adj[af->nadj++] = k;
     }
-    return m;
+    if (!af->ncut) {
+        /* A \ {in} whole, out, and the areas beside out. */
+        int m = in == a->min1 ? a->min2 : a->min1;
+        if (out < m)
+            m = out;
+        for (int i = 0; i < af->nadj; i++)
+            if (a->cmin[af->adj[i]] < m)
+                m = a->cmin[af->adj[i]];
+        af->min = m;
+    }
+    return true;
+}
+
+int gs_sokoban_after_min(const sok_ctx *x, sok_after *af)
+{
+    if (af->min < 0)
+        for (int c = 0; c < x->n; c++)
+            if (gs_sokoban_after_has(af, c)) {
+                af->min = c;
+                break;
+            }
+    return af->min;
 }

@@ -37,7 +37,8 @@
 #include "sokoban.h"
 
 /* Slots hold a key and its depth inline, so that a look-up costs one cache
- * miss; a depth of SOK_PERIM_EMPTY marks a free slot. */
+ * miss; the depth is stored plus one, so that the zeros of fresh memory
+ * read SOK_PERIM_EMPTY (no pass over a new array, hundreds of MB). */
 #define SOK_PERIM_EMPTY 0xffffu
 /* Slots of a new table: it doubles as it fills. */
 #define SOK_PERIM_FIRST_SLOTS ((size_t)1 << 20)
@@ -106,7 +107,7 @@ static uint16_t slot_depth(const struct sok_perim *t, const unsigned char *sl,
     uint16_t d;
     (void)t;
     memcpy(&d, sl + ks, sizeof d);
-    return d;
+    return (uint16_t)(d - 1);
 }
 
 /* The slot holding `key` (hash h), or the free slot where it would go. */
@@ -127,7 +128,7 @@ static unsigned char *perim_slot(const struct sok_perim *t,
  * of memory. */
 static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
 {
-    unsigned char *p = gs_sokoban_tab_alloc(x, n * ss, false);
+    unsigned char *p = gs_sokoban_tab_alloc(x, n * ss, true);
     if (!p)
         return NULL;
     /* Look-ups are random over hundreds of MB: huge pages spare a TLB
@@ -137,8 +138,6 @@ static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
     uintptr_t e = ((uintptr_t)p + n * ss) & ~(huge - 1);
     if (e > a)
         (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-    /* All bytes 0xff: every depth reads SOK_PERIM_EMPTY. */
-    memset(p, 0xff, n * ss);
     return p;
 }
 
@@ -199,8 +198,9 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
     unsigned char *sl = perim_slot(t, key, ks, h);
     if (slot_depth(t, sl, ks) != SOK_PERIM_EMPTY)
         return 0;
+    uint16_t stored = (uint16_t)(depth + 1);
     memcpy(sl, key, ks);
-    memcpy(sl + ks, &depth, sizeof depth);
+    memcpy(sl + ks, &stored, sizeof stored);
     if (t->queue)
         memcpy(t->queue + t->count * ks, key, ks);
     t->count++;
@@ -209,19 +209,38 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
 
 /* Packs the table's key of a position into x->key: one position for each
  * class of images under the level's symmetries. Moves: the player's
- * cell, as the search's store keys it. Pushes: `player` is the smallest
- * cell of the player's area (any cell of it with symmetries: the area is
- * flooded, x->occ holding the boxes, and each image named by its own
- * smallest cell). */
+ * cell, as the search's store keys it. Pushes: the player's area, flooded
+ * from `player` (x->occ holding the boxes), named by its smallest cell
+ * (with symmetries each image by its own). */
 static void perim_pack(sok_ctx *x, const struct sok_perim *t, int player,
                        const int32_t *boxes)
 {
-    if (t->steps)
+    if (t->steps) {
         gs_sokoban_sym_canon(x, player, boxes);
-    else if (x->sym)
-        gs_sokoban_sym_canon_area(x, gs_sokoban_flood(x, player), boxes);
+        return;
+    }
+    int lo = gs_sokoban_flood(x, player);
+    if (x->sym)
+        gs_sokoban_sym_canon_area(x, lo, boxes);
     else
-        gs_sokoban_key_pack(x, player, boxes);
+        gs_sokoban_key_pack(x, lo, boxes);
+}
+
+/* Pushes mode: packs the key of the position in x->occ, boxes `boxes`,
+ * the player on `pl`, which differs from the analysed one (an) by the box
+ * on `out` moved onto `in`: from the analysis where it can tell, else by
+ * a flood from pl. */
+static void perim_pack_after(sok_ctx *x, const struct sok_perim *t,
+                             sok_area *an, int in, int out, int pl,
+                             const int32_t *boxes)
+{
+    sok_after af;
+    if (!gs_sokoban_area_after(x, an, in, out, pl, &af))
+        perim_pack(x, t, pl, boxes);
+    else if (x->sym)
+        gs_sokoban_sym_canon_after(x, &af, boxes);
+    else
+        gs_sokoban_key_pack(x, gs_sokoban_after_min(x, &af), boxes);
 }
 
 /* Queues x->key as a child of the expansion under way (*nc so far). */
@@ -295,12 +314,8 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
                 continue;
             x->occ[b] = 0;
             x->occ[c1] = 1;
-            /* (With symmetries perim_pack floods from c2 anyway.) */
-            int lo = x->sym ? c2 : gs_sokoban_area_min_after(x, &t->an, c1, b);
-            if (lo < 0)
-                lo = gs_sokoban_flood(x, c2);
             gs_sokoban_boxes_move(x, x->boxes, i, c1, t->boxes);
-            perim_pack(x, t, lo, t->boxes);
+            perim_pack_after(x, t, &t->an, c1, b, c2, t->boxes);
             perim_child(x, t, &nc);
             x->occ[c1] = 0;
             x->occ[b] = 1;
@@ -656,7 +671,7 @@ uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
-    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, pl, boxes);
     return perim_bound_key(x, h, x->key);
 }
 
@@ -679,10 +694,6 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         return h;
     if (h > t->k && !t->complete)
         return perim_outside(t, h);
-    if (x->sym) {
-        perim_pack(x, t, pl, boxes); /* floods from pl */
-        return perim_bound_key(x, h, x->key);
-    }
     if (!t->an_ok) {
         /* The analysis wants the expanded position: x->occ before the
          * push. */
@@ -693,10 +704,7 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         x->occ[to] = 1;
         t->an_ok = true;
     }
-    int lo = gs_sokoban_area_min_after(x, &t->an, to, b);
-    if (lo < 0)
-        lo = gs_sokoban_flood(x, pl);
-    perim_pack(x, t, lo, boxes);
+    perim_pack_after(x, t, &t->an, to, b, pl, boxes);
     return perim_bound_key(x, h, x->key);
 }
 
@@ -719,7 +727,7 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
         return h;
     if (h > t->k && !t->complete)
         return h; /* outside: at least k + 1 < h */
-    perim_pack(x, t, t->steps ? pl : gs_sokoban_flood(x, pl), boxes);
+    perim_pack(x, t, pl, boxes);
     uint32_t d = key_depth(x, x->key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : (h > t->k + 1 ? h : t->k + 1);

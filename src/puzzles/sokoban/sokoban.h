@@ -151,14 +151,61 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 
 /* The player's area before one box moves (area.c). */
 typedef struct sok_area {
-    int32_t *comp; /* n: area number of a free cell, -1 under a box */
+    int32_t *comp; /* n: area number of a free cell (the player's: 0;
+                      others once needed, else -2), -1 under a box */
+    int32_t ncomp; /* areas numbered so far */
     int32_t *cmin; /* area number -> its smallest cell */
-    int32_t *disc, *low, *par, *stack; /* n: the depth-first search */
+    int32_t *disc, *low, *par, *fin, *stack; /* n: the depth-first search of
+                                                the player's area (fin: the
+                                                last time in a subtree) */
     uint8_t *it;        /* n: the search's next direction per cell */
     uint8_t *art;       /* n: 1 on an articulation point of the player's area */
     int32_t pc;         /* the player's area number */
     int32_t min1, min2; /* its two smallest cells (-1: none) */
 } sok_area;
+
+/* The player's area once cell `in` fills and the box on `out` leaves it,
+ * read off an analysis (gs_sokoban_area_after), so that a key needs no
+ * flood: gs_sokoban_after_has tells its cells. When `in` is an
+ * articulation point, A \ {in} falls apart: the pieces cut off are the
+ * search subtrees of discovery times [cut_lo, cut_hi], the rest is the
+ * piece of A's other cells. */
+typedef struct sok_after {
+    const sok_area *a;
+    int in, out;
+    int min;     /* its smallest cell (-1: not known yet) */
+    bool beside; /* `out` is in it, and with `out` the areas adj[] */
+    int nadj, ncut;
+    int32_t adj[4];
+    int32_t cut_lo[4], cut_hi[4];
+    unsigned keep; /* bit i: cut piece i is in it; bit 4: the rest */
+} sok_after;
+
+/* The piece of A \ {in} cell c (of A) lies in: a cut index, or 4. */
+static inline int gs_sokoban_after_piece(const sok_after *af, int c)
+{
+    int32_t t = af->a->disc[c];
+    for (int i = 0; i < af->ncut; i++)
+        if (t >= af->cut_lo[i] && t <= af->cut_hi[i])
+            return i;
+    return 4;
+}
+
+/* Whether cell c lies in af's area. */
+static inline bool gs_sokoban_after_has(const sok_after *af, int c)
+{
+    if (c == af->in)
+        return false;
+    if (c == af->out)
+        return af->beside;
+    int32_t k = af->a->comp[c];
+    if (k == af->a->pc)
+        return af->keep >> gs_sokoban_after_piece(af, c) & 1;
+    for (int i = 0; i < af->nadj; i++)
+        if (af->adj[i] == k)
+            return true;
+    return false;
+}
 
 /* The areas of free cells of one position, for `any`'s children (zone.c). */
 typedef struct sok_zone {
@@ -444,6 +491,9 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
  * area's smallest cell lo: the area just flooded (x->seen == x->gen),
  * each image named by its own smallest cell (pushes tables). */
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes);
+/* The same for the area af describes, without a flood. */
+void gs_sokoban_sym_canon_after(sok_ctx *x, sok_after *af,
+                                const int32_t *boxes);
 
 /* area.c */
 /* Allocates a's tables (n each); false when out of memory. */
@@ -451,12 +501,14 @@ bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a);
 void gs_sokoban_area_free(sok_area *a);
 /* Analyses the position in x->occ with the player on p. */
 void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p);
-/* The smallest cell of the player's area once cell `in` (free) fills and
- * the box on `out` leaves it, the player then on a cell of the old area
- * other than `in`, or on `out` beside one; -1 when the analysis cannot
- * tell (flood instead). */
-int gs_sokoban_area_min_after(const sok_ctx *x, const sok_area *a, int in,
-                              int out);
+/* The player's area once cell `in` (free) fills and the box on `out`
+ * leaves it, the player then on `pl` (a cell of the old area A other
+ * than `in`, or `out` beside `in`), in *af (a stays in use); false when
+ * the analysis cannot tell (flood instead). */
+bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
+                           int pl, sok_after *af);
+/* af's smallest cell. */
+int gs_sokoban_after_min(const sok_ctx *x, sok_after *af);
 
 /* zone.c */
 /* Allocates z's tables (n each); false when out of memory. */

@@ -20,6 +20,8 @@
 struct sok_sym {
     int count;      /* symmetries other than the identity */
     int32_t *map;   /* count * n: the image of each cell */
+    int32_t *inv;   /* count * n: the cell whose image each cell is */
+    int32_t *ties;  /* count + 1: images whose boxes tie for the least */
     int32_t *best;  /* nboxes: the chosen image's boxes, sorted */
     int nw;         /* 64-bit words of a set of cells */
     uint64_t *bits; /* 2 * nw: the best image's boxes, one image's */
@@ -157,10 +159,20 @@ bool gs_sokoban_sym_init(sok_ctx *x)
                                    false);
     S->bits =
         gs_sokoban_tab_alloc(x, sizeof *S->bits * 2 * (size_t)S->nw, false);
-    if (S->map)
+    S->inv = gs_sokoban_tab_alloc(x, sizeof *S->inv * (size_t)n * count, false);
+    S->ties =
+        gs_sokoban_tab_alloc(x, sizeof *S->ties * (size_t)(count + 1), false);
+    if (S->map && S->inv) {
+        /* A transform of the bounding box is one to one, and the region
+         * maps into itself: each map is a permutation. */
         memcpy(S->map, map, sizeof *S->map * (size_t)n * count);
+        for (int t = 0; t < count; t++)
+            for (int c = 0; c < n; c++)
+                S->inv[(size_t)t * (size_t)n + (size_t)map[(size_t)t * n + c]] =
+                    c;
+    }
     free(map);
-    return S->map && S->best && S->bits;
+    return S->map && S->best && S->bits && S->inv && S->ties;
 }
 
 void gs_sokoban_sym_free(sok_ctx *x)
@@ -169,6 +181,8 @@ void gs_sokoban_sym_free(sok_ctx *x)
     if (!S)
         return;
     gs_mem_free(S->map);
+    gs_mem_free(S->inv);
+    gs_mem_free(S->ties);
     gs_mem_free(S->best);
     gs_mem_free(S->bits);
     gs_mem_free(S);
@@ -189,24 +203,59 @@ static int cmp_bits(const uint64_t *a, const uint64_t *b, int nw)
     return 0;
 }
 
-/* Image t's player: the image of the exact cell, or (area) the smallest
- * image of the area's cells (those x->seen marks with x->gen). */
-static int image_player(const sok_ctx *x, const int32_t *m, int player,
-                        bool area)
+/* The set of cells m maps the boxes to (m NULL: the boxes' own) into
+ * cur[nw]. Up to 128 cells the words stay in registers: or-ing into
+ * memory chains every box through a store and a load. */
+static void image_bits(const int32_t *m, const int32_t *boxes, int nb, int nw,
+                       uint64_t *cur)
 {
+    if (nw <= 2) {
+        uint64_t lo = 0, hi = 0;
+        for (int i = 0; i < nb; i++) {
+            int c = m ? m[boxes[i]] : boxes[i];
+            uint64_t bit = (uint64_t)1 << (c & 63);
+            lo |= c < 64 ? bit : 0;
+            hi |= c < 64 ? 0 : bit;
+        }
+        cur[0] = lo;
+        if (nw == 2)
+            cur[1] = hi;
+        return;
+    }
+    memset(cur, 0, sizeof *cur * (size_t)nw);
+    for (int i = 0; i < nb; i++) {
+        int c = m ? m[boxes[i]] : boxes[i];
+        cur[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+}
+
+/* Image t's player: the image of the exact cell, or (area) the smallest
+ * image of the area's cells: those af tells, or (af NULL) those x->seen
+ * marks with x->gen. The cells are tried in the order of their images,
+ * so the scan stops at the area's first (an area is mostly large). */
+static int image_player(const sok_ctx *x, int t, int player, bool area,
+                        const sok_after *af)
+{
+    const struct sok_sym *S = x->sym;
+    size_t n = (size_t)x->n;
     if (!area)
-        return m[player];
-    int ip = x->n;
-    for (int c = 0; c < x->n; c++)
-        if (x->seen[c] == x->gen && m[c] < ip)
-            ip = m[c];
-    return ip;
+        return S->map[(size_t)t * n + (size_t)player];
+    const int32_t *inv = S->inv + (size_t)t * n;
+    for (int v = 0; v < x->n; v++) {
+        int c = inv[v];
+        if (af ? gs_sokoban_after_has(af, c) : x->seen[c] == x->gen)
+            return v;
+    }
+    return x->n;
 }
 
 /* Packs the chosen image of (player, boxes) into x->key: the smallest set
- * of box cells, then the smallest player cell (or area's smallest cell);
- * sets as bit sets, so no image needs sorting. */
-static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area)
+ * of box cells, then the smallest player cell (or area's smallest cell:
+ * `player` is the area's own); sets as bit sets, so no image needs
+ * sorting. The player's images are only worked out for the images whose
+ * boxes tie for the least. */
+static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area,
+                  const sok_after *af)
 {
     struct sok_sym *S = x->sym;
     int nb = x->nboxes, nw = S ? S->nw : 0;
@@ -215,23 +264,25 @@ static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area)
         return;
     }
     uint64_t *best = S->bits, *cur = S->bits + nw;
-    memset(best, 0, sizeof *best * (size_t)nw);
-    for (int i = 0; i < nb; i++)
-        best[boxes[i] >> 6] |= (uint64_t)1 << (boxes[i] & 63);
-    int bp = player, t0 = -1;
+    image_bits(NULL, boxes, nb, nw, best);
+    int nt = 0;
+    S->ties[nt++] = -1; /* the identity */
     for (int t = 0; t < S->count; t++) {
-        const int32_t *m = S->map + (size_t)t * (size_t)x->n;
-        memset(cur, 0, sizeof *cur * (size_t)nw);
-        for (int i = 0; i < nb; i++) {
-            int c = m[boxes[i]];
-            cur[c >> 6] |= (uint64_t)1 << (c & 63);
-        }
+        image_bits(S->map + (size_t)t * (size_t)x->n, boxes, nb, nw, cur);
         int r = cmp_bits(cur, best, nw);
         if (r > 0)
             continue;
-        int ip = image_player(x, m, player, area);
-        if (r < 0 || ip < bp) {
+        if (r < 0) {
             memcpy(best, cur, sizeof *best * (size_t)nw);
+            nt = 0;
+        }
+        S->ties[nt++] = t;
+    }
+    int bp = x->n, t0 = -1;
+    for (int i = 0; i < nt; i++) {
+        int t = S->ties[i];
+        int ip = t < 0 ? player : image_player(x, t, player, area, af);
+        if (ip < bp) {
             bp = ip;
             t0 = t;
         }
@@ -249,10 +300,15 @@ static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area)
 
 void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
 {
-    canon(x, player, boxes, false);
+    canon(x, player, boxes, false, NULL);
 }
 
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes)
 {
-    canon(x, lo, boxes, true);
+    canon(x, lo, boxes, true, NULL);
+}
+
+void gs_sokoban_sym_canon_after(sok_ctx *x, sok_after *af, const int32_t *boxes)
+{
+    canon(x, gs_sokoban_after_min(x, af), boxes, true, af);
 }
