@@ -291,17 +291,17 @@ START_TEST(many_states_grow_index)
 }
 END_TEST
 
-/* Keys of every length from 1 to 24 bytes: each of 256 keys that differ
+/* Keys of every length from 1 to 40 bytes: each of 256 keys that differ
  * in one byte only (each position in turn) is new once, then found, and
  * stored byte for byte (the core reads and copies short keys by
  * overlapping fixed-size moves; none may blur two positions). */
 START_TEST(every_key_length_keeps_keys_apart)
 {
-    for (size_t n = 1; n <= 24; n++) {
+    for (size_t n = 1; n <= 40; n++) {
         gs_search *s;
         gs_search_config cfg = {.key_size = n};
         ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
-        unsigned char key[24];
+        unsigned char key[40];
         uint64_t id, want = 0;
         for (size_t pos = 0; pos < n; pos++)
             for (unsigned v = 1; v < 256; v += 37) {

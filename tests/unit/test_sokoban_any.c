@@ -454,29 +454,34 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
-/* `any`'s time split: up to 10 s A*, plain and weighted greedy end at
- * their percentages and the feature-space search by estimate has the
- * rest (the one by weight none); past it the greedy slices keep 3/2 of
- * their 10 s length, and the searches by estimate and by weight share
- * the rest (by estimate at least its 10 s length); the ends always rise
- * and the last is the deadline. */
+/* `any`'s time split: up to 10 s A*, plain and weighted greedy and the
+ * feature-space search with the table end at their percentages and the
+ * one by estimate has the rest (the one by weight none); past it the
+ * greedy and table slices keep 3/2 of their 10 s length, and the
+ * searches by estimate and by weight share the rest (by estimate at
+ * least its 10 s length); the ends always rise and the last is the
+ * deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
-    int64_t end[SOK_ANY_SLICES];
+    int64_t end[SOK_ANY_SLICES], len10[SOK_ANY_SLICES];
+    static const int64_t pct[] = {SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END,
+                                  SOK_TABLE_FESS_END};
     gs_sokoban_any_slices(10 * S, end);
-    ck_assert(end[0] == 10 * S / 100 * SOK_ASTAR_END);
-    ck_assert(end[1] == 10 * S / 100 * SOK_PLAIN_END);
-    ck_assert(end[2] == 10 * S / 100 * SOK_GREEDY_END);
-    ck_assert(end[3] == 10 * S && end[4] == 10 * S); /* no weight slice */
-    int64_t plain10 = end[1] - end[0], greedy10 = end[2] - end[1];
-    int64_t fess10 = end[3] - end[2];
+    for (int i = 0; i <= SOK_SLICE_TABLE_FESS; i++)
+        ck_assert(end[i] == 10 * S / 100 * pct[i]);
+    ck_assert(end[SOK_SLICE_FESS] == 10 * S);
+    ck_assert(end[SOK_SLICE_DUAL] == 10 * S); /* no weight slice */
+    for (int i = 1; i < SOK_ANY_SLICES; i++)
+        len10[i] = end[i] - end[i - 1];
     gs_sokoban_any_slices(60 * S, end);
     ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
-    ck_assert(end[1] - end[0] == plain10 / 100 * SOK_ANY_GREEDY_SLACK);
-    ck_assert(end[2] - end[1] == greedy10 / 100 * SOK_ANY_GREEDY_SLACK);
-    ck_assert(end[3] - end[2] == (end[4] - end[2]) / 100 * SOK_FESS_SHARE);
-    ck_assert(end[4] == 60 * S && end[4] > end[3]);
+    for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++)
+        ck_assert(end[i] - end[i - 1] == len10[i] / 100 * SOK_ANY_GREEDY_SLACK);
+    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
+    ck_assert(end[f] - end[f - 1] ==
+              (end[d] - end[f - 1]) / 100 * SOK_FESS_SHARE);
+    ck_assert(end[d] == 60 * S && end[d] > end[f]);
     int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
         gs_sokoban_any_slices(spans[i], end);
@@ -486,9 +491,9 @@ START_TEST(test_any_slices)
             ck_assert(end[k] >= end[k - 1]);
         /* Past 10 s no slice is shorter than at 10 s. */
         if (spans[i] > 10 * S) {
-            ck_assert(end[1] - end[0] >= plain10);
-            ck_assert(end[2] - end[1] >= greedy10);
-            ck_assert(end[3] - end[2] >= fess10 || end[3] == end[4]);
+            for (int k = SOK_SLICE_PLAIN; k <= SOK_SLICE_TABLE_FESS; k++)
+                ck_assert(end[k] - end[k - 1] >= len10[k]);
+            ck_assert(end[f] - end[f - 1] >= len10[f] || end[f] == end[d]);
         }
     }
 }

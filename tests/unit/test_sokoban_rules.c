@@ -771,6 +771,7 @@ START_TEST(test_area_after_matches_flood)
             p = rand_r(&seed) % x->n;
         while (x->occ[p]);
         gs_sokoban_area_analyse(x, &an, p);
+        gs_sokoban_sym_parent(x, boxes);
         for (int i = 0; i < x->nboxes; i++) {
             int b = boxes[i];
             for (int d = 0; d < 4; d++) {

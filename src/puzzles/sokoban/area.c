@@ -3,18 +3,21 @@
  * smallest cell of the player's area, and one expansion makes many
  * positions that differ from it by one box each.
  *
- * One analysis of the position before the moves (O(cells)) labels every
- * area of free cells with its smallest cell and runs a depth-first search
- * of the player's area A, which finds its articulation points (cells
- * whose loss splits it) and the discovery times of every subtree. A move
+ * One analysis of the position before the moves (O(cells)) runs a
+ * depth-first search of the player's area A, which finds its
+ * articulation points (cells whose loss splits it) and the discovery
+ * times of every subtree; other areas of free cells are labelled with
+ * their smallest cell only when a move frees a cell beside them. A move
  * fills a cell `in` of A and frees a box cell `out`. When `in` is no
  * articulation point, A \ {in} stays in one piece with the player in it;
  * `out` joins it when beside it, and with `out` every other area beside
  * `out`, so the new smallest cell is a minimum over at most five numbers.
  * When it is one, the pieces cut off are the subtrees of `in`'s children
  * that cannot reach above it: a cell's piece is read off its discovery
- * time. Either way a cell's membership costs a few compares
- * (gs_sokoban_after_has), which is all sym.c needs to name the images.
+ * time, and the smallest cell is the first one found in the area. Either
+ * way a cell's membership costs a few compares (gs_sokoban_after_has),
+ * which is all sym.c needs to name the images. (zone.c does the like for
+ * `any`'s pushes, where it also counts the areas.)
  */
 #include <string.h>
 

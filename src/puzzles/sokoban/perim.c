@@ -88,6 +88,17 @@ static inline uint64_t perim_hash(const unsigned char *p, size_t n)
         memcpy(&v, p + n - 4, 4);
         a = u;
         b = v;
+    } else if (n > 16) {
+        /* Words, the last one overlapping the one before. */
+        a = 0x9E3779B97F4A7C15ull;
+        const unsigned char *last = p + n - 8;
+        for (; p < last; p += 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            a = (a ^ w) * 0xbf58476d1ce4e5b9ull;
+            a ^= a >> 31;
+        }
+        memcpy(&b, last, 8);
     } else {
         a = 0x9E3779B97F4A7C15ull;
         for (size_t i = 0; i < n; i++)
@@ -299,6 +310,7 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
     int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
     gs_sokoban_area_analyse(x, &t->an, p);
+    gs_sokoban_sym_parent(x, x->boxes);
     int nc = 0;
     bool ok = true;
     for (int i = 0; i < x->nboxes && ok; i++) {
@@ -700,6 +712,7 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         x->occ[to] = 0;
         x->occ[b] = 1;
         gs_sokoban_area_analyse(x, &t->an, t->an_player);
+        gs_sokoban_sym_parent(x, x->boxes);
         x->occ[b] = 0;
         x->occ[to] = 1;
         t->an_ok = true;

@@ -959,28 +959,31 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
 
 void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END, SOK_PLAIN_END,
-                                                SOK_GREEDY_END, 100, 100};
+    static const int64_t pct[SOK_ANY_SLICES] = {
+        SOK_ASTAR_END,      SOK_PLAIN_END, SOK_GREEDY_END,
+        SOK_TABLE_FESS_END, 100,           100};
     for (int i = 0; i < SOK_ANY_SLICES; i++)
         end[i] = span > 0 ? span / 100 * pct[i] : 0;
     if (span <= SOK_ANY_SHORT_NS)
         return;
-    /* Longer: the two greedy slices keep their length at SOK_ANY_SHORT_NS
-     * times SOK_ANY_GREEDY_SLACK percent (at most their share); of what
-     * they leave, the feature-space search by estimate takes
-     * SOK_FESS_SHARE percent (at least its length at SOK_ANY_SHORT_NS)
-     * and the one that also picks by weight the rest. */
+    /* Longer: the greedy slices and the feature-space search with the
+     * table keep their length at SOK_ANY_SHORT_NS times
+     * SOK_ANY_GREEDY_SLACK percent (at most their share); of what they
+     * leave, the feature-space search by estimate takes SOK_FESS_SHARE
+     * percent (at least its length at SOK_ANY_SHORT_NS) and the one that
+     * also picks by weight the rest. */
     int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
-    for (int i = 1; i < 3; i++) {
+    for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
         int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
         if (end[i - 1] + len < end[i])
             end[i] = end[i - 1] + len;
     }
-    int64_t rest = end[4] - end[2], len = rest / 100 * SOK_FESS_SHARE;
-    if (len < base[3] - base[2])
-        len = base[3] - base[2];
-    end[3] = len < rest ? end[2] + len : end[4];
+    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
+    int64_t rest = end[d] - end[f - 1], len = rest / 100 * SOK_FESS_SHARE;
+    if (len < base[f] - base[f - 1])
+        len = base[f] - base[f - 1];
+    end[f] = len < rest ? end[f - 1] + len : end[d];
 }
 
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
@@ -1007,19 +1010,21 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     /* The tables already hold part of the memory budget: the store gets
      * the rest, and nothing when the tables alone exceed it. */
     gs_limits slim = lim ? *lim : (gs_limits){0};
-    if (g->objective < SOK_ANY) {
-        /* The learned deadlock patterns: a help, not a need (without
-         * memory for them the search goes on without), and on levels of
-         * few boxes (small solves) more cost than help. */
-        uint64_t before = x.bytes;
-        if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
-            if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
-                gs_sokoban_learn_start(&x);
-            } else {
-                gs_sokoban_learn_free(&x);
-                x.bytes = before;
-            }
+    /* The learned deadlock patterns: a help, not a need (without memory
+     * for them the search goes on without), and on levels of few boxes
+     * (small solves) more cost than help. `any` uses them in its A*. */
+    uint64_t before = x.bytes;
+    bool astar = g->objective != SOK_ANY_FESS &&
+                 (g->objective != SOK_ANY || slim.deadline_ns > 0);
+    if (astar && (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always)) {
+        if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
+            gs_sokoban_learn_start(&x);
+        } else {
+            gs_sokoban_learn_free(&x);
+            x.bytes = before;
         }
+    }
+    if (g->objective < SOK_ANY) {
         /* Symmetries: one position stored for each class of images. */
         before = x.bytes;
         if (!gs_sokoban_sym_init(&x)) {
@@ -1050,9 +1055,16 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
         int64_t end[SOK_ANY_SLICES];
         gs_sokoban_any_slices(span, end);
-        uint64_t expanded = 0;
+        uint64_t expanded = 0, tables = x.bytes;
         for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
             gs_limits part = slim;
+            if (slim.max_bytes && x.bytes > tables) {
+                /* The A*'s perimeter table stays (it serves a later
+                 * search's estimate): their stores get the rest. */
+                uint64_t more = x.bytes - tables;
+                part.max_bytes =
+                    slim.max_bytes > more ? slim.max_bytes - more : 1;
+            }
             if (phase < SOK_ANY_SLICES - 1 && span > 0)
                 part.deadline_ns = now + end[phase];
             if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
@@ -1065,13 +1077,31 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 gs_result_clear(res);
                 res->pushes = -1;
             }
-            x.obj = phase == 0 ? SOK_ANY_ASTAR : SOK_ANY;
-            x.plain = phase == 1;
+            if (phase == SOK_SLICE_TABLE_FESS && !x.perim)
+                continue; /* no table: the same search as the next */
+            x.obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
+            x.plain = phase == SOK_SLICE_PLAIN;
             x.tunnels = false;
             x.goal_macros = false;
-            x.fess_dual = phase == 4;
-            rc = phase < 2 ? run_phase(&x, &part, res, st, err)
-                           : greedy_phase(&x, &part, phase >= 3, res, st, err);
+            x.fess_dual = phase == SOK_SLICE_DUAL;
+            x.learning = phase == SOK_SLICE_ASTAR && x.learn;
+            /* Only the first feature-space search sees the A*'s table:
+             * the others are the searches of old (it leads some levels
+             * astray: Microban II 109). */
+            struct sok_perim *table = x.perim;
+            bool hide =
+                phase != SOK_SLICE_ASTAR && phase != SOK_SLICE_TABLE_FESS;
+            if (hide)
+                x.perim = NULL;
+            if (phase == SOK_SLICE_ASTAR)
+                rc = exact_phases(&x, &part, res, st, err);
+            else if (phase == SOK_SLICE_PLAIN)
+                rc = run_phase(&x, &part, res, st, err);
+            else
+                rc = greedy_phase(&x, &part, phase >= SOK_SLICE_TABLE_FESS, res,
+                                  st, err);
+            if (hide)
+                x.perim = table;
             x.fess_dual = false;
         }
         res->expanded += expanded;

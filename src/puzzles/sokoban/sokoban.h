@@ -103,30 +103,43 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline (search.c, gs_sokoban_any_slices): five slices,
- * A* on pushes, plain greedy, weighted greedy, the feature-space search
- * by estimate and the feature-space search whose cells also pick by
- * weight (fess.c), each from scratch. Up to SOK_ANY_SHORT_NS the first
- * three end at SOK_ASTAR_END, SOK_PLAIN_END and SOK_GREEDY_END percent of
- * the time and the feature-space search by estimate has the rest (at
- * 10 s the A* slice solves Microban's levels within 0.8 s, the plain
- * slice those the others miss (Microban II 120) within 0.2 s, the
- * weighted one XSokoban's within 0.1 s but for those the feature-space
- * search solves at once (3, 63), and that search needs 5 to 7 s for
- * Microban II 109, 124 and 131); past it the plain and
- * weighted greedy slices keep SOK_ANY_GREEDY_SLACK percent of their
- * length there, and of the rest the search by estimate takes
- * SOK_FESS_SHARE percent (at least its length at SOK_ANY_SHORT_NS), the
- * search by weight the others. */
-#define SOK_ANY_SLICES 5
+/* `any` with a deadline (search.c, gs_sokoban_any_slices): six slices,
+ * each search from scratch: A* on pushes (with the perimeter table and
+ * the learned deadlock patterns of the exact objectives), plain greedy,
+ * weighted greedy, the feature-space search (fess.c) with the A*'s
+ * table in its estimate, the same without the table, and without the
+ * table but whose cells also pick by weight. Up to SOK_ANY_SHORT_NS the
+ * first four end at SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END and
+ * SOK_TABLE_FESS_END percent of the time and the feature-space search
+ * without the table has the rest. At 10 s on Microban I and II: the A*
+ * slice solves 278 of the 290 levels; the plain slice those the others
+ * miss (Microban II 115, 118, 120) within 0.13 s, the weighted one
+ * (104, 126) within 0.26 s; the search with the table solves Microban I
+ * 93 in 1.06 s and Microban II 124 in 0.4 s (without: none and 4.8 s),
+ * and the one without needs 5.3 and 5.9 s for Microban II 109 and 131
+ * (with the table it loses 109). Past it the plain, weighted and table
+ * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, and of
+ * the rest the search by estimate takes SOK_FESS_SHARE percent (at
+ * least its length at SOK_ANY_SHORT_NS), the search by weight the
+ * others. */
+#define SOK_ANY_SLICES 6
+#define SOK_SLICE_ASTAR 0
+#define SOK_SLICE_PLAIN 1
+#define SOK_SLICE_GREEDY 2
+#define SOK_SLICE_TABLE_FESS 3
+#define SOK_SLICE_FESS 4
+#define SOK_SLICE_DUAL 5
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
 #endif
 #ifndef SOK_PLAIN_END
-#define SOK_PLAIN_END 17
+#define SOK_PLAIN_END 13
 #endif
 #ifndef SOK_GREEDY_END
-#define SOK_GREEDY_END 25
+#define SOK_GREEDY_END 18
+#endif
+#ifndef SOK_TABLE_FESS_END
+#define SOK_TABLE_FESS_END 31
 #endif
 #ifndef SOK_FESS_SHARE
 #define SOK_FESS_SHARE 55
@@ -491,7 +504,12 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
  * area's smallest cell lo: the area just flooded (x->seen == x->gen),
  * each image named by its own smallest cell (pushes tables). */
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes);
-/* The same for the area af describes, without a flood. */
+/* Notes the boxes of a parent position (sorted) for
+ * gs_sokoban_sym_canon_after. */
+void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes);
+/* The same as gs_sokoban_sym_canon_area for the child that af describes
+ * (boxes: its boxes, sorted), without a flood, its box sets made from
+ * the parent's (gs_sokoban_sym_parent). */
 void gs_sokoban_sym_canon_after(sok_ctx *x, sok_after *af,
                                 const int32_t *boxes);
 
@@ -628,8 +646,9 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 
 /* `any`'s portfolio (search.c) */
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
- * weighted greedy, feature-space search by estimate, the same also by
- * weight) in nanoseconds after the start, for a deadline span ns away
+ * weighted greedy, feature-space search with the table, by estimate, the
+ * same also by weight) in nanoseconds after the start, for a deadline
+ * span ns away
  * (all 0 when span <= 0; a slice ending where the one before does is
  * empty); see SOK_ANY_SHORT_NS. */
 void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES]);

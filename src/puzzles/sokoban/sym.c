@@ -18,13 +18,15 @@
 #include "sokoban.h"
 
 struct sok_sym {
-    int count;      /* symmetries other than the identity */
-    int32_t *map;   /* count * n: the image of each cell */
-    int32_t *inv;   /* count * n: the cell whose image each cell is */
-    int32_t *ties;  /* count + 1: images whose boxes tie for the least */
-    int32_t *best;  /* nboxes: the chosen image's boxes, sorted */
-    int nw;         /* 64-bit words of a set of cells */
-    uint64_t *bits; /* 2 * nw: the best image's boxes, one image's */
+    int count;       /* symmetries other than the identity */
+    int32_t *map;    /* count * n: the image of each cell */
+    int32_t *inv;    /* count * n: the cell whose image each cell is */
+    int32_t *ties;   /* count + 1: images whose boxes tie for the least */
+    uint64_t *pbits; /* (count + 1) * nw: a parent's boxes under the
+                        identity, then under each image */
+    int32_t *best;   /* nboxes: the chosen image's boxes, sorted */
+    int nw;          /* 64-bit words of a set of cells */
+    uint64_t *bits;  /* 2 * nw: the best image's boxes, one image's */
 };
 
 /* Levels past this many cells keep every position (the images' sets of
@@ -162,6 +164,8 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     S->inv = gs_sokoban_tab_alloc(x, sizeof *S->inv * (size_t)n * count, false);
     S->ties =
         gs_sokoban_tab_alloc(x, sizeof *S->ties * (size_t)(count + 1), false);
+    S->pbits = gs_sokoban_tab_alloc(
+        x, sizeof *S->pbits * (size_t)(count + 1) * (size_t)S->nw, false);
     if (S->map && S->inv) {
         /* A transform of the bounding box is one to one, and the region
          * maps into itself: each map is a permutation. */
@@ -172,7 +176,7 @@ bool gs_sokoban_sym_init(sok_ctx *x)
                     c;
     }
     free(map);
-    return S->map && S->best && S->bits && S->inv && S->ties;
+    return S->map && S->best && S->bits && S->inv && S->ties && S->pbits;
 }
 
 void gs_sokoban_sym_free(sok_ctx *x)
@@ -183,6 +187,7 @@ void gs_sokoban_sym_free(sok_ctx *x)
     gs_mem_free(S->map);
     gs_mem_free(S->inv);
     gs_mem_free(S->ties);
+    gs_mem_free(S->pbits);
     gs_mem_free(S->best);
     gs_mem_free(S->bits);
     gs_mem_free(S);
@@ -249,6 +254,33 @@ static int image_player(const sok_ctx *x, int t, int player, bool area,
     return x->n;
 }
 
+/* Image i's set of box cells (i = 0: the identity, else map i - 1) into
+ * cur[nw]: from the boxes, or (af) from the parent's set (pbits) with
+ * the box on af->out moved onto af->in. */
+static void image_set(const sok_ctx *x, int i, const int32_t *boxes,
+                      const sok_after *af, uint64_t *cur)
+{
+    const struct sok_sym *S = x->sym;
+    int nw = S->nw;
+    const int32_t *m = i ? S->map + (size_t)(i - 1) * (size_t)x->n : NULL;
+    if (!af) {
+        image_bits(m, boxes, x->nboxes, nw, cur);
+        return;
+    }
+    memcpy(cur, S->pbits + (size_t)i * (size_t)nw, sizeof *cur * (size_t)nw);
+    int a = m ? m[af->out] : af->out, b = m ? m[af->in] : af->in;
+    cur[a >> 6] &= ~((uint64_t)1 << (a & 63));
+    cur[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes)
+{
+    const struct sok_sym *S = x->sym;
+    for (int i = 0; S && i <= S->count; i++)
+        image_bits(i ? S->map + (size_t)(i - 1) * (size_t)x->n : NULL, boxes,
+                   x->nboxes, S->nw, S->pbits + (size_t)i * (size_t)S->nw);
+}
+
 /* Packs the chosen image of (player, boxes) into x->key: the smallest set
  * of box cells, then the smallest player cell (or area's smallest cell:
  * `player` is the area's own); sets as bit sets, so no image needs
@@ -258,17 +290,17 @@ static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area,
                   const sok_after *af)
 {
     struct sok_sym *S = x->sym;
-    int nb = x->nboxes, nw = S ? S->nw : 0;
+    int nw = S ? S->nw : 0;
     if (!S) {
         gs_sokoban_key_pack(x, player, boxes);
         return;
     }
     uint64_t *best = S->bits, *cur = S->bits + nw;
-    image_bits(NULL, boxes, nb, nw, best);
+    image_set(x, 0, boxes, af, best);
     int nt = 0;
     S->ties[nt++] = -1; /* the identity */
     for (int t = 0; t < S->count; t++) {
-        image_bits(S->map + (size_t)t * (size_t)x->n, boxes, nb, nw, cur);
+        image_set(x, t + 1, boxes, af, cur);
         int r = cmp_bits(cur, best, nw);
         if (r > 0)
             continue;
