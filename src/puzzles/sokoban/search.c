@@ -869,7 +869,7 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, bool fess,
  * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
  * round, and the search goes on with its stronger bound, allowed
  * 1/SOK_PERIM_RATIO as many more states as the table holds; the last
- * round (the table full, or half the time gone) searches up to the
+ * round (the table full, or its share of the time gone) searches up to the
  * limits. Both sides cost time exponential in their depth, so the rounds
  * keep them in balance. The search is not restarted: the table's bound
  * only rises as it grows (perim.c keeps the larger gap), so every queued
@@ -904,15 +904,17 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     uint64_t goal = 0, expanded = 0;
     rc = search(x, s, cap, 0, &goal);
     /* The table: at most a quarter of what the store may use, and its
-     * growth within half the time left (the search goes on between
+     * growth within a share of the time left (the search goes on between
      * rounds, so its work is never lost to the table's). */
     gs_limits plim = *slim;
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
     int64_t now = gs_now_ns();
+    int64_t share =
+        x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES : SOK_PERIM_SHARE;
     if (slim->deadline_ns > now)
-        plim.deadline_ns = now + (slim->deadline_ns - now) / 2;
+        plim.deadline_ns = now + (slim->deadline_ns - now) / 100 * share;
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
     while (rc == 2) {
