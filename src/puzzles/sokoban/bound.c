@@ -148,13 +148,14 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim)
     x->hp = gs_sokoban_tab_alloc(x, sizeof *x->hp * (ng + 1), false);
     x->hway = gs_sokoban_tab_alloc(x, sizeof *x->hway * (ng + 1), false);
     x->hused = gs_sokoban_tab_alloc(x, ng + 1, false);
+    x->hcols = gs_sokoban_tab_alloc(x, sizeof *x->hcols * 2 * (ng + 1), false);
     x->assign =
         gs_sokoban_tab_alloc(x, sizeof *x->assign * (size_t)x->nboxes, false);
     x->passign =
         gs_sokoban_tab_alloc(x, sizeof *x->passign * (size_t)x->nboxes, false);
     if (!x->gdist || !x->pgrp || !x->gqueue || !x->prow || !x->crow || !x->hu ||
-        !x->hv || !x->hminv || !x->hp || !x->hway || !x->hused || !x->assign ||
-        !x->passign)
+        !x->hv || !x->hminv || !x->hp || !x->hway || !x->hused || !x->hcols ||
+        !x->assign || !x->passign)
         return false;
     if (x->ngoals <= SOK_SQUARE_MAX_GOALS) {
         x->su = gs_sokoban_tab_alloc(x, sizeof *x->su * (ng + 1), false);
@@ -264,45 +265,55 @@ static void sq_add_row(sok_ctx *x, const uint16_t *const *rows, int i,
 {
     const int64_t big = (int64_t)1 << 50;
     int n = x->ngoals, j0 = 0;
-    int64_t *minv = x->hminv;
-    int *way = x->hway;
+    /* Dijkstra over the columns by reduced cost: dist[j] is column j's
+     * distance from row i, absolute, so that a step touches only the
+     * columns not reached yet (kept in a list, `open`); the potentials
+     * of the columns reached (`done`) move once at the end by how much
+     * sooner than the free one they were reached. The textbook form moves
+     * them, and every other distance, at each step over all columns:
+     * Microban II 131's feature-space search alone, three quarters of
+     * its time in here, went from 5.7 to 4.3 s of CPU with the same
+     * states. Ties go to the smaller column, as there. */
+    int64_t *dist = x->hminv, d0 = 0;
+    int *way = x->hway, *open = x->hcols, *done = x->hcols + n + 1;
+    int nopen = n, ndone = 0;
     p[0] = i;
-    for (int j = 0; j <= n; j++) {
-        minv[j] = big;
-        x->hused[j] = 0;
+    dist[0] = 0;
+    for (int j = 1; j <= n; j++) {
+        dist[j] = big;
+        open[j - 1] = j;
     }
     do {
-        x->hused[j0] = 1;
-        int i0 = p[j0], j1 = 0;
-        int64_t delta = big;
+        done[ndone++] = j0;
+        int i0 = p[j0], j1 = 0, k1 = -1;
+        int64_t delta = big, base = d0 - u[i0];
         /* Row i0's distances, read once per step (NULL: a dummy row). */
         const uint16_t *row = i0 <= x->nboxes ? rows[i0 - 1] - 1 : NULL;
-        for (int j = 1; j <= n; j++) {
-            if (x->hused[j])
-                continue;
+        for (int k = 0; k < nopen; k++) {
+            int j = open[k];
             int64_t c = !row                      ? 0
                         : row[j] == SOK_GDIST_INF ? SOK_UNREACH
                                                   : row[j];
-            int64_t cur = c - u[i0] - v[j];
-            if (cur < minv[j]) {
-                minv[j] = cur;
+            int64_t cand = base + c - v[j];
+            if (cand < dist[j]) {
+                dist[j] = cand;
                 way[j] = j0;
             }
-            if (minv[j] < delta) {
-                delta = minv[j];
+            if (dist[j] < delta || (dist[j] == delta && j < j1)) {
+                delta = dist[j];
                 j1 = j;
+                k1 = k;
             }
         }
-        for (int j = 0; j <= n; j++) {
-            if (x->hused[j]) {
-                u[p[j]] += delta;
-                v[j] -= delta;
-            } else {
-                minv[j] -= delta;
-            }
-        }
+        open[k1] = open[--nopen];
+        d0 = delta;
         j0 = j1;
     } while (p[j0] != 0);
+    for (int k = 0; k < ndone; k++) {
+        int j = done[k];
+        u[p[j]] += d0 - dist[j];
+        v[j] -= d0 - dist[j];
+    }
     do {
         int j1 = way[j0];
         p[j0] = p[j1];
