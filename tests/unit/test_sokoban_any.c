@@ -283,6 +283,51 @@ START_TEST(test_goal_macro_solve)
 }
 END_TEST
 
+/* ------------------------------------------------------ the portfolio */
+
+START_TEST(test_any_short_deadlines)
+{
+    /* `any` under deadlines too short for its slices: every answer is a
+     * limit or replays, whether the A* slice left a perimeter table or
+     * not (with a spare goal there is none; its slice is then skipped). */
+    static const char *const even[] = {
+        " #########",  "##   #   ##", "#    #    #", "#  $ # $  #",
+        "#   *.*   #", "####.@.####", "#   *.*   #", "#  $ # $  #",
+        "#    #    #", "##   #   ##", " #########"};
+    static const char *const spare[] = {
+        " #########",  "##   #   ##", "#    #    #", "#  $ # $  #",
+        "#   *.*   #", "####.@.####", "#   *.*   #", "#  $ # $  #",
+        "#    #    #", "##.  #   ##", " #########"};
+    const char *const *levels[2] = {even, spare};
+    for (int l = 0; l < 2; l++) {
+        size_t lens[16];
+        for (int r = 0; r < NROWS(even); r++)
+            lens[r] = strlen(levels[l][r]);
+        for (int ms = 1; ms <= 40; ms += 3) {
+            gs_sokoban *g;
+            gs_error err = {0};
+            ck_assert_int_eq(gs_sokoban_build(levels[l], lens, NROWS(even),
+                                              false, NULL, &g, &err),
+                             GS_OK);
+            g->objective = SOK_ANY;
+            gs_limits lim = {.deadline_ns = gs_deadline_after_ms(ms)};
+            gs_result res;
+            gs_result_clear(&res);
+            ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+            ck_assert(res.status == GS_LIMIT || res.status == GS_SOLVED);
+            if (res.status == GS_SOLVED) {
+                ck_assert_ptr_nonnull(res.moves);
+                ck_assert_uint_eq(strlen(res.moves), res.steps);
+                ck_assert_int_eq(any_replay(levels[l], NROWS(even), res.moves),
+                                 res.pushes);
+            }
+            gs_result_free(&res);
+            gs_sokoban_free(g);
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------ feature-space search */
 
 START_TEST(test_fess_features)
@@ -655,6 +700,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_pack_advisor);
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_box_sides);
     suite_add_tcase(s, tc);

@@ -1071,6 +1071,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 part.deadline_ns = now + end[phase];
             if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
                 continue; /* an empty slice */
+            if (phase == SOK_SLICE_TABLE_FESS && !x.perim)
+                continue; /* no table: the same search as the next */
             if (phase > 0) {
                 if (rc != GS_OK || res->status != GS_LIMIT ||
                     res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
@@ -1079,8 +1081,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 gs_result_clear(res);
                 res->pushes = -1;
             }
-            if (phase == SOK_SLICE_TABLE_FESS && !x.perim)
-                continue; /* no table: the same search as the next */
             x.obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
             x.plain = phase == SOK_SLICE_PLAIN;
             x.tunnels = false;
