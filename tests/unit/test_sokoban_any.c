@@ -499,6 +499,148 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
+/* ------------------------------------------------ frozen goal boxes */
+
+/* Pushes the box at (r, c) one step in direction d in x->occ and asks
+ * whether the frozen-goal rule finds the child dead. Puts the box back. */
+static bool frozen_after(sok_level *L, int r, int c, int d)
+{
+    sok_ctx *x = &L->x;
+    int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d], slot = -1;
+    for (int i = 0; i < x->nboxes; i++)
+        if (x->boxes[i] == b)
+            slot = i;
+    ck_assert_int_ge(slot, 0);
+    ck_assert(!x->occ[to]);
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    ck_assert(!gs_sokoban_freeze_deadlock(x, to));
+    bool dead = gs_sokoban_frozen_goal_dead(x, slot, to);
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return dead;
+}
+
+/* A goal column (column 1, rows 1-4) filled from its foot: the player
+ * stands on the corner goal (4, 1) to push a box up the column. */
+static const char *const column[] = {"########", "#.######", "#.######",
+                                     "#.   $ #", "#.$    #", "### $$ #",
+                                     "#    @ #", "########"};
+
+START_TEST(test_frozen_goal_fires)
+{
+    /* A box pushed onto the corner goal first freezes there (walls below
+     * and left), and the goals above it are out of every other box's
+     * reach. */
+    sok_level L;
+    sok_level_load(&L, column, NROWS(column), SOK_ANY);
+    ck_assert_ptr_nonnull(L.x.frozen);
+    ck_assert(frozen_after(&L, 4, 2, 2)); /* left, onto the corner goal */
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_frozen_goal_not)
+{
+    sok_level L;
+    /* A push that freezes no goal box is not looked at. */
+    sok_level_load(&L, column, NROWS(column), SOK_ANY);
+    ck_assert(!frozen_after(&L, 3, 5, 2)); /* along row 3 */
+    sok_level_free(&L);
+    /* The same push onto the corner with the column above already full:
+     * every goal box is frozen, and no box is left without a goal. */
+    static const char *const full[] = {"########", "#*######", "#*######",
+                                       "#*     #", "#.$    #", "###    #",
+                                       "#    @ #", "########"};
+    sok_level_load(&L, full, NROWS(full), SOK_ANY);
+    ck_assert(!frozen_after(&L, 4, 2, 2));
+    sok_level_free(&L);
+    /* A box frozen on a corner goal of an open room walls nothing off:
+     * the other box still reaches the other goal. */
+    static const char *const open[] = {"#######", "#.    #", "#$  $ #",
+                                       "#  @ .#", "#######"};
+    sok_level_load(&L, open, NROWS(open), SOK_ANY);
+    ck_assert(!frozen_after(&L, 2, 1, 0)); /* up, into the corner */
+    sok_level_free(&L);
+    /* The rule is `any`'s: the exact objectives build no tables for it. */
+    sok_level_load(&L, full, NROWS(full), SOK_MOVES);
+    ck_assert_ptr_null(L.x.frozen);
+    sok_level_free(&L);
+}
+END_TEST
+
+START_TEST(test_frozen_goal_solve)
+{
+    /* The column level solved by each `any` search (the rule on): the
+     * answers replay. With a box on the corner goal at the start it is
+     * impossible, and each still proves it. */
+    sok_objective objs[3] = {SOK_ANY, SOK_ANY_FESS, SOK_ANY_ASTAR};
+    for (int i = 0; i < 3; i++) {
+        gs_result res;
+        sok_level_solve(column, NROWS(column), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        long pushes = any_replay(column, NROWS(column), res.moves);
+        ck_assert_msg(pushes == res.pushes, "objective %d: %s does not replay",
+                      (int)objs[i], res.moves);
+        gs_result_free(&res);
+    }
+    static const char *const shut[] = {"########", "#.######", "#.######",
+                                       "#.   $ #", "#*     #", "### $$ #",
+                                       "#    @ #", "########"};
+    for (int i = 0; i < 3; i++) {
+        gs_result res;
+        sok_level_solve(shut, NROWS(shut), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+        gs_result_free(&res);
+    }
+}
+END_TEST
+
+/* Solves rows for `any`'s objective obj with the learned patterns on
+ * whatever the box count (learn_always), without limits, into res. */
+static void solve_learning(const char *const *rows, int n, sok_objective obj,
+                           gs_result *res)
+{
+    size_t lens[16];
+    ck_assert_int_le(n, 16);
+    for (int r = 0; r < n; r++)
+        lens[r] = strlen(rows[r]);
+    gs_sokoban *g;
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
+                     GS_OK);
+    g->objective = obj;
+    g->learn_always = true;
+    gs_limits lim = {0};
+    gs_result_clear(res);
+    ck_assert_int_eq(gs_sokoban_solve(g, &lim, res, &err), GS_OK);
+    gs_sokoban_free(g);
+}
+
+START_TEST(test_any_learns)
+{
+    /* `any` learns deadlock patterns too (all but the feature-space
+     * search): a dead pair (see test_learn_fires) stays impossible for
+     * each search, and the column level is solved with answers that
+     * replay. */
+    static const char *const three[] = {"#######", "#@    #", "#$  $ #",
+                                        "#.$ ..#", "#######"};
+    sok_objective objs[3] = {SOK_ANY, SOK_ANY_FESS, SOK_ANY_ASTAR};
+    for (int i = 0; i < 3; i++) {
+        gs_result res;
+        solve_learning(three, NROWS(three), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
+        gs_result_free(&res);
+        solve_learning(column, NROWS(column), objs[i], &res);
+        ck_assert_int_eq(res.status, GS_SOLVED);
+        long pushes = any_replay(column, NROWS(column), res.moves);
+        ck_assert_msg(pushes == res.pushes, "objective %d: %s does not replay",
+                      (int)objs[i], res.moves);
+        gs_result_free(&res);
+    }
+}
+END_TEST
+
 /* `any`'s time split: up to 10 s A*, plain and weighted greedy and the
  * feature-space search with the table end at their percentages and the
  * one by estimate has the rest (the one by weight none); past it the
@@ -703,6 +845,10 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_box_sides);
+    tcase_add_test(tc, test_frozen_goal_fires);
+    tcase_add_test(tc, test_frozen_goal_not);
+    tcase_add_test(tc, test_frozen_goal_solve);
+    tcase_add_test(tc, test_any_learns);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,6 +79,7 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_sokoban_perim_free(x);
     gs_sokoban_learn_free(x);
     gs_sokoban_sym_free(x);
+    gs_sokoban_frozen_free(x);
 }
 
 /* Writes v into slot `slot` of key k, w bytes little-endian. */
@@ -331,7 +332,8 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
         gs_sokoban_pull_bfs(x, -1, x->near);
         for (int i = 0; i < n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
-        ok = gs_sokoban_init_matching(x, lim) && init_packing(x);
+        ok = gs_sokoban_init_matching(x, lim) && init_packing(x) &&
+             (x->obj < SOK_ANY || gs_sokoban_frozen_init(x));
     }
     free(num);
     free(stack);

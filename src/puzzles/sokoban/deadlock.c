@@ -62,6 +62,12 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to)
     return false;
 }
 
+int gs_sokoban_box_frozen(sok_ctx *x, int b)
+{
+    int budget = SOK_FREEZE_BUDGET;
+    return frozen(x, b, &budget);
+}
+
 /* ------------------------------------------------------------ corrals */
 
 /* Labels the corral holding the unreachable empty cell `start` with `id`

@@ -1,4 +1,5 @@
-/* learn.c - a deadlock pattern table learned during the exact search.
+/* learn.c - a deadlock pattern table learned during the search (the
+ * exact objectives', and `any`'s but the feature-space search's).
  *
  * After a push, the boxes near the pushed one (its cluster: boxes joined
  * by side or corner contact, up to SOK_LEARN_MAX of them, the pushed box

@@ -32,15 +32,18 @@
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
  * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
- * pairs or other frozen boxes, one of them off goal); the exact
- * objectives also prune by deadlock patterns learned as they go (learn.c)
- * and store one position per class of the level's symmetries (sym.c;
- * the answer then rebuilt by rebuild_sym). `any` also applies
- * PI-corral pruning, which keeps some solution whenever one exists (so
- * its "impossible" is a proof too) but not the shortest one.
+ * pairs or other frozen boxes, one of them off goal) and deadlock
+ * patterns learned as they go (learn.c; not in `any`'s feature-space
+ * search); the exact objectives also store one position per class of
+ * the level's symmetries (sym.c; the answer then rebuilt by
+ * rebuild_sym). `any` also applies PI-corral pruning, which keeps some
+ * solution whenever one exists (so its "impossible" is a proof too) but
+ * not the shortest one, and takes boxes frozen on goals as walls
+ * (frozen.c).
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
- * deadlock.c (pruning), learn.c (learned deadlock patterns), sym.c
+ * deadlock.c (pruning), frozen.c (frozen goal boxes as walls), learn.c
+ * (learned deadlock patterns), sym.c
  * (symmetries), pack.c (packing order, connectivity), macro.c
  * (tunnel and goal-area macros), fess.c (the feature-space search's open
  * lists), zone.c (`any`'s children's areas without a flood), search.c
@@ -164,7 +167,8 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
     x->occ[b] = 0;
     x->occ[to] = 1;
     uint32_t h = SOK_INF, feat = 0;
-    if (!gs_sokoban_freeze_deadlock(x, to)) {
+    if (!gs_sokoban_freeze_deadlock(x, to) &&
+        !gs_sokoban_frozen_goal_dead(x, i, to)) {
         move_box(x, i, to);
         h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
     }
@@ -259,7 +263,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         }
         uint32_t h = SOK_INF;
         if (!gs_sokoban_freeze_deadlock(x, to) &&
-            !(x->learning && gs_sokoban_learn_dead(x, to, pl))) {
+            !(x->learning && gs_sokoban_learn_dead(x, to, pl)) &&
+            !gs_sokoban_frozen_goal_dead(x, i, to)) {
             move_box(x, i, to);
             /* Where the moves table decides the bound anyway, an upper
              * bound on the matching spares solving it (h = 0: the table
@@ -809,6 +814,12 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
             return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
         flim.max_bytes -= flim.max_bytes / 4;
     }
+    /* The feature-space search goes without the learned patterns: their
+     * pruning sends it elsewhere and it finds fewer answers in time
+     * (Microban II 109: 293,232 -> 362,128 states expanded; 131: 8.8 s
+     * -> past 10 s at 10 s each); the other searches keep them. */
+    bool learning = x->learning;
+    x->learning = learning && !x->fess;
     gs_search_config cfg = {
         .key_size = x->key_size,
         .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
@@ -820,6 +831,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     if (rc) {
         gs_sokoban_fess_free(x->fess);
         x->fess = NULL;
+        x->learning = learning;
         return gs_error_set(err, rc, "sokoban: cannot start the search");
     }
     uint64_t goal = 0;
@@ -835,6 +847,7 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     gs_progress_add_expanded(lim, here);
     gs_sokoban_fess_free(x->fess);
     x->fess = NULL;
+    x->learning = learning;
     search_close(x, s, st);
     return rc;
 }
@@ -1012,13 +1025,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     /* The tables already hold part of the memory budget: the store gets
      * the rest, and nothing when the tables alone exceed it. */
     gs_limits slim = lim ? *lim : (gs_limits){0};
-    /* The learned deadlock patterns: a help, not a need (without memory
-     * for them the search goes on without), and on levels of few boxes
-     * (small solves) more cost than help. `any` uses them in its A*. */
+    /* The learned deadlock patterns, every objective (`any` too: on
+     * Microban I 153 they prune the boxes stuck at the goal room's door;
+     * run_phase keeps them from the feature-space searches): a help, not
+     * a need (without memory for them the search goes on without), and
+     * on levels of few boxes (small solves) more cost than help. */
     uint64_t before = x.bytes;
-    bool astar = g->objective != SOK_ANY_FESS &&
-                 (g->objective != SOK_ANY || slim.deadline_ns > 0);
-    if (astar && (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always)) {
+    if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
         if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
             gs_sokoban_learn_start(&x);
         } else {
@@ -1086,7 +1099,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.tunnels = false;
             x.goal_macros = false;
             x.fess_dual = phase == SOK_SLICE_DUAL;
-            x.learning = phase == SOK_SLICE_ASTAR && x.learn;
             /* Only the first feature-space search sees the A*'s table:
              * the others are the searches of old (it leads some levels
              * astray: Microban II 109). */

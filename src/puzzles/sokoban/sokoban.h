@@ -345,6 +345,8 @@ typedef struct sok_ctx {
     bool learning;
     /* The level's symmetries (sym.c), or NULL when it has none. */
     struct sok_sym *sym;
+    /* Frozen goal boxes as walls (frozen.c), `any` only, or NULL. */
+    struct sok_frozen *frozen;
 } sok_ctx;
 
 /* ctx.c */
@@ -413,6 +415,24 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+/* The freeze test of the box on b (x->occ holding every box): 0 when it
+ * may move, 1 when it never moves again and every box of the proof is on
+ * a goal, 2 when some box of the proof is off goal (a deadlock). */
+int gs_sokoban_box_frozen(sok_ctx *x, int b);
+
+/* frozen.c: boxes frozen on goals are walls (`any`). */
+typedef struct sok_frozen sok_frozen;
+/* Allocates x->frozen (left NULL, the rule off, on levels without
+ * goals); false when out of memory. */
+bool gs_sokoban_frozen_init(sok_ctx *x);
+void gs_sokoban_frozen_free(sok_ctx *x);
+/* Whether the position in x->occ (x->boxes with slot `slot` pushed onto
+ * `to`, which passed gs_sokoban_freeze_deadlock) is dead because the
+ * push froze a box on a goal and, the frozen goal boxes taken as walls,
+ * some box off goal reaches no goal or (every goal needed) some empty
+ * goal no box. False when the push froze no goal box, or without
+ * x->frozen. Uses x->mark and x->queue. */
+bool gs_sokoban_frozen_goal_dead(sok_ctx *x, int slot, int to);
 
 /* perim.c */
 /* Builds the perimeter table (see perim.c), or goes on building it, until
@@ -469,7 +489,7 @@ uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
 uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
 
-/* learn.c: deadlock patterns learned during the exact search. */
+/* learn.c: deadlock patterns learned during the search. */
 /* Boxes in a pattern at most, and the states one pattern's search may
  * store (past them it proves nothing). */
 #ifndef SOK_LEARN_MAX
@@ -482,8 +502,9 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
  * (0: no budget); false when out of memory. It learns nothing until
  * gs_sokoban_learn_start. */
 bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes);
-/* From now on gs_sokoban_learn_dead looks and learns. The exact searches
- * learn from their start (a cluster is looked at when a push forms it)
+/* From now on gs_sokoban_learn_dead looks and learns. The searches (the
+ * exact ones, and `any`'s but the feature-space one) learn from their
+ * start (a cluster is looked at when a push forms it)
  * on levels of at least SOK_LEARN_MIN_BOXES boxes, or when the level
  * says learn_always (tests): on fewer (the contest's 8 x 8 boards of 3
  * boxes) the sub-searches cost more than they save. */
