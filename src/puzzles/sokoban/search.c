@@ -19,15 +19,17 @@
  *     the player's exact cell is part of the state.
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
- *     of it, plain greedy on the bound plus a packing-order penalty to
+ *     of it (the exact objectives' rounds with the perimeter table),
+ *     plain greedy on the bound plus a packing-order penalty to
  *     SOK_PLAIN_END percent, then the greedy phase (without a deadline,
  *     that alone): a weighted A* on pushes whose estimate is the bound
  *     plus penalties for goals filled out of packing order and for areas
  *     the player is shut out of (pack.c), with tunnel and goal-area
  *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
- *     and macros in a feature-space search (fess.c), past 10 s in two
- *     orders (see gs_sokoban_any_slices). When a macro search runs out
- *     of states, the plain search decides.
+ *     and macros in a feature-space search (fess.c), first with the A*'s
+ *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
+ *     past 10 s in two orders (see gs_sokoban_any_slices). When a macro
+ *     search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
