@@ -32,8 +32,9 @@ void sok_level_free(sok_level *L)
     gs_sokoban_free(L->g);
 }
 
-void sok_level_solve(const char *const *rows, int n, sok_objective obj,
-                     gs_result *res)
+void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
+                          const gs_limits *lim, bool learn_always,
+                          gs_result *res)
 {
     size_t lens[32];
     ck_assert_int_le(n, 32);
@@ -44,10 +45,17 @@ void sok_level_solve(const char *const *rows, int n, sok_objective obj,
     ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
                      GS_OK);
     g->objective = obj;
-    gs_limits lim = {0};
+    g->learn_always = learn_always;
+    gs_limits none = {0};
     gs_result_clear(res);
-    ck_assert_int_eq(gs_sokoban_solve(g, &lim, res, &err), GS_OK);
+    ck_assert_int_eq(gs_sokoban_solve(g, lim ? lim : &none, res, &err), GS_OK);
     gs_sokoban_free(g);
+}
+
+void sok_level_solve(const char *const *rows, int n, sok_objective obj,
+                     gs_result *res)
+{
+    sok_level_solve_with(rows, n, obj, NULL, false, res);
 }
 
 int sok_level_cell(const sok_level *L, int r, int c)

@@ -30,4 +30,10 @@ int sok_level_cell(const sok_level *L, int r, int c);
 void sok_level_solve(const char *const *rows, int n, sok_objective obj,
                      gs_result *res);
 
+/* The same within lim (NULL: none), with the learned deadlock patterns
+ * whatever the box count when learn_always. */
+void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
+                          const gs_limits *lim, bool learn_always,
+                          gs_result *res);
+
 #endif

@@ -72,6 +72,19 @@ static long any_replay(const char *const *rows, int n, const char *moves)
     return pushes;
 }
 
+/* Asserts that res is solved and its moves replay on rows with its
+ * pushes; frees res. */
+static void assert_solved_replays(const char *const *rows, int n,
+                                  gs_result *res)
+{
+    ck_assert_int_eq(res->status, GS_SOLVED);
+    ck_assert_ptr_nonnull(res->moves);
+    ck_assert_uint_eq(strlen(res->moves), res->steps);
+    long pushes = any_replay(rows, n, res->moves);
+    ck_assert_msg(pushes == res->pushes, "%s does not replay", res->moves);
+    gs_result_free(res);
+}
+
 /* ------------------------------------------------------- goal macros */
 
 START_TEST(test_goal_macro_fires)
@@ -300,29 +313,16 @@ START_TEST(test_any_short_deadlines)
         "#    #    #", "##.  #   ##", " #########"};
     const char *const *levels[2] = {even, spare};
     for (int l = 0; l < 2; l++) {
-        size_t lens[16];
-        for (int r = 0; r < NROWS(even); r++)
-            lens[r] = strlen(levels[l][r]);
         for (int ms = 1; ms <= 40; ms += 3) {
-            gs_sokoban *g;
-            gs_error err = {0};
-            ck_assert_int_eq(gs_sokoban_build(levels[l], lens, NROWS(even),
-                                              false, NULL, &g, &err),
-                             GS_OK);
-            g->objective = SOK_ANY;
             gs_limits lim = {.deadline_ns = gs_deadline_after_ms(ms)};
             gs_result res;
-            gs_result_clear(&res);
-            ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+            sok_level_solve_with(levels[l], NROWS(even), SOK_ANY, &lim, false,
+                                 &res);
             ck_assert(res.status == GS_LIMIT || res.status == GS_SOLVED);
-            if (res.status == GS_SOLVED) {
-                ck_assert_ptr_nonnull(res.moves);
-                ck_assert_uint_eq(strlen(res.moves), res.steps);
-                ck_assert_int_eq(any_replay(levels[l], NROWS(even), res.moves),
-                                 res.pushes);
-            }
-            gs_result_free(&res);
-            gs_sokoban_free(g);
+            if (res.status == GS_SOLVED)
+                assert_solved_replays(levels[l], NROWS(even), &res);
+            else
+                gs_result_free(&res);
         }
     }
 }
@@ -578,11 +578,7 @@ START_TEST(test_frozen_goal_solve)
     for (int i = 0; i < 3; i++) {
         gs_result res;
         sok_level_solve(column, NROWS(column), objs[i], &res);
-        ck_assert_int_eq(res.status, GS_SOLVED);
-        long pushes = any_replay(column, NROWS(column), res.moves);
-        ck_assert_msg(pushes == res.pushes, "objective %d: %s does not replay",
-                      (int)objs[i], res.moves);
-        gs_result_free(&res);
+        assert_solved_replays(column, NROWS(column), &res);
     }
     static const char *const shut[] = {"########", "#.######", "#.######",
                                        "#.   $ #", "#*     #", "### $$ #",
@@ -597,24 +593,11 @@ START_TEST(test_frozen_goal_solve)
 END_TEST
 
 /* Solves rows for `any`'s objective obj with the learned patterns on
- * whatever the box count (learn_always), without limits, into res. */
+ * whatever the box count, without limits, into res. */
 static void solve_learning(const char *const *rows, int n, sok_objective obj,
                            gs_result *res)
 {
-    size_t lens[16];
-    ck_assert_int_le(n, 16);
-    for (int r = 0; r < n; r++)
-        lens[r] = strlen(rows[r]);
-    gs_sokoban *g;
-    gs_error err = {0};
-    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
-                     GS_OK);
-    g->objective = obj;
-    g->learn_always = true;
-    gs_limits lim = {0};
-    gs_result_clear(res);
-    ck_assert_int_eq(gs_sokoban_solve(g, &lim, res, &err), GS_OK);
-    gs_sokoban_free(g);
+    sok_level_solve_with(rows, n, obj, NULL, true, res);
 }
 
 START_TEST(test_any_learns)
@@ -632,11 +615,7 @@ START_TEST(test_any_learns)
         ck_assert_int_eq(res.status, GS_IMPOSSIBLE);
         gs_result_free(&res);
         solve_learning(column, NROWS(column), objs[i], &res);
-        ck_assert_int_eq(res.status, GS_SOLVED);
-        long pushes = any_replay(column, NROWS(column), res.moves);
-        ck_assert_msg(pushes == res.pushes, "objective %d: %s does not replay",
-                      (int)objs[i], res.moves);
-        gs_result_free(&res);
+        assert_solved_replays(column, NROWS(column), &res);
     }
 }
 END_TEST
