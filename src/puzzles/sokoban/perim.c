@@ -733,14 +733,16 @@ uint32_t gs_sokoban_perim_bound_key(const sok_ctx *x, uint32_t h,
 }
 
 uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
-                                const int32_t *boxes)
+                                const int32_t *boxes, bool *keyed)
 {
     const struct sok_perim *t = x->perim;
+    *keyed = false;
     if (!t || h == SOK_INF)
         return h;
     if (h > t->k && !t->complete)
         return h; /* outside: at least k + 1 < h */
     perim_pack(x, t, pl, boxes);
+    *keyed = true;
     uint32_t d = key_depth(x, x->key);
     if (d == SOK_PERIM_EMPTY)
         return t->complete ? SOK_INF : (h > t->k + 1 ? h : t->k + 1);

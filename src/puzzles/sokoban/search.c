@@ -371,7 +371,8 @@ static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
     bool steps = gs_sokoban_perim_steps(x);
     if (!steps)
         gs_sokoban_occ_set(x, x->boxes, 1);
-    h = gs_sokoban_perim_floor(x, old, player, x->boxes);
+    bool keyed;
+    h = gs_sokoban_perim_floor(x, old, player, x->boxes, &keyed);
     if (h != SOK_INF && priority(x, g, h) <= popped) {
         /* The full bound: the matching, with the table's gap. */
         m = gs_sokoban_parent_bound(x, player, x->boxes);
@@ -380,6 +381,8 @@ static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
             h = m;
         else if (steps)
             h = gs_sokoban_perim_bound_key(x, m, gs_search_key(s, id));
+        else if (keyed) /* (the matching leaves x->key alone) */
+            h = gs_sokoban_perim_bound_key(x, m, x->key);
         else
             h = gs_sokoban_perim_bound(x, m, player, x->boxes);
     }

@@ -485,9 +485,11 @@ uint32_t gs_sokoban_perim_depth(const sok_ctx *x, bool *complete);
  * table is keyed by area: pushes floods from pl) that some admissible
  * bound h (not necessarily its matching) was known for: max(h, exact
  * distance) when the table holds it, max(h, k + 1) when not, SOK_INF
- * when the table is whole and lacks it. Overwrites x->key. */
+ * when the table is whole and lacks it. Overwrites x->key; *keyed tells
+ * whether it now holds the position's table key (for
+ * gs_sokoban_perim_bound_key, sparing a second flood). */
 uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
-                                const int32_t *boxes);
+                                const int32_t *boxes, bool *keyed);
 
 /* learn.c: deadlock patterns learned during the search. */
 /* Boxes in a pattern at most, and the states one pattern's search may
