@@ -371,14 +371,16 @@ START_TEST(test_fess_features)
 }
 END_TEST
 
+/* A one-row level for the feature-space search's open lists alone. */
+static const char *const ONE_ROW[] = {"#####", "#@$.#", "#####"};
+
 START_TEST(test_fess_order)
 {
     /* Three cells A, B, C; every other pick is greedy's (the best estimate
      * over all, with SOK_FESS_GREEDY_EVERY 2), the others round robin over
      * the cells, best of each first; no state is handed out twice. */
-    static const char *const lvl[] = {"#####", "#@$.#", "#####"};
     sok_level L;
-    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_level_load(&L, ONE_ROW, NROWS(ONE_ROW), SOK_ANY);
     sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
     ck_assert_ptr_nonnull(f);
     const uint32_t A = 1, B = 2, C = 3;
@@ -727,9 +729,8 @@ END_TEST
  * the search by estimate takes the best estimate. */
 START_TEST(test_fess_dual_order)
 {
-    static const char *const lvl[] = {"#####", "#@$.#", "#####"};
     sok_level L;
-    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    sok_level_load(&L, ONE_ROW, NROWS(ONE_ROW), SOK_ANY);
     for (int dual = 0; dual < 2; dual++) {
         L.x.fess_dual = dual;
         sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
