@@ -282,7 +282,8 @@ typedef struct sok_ctx {
     unsigned char *key;
     int64_t *hu, *hv, *hminv;
     int *hp, *hway;
-    int *hcols; /* 2 * (goals + 1): the columns a step scans, those done */
+    int *hcols; /* 3 * (goals + 1): the columns a step scans, those done, the
+                   rows sq_seed left */
     uint8_t *hused;
     /* The expanded state's square matching (see bound.c): duals, goal ->
      * row; NULL when there are too many goals to square the problem. */
