@@ -27,8 +27,9 @@
  *     the player is shut out of (pack.c), with tunnel and goal-area
  *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
  *     and macros in a feature-space search (fess.c), first with the A*'s
- *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
- *     past 10 s in two orders (see gs_sokoban_any_slices). When a macro
+ *     table in the estimate to SOK_TABLE_FESS_END percent, then without;
+ *     past 10 s that one shares the time left, in turns, with one whose
+ *     cells also pick by weight (fess_pair). When a macro
  *     search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
@@ -400,7 +401,9 @@ static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
 /* Runs the search. Returns 1 with *goal set when solved, 0 when the space
  * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM; with a cap,
  * 2 (nothing lost: no expansion is cut short) once the store holds so
- * many states that one more expansion might pass it. An empty store gets
+ * many states that one more expansion might pass it; SOK_PAUSED
+ * (nothing lost either) after the first expansion that ends once
+ * x->pause_ns, when set, has come. An empty store gets
  * the start state first. States numbered below `reeval` (exact
  * objectives: those stored before the perimeter table last grew) have
  * their bound looked up again when popped, and are put back when it
@@ -443,6 +446,8 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
         rc = expand(x, s, id, player, g, have_hp, hp);
         if (rc < 0)
             return rc;
+        if (x->pause_ns && gs_now_ns() >= x->pause_ns)
+            return SOK_PAUSED;
     }
 }
 
@@ -882,6 +887,164 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, bool fess,
     return rc;
 }
 
+/* One of `any`'s two feature-space searches kept between its turns
+ * (fess_pair): its store, open lists and limits (the store's config
+ * points at lim, so a run stays where it was opened). */
+typedef struct sok_frun {
+    gs_search *s;
+    sok_fess *fess;
+    gs_limits lim;
+    uint64_t goal, expanded;
+    int rc; /* search()'s last answer; SOK_PAUSED while it may go on */
+} sok_frun;
+
+/* Opens run r within lim, by weight too when dual. GS_OK or an error. */
+static int frun_open(sok_ctx *x, sok_frun *r, const gs_limits *lim, bool dual,
+                     gs_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->lim = *lim;
+    /* The open lists take a quarter of the budget, as in run_phase. */
+    x->fess_dual = dual;
+    r->fess = gs_sokoban_fess_new(x, r->lim.max_bytes / 4);
+    x->fess_dual = false;
+    if (!r->fess)
+        return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
+    r->lim.max_bytes -= r->lim.max_bytes / 4;
+    gs_search_config cfg = {
+        .key_size = x->key_size,
+        .queue = GS_QUEUE_FIFO,
+        .limits = &r->lim,
+        .bound_shift = bound_shift(SOK_ANY),
+    };
+    int rc = gs_search_new(&cfg, &r->s);
+    if (rc) {
+        gs_sokoban_fess_free(r->fess);
+        r->fess = NULL;
+        return gs_error_set(err, rc, "sokoban: cannot start the search");
+    }
+    r->rc = SOK_PAUSED;
+    return GS_OK;
+}
+
+/* Runs r until `until` (between two expansions), its end or its limits. */
+static void frun_turn(sok_ctx *x, sok_frun *r, int64_t until)
+{
+    x->fess = r->fess;
+    x->fess_expanded = 0;
+    x->pause_ns = until;
+    r->rc = search(x, r->s, 0, 0, &r->goal);
+    x->pause_ns = 0;
+    r->expanded += x->fess_expanded;
+    x->fess = NULL;
+}
+
+/* Closes r; with res, first writes its outcome there (GS_OK or an
+ * error), else only adds its states expanded to *expanded. */
+static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
+                      gs_result *res, uint64_t *expanded, gs_sokoban_stats *st,
+                      gs_error *err)
+{
+    int rc = GS_OK;
+    if (!r->s)
+        return rc;
+    uint64_t here = gs_search_expanded(r->s) + r->expanded;
+    if (res) {
+        x->fess = r->fess; /* rebuild() spells out the advisor's moves */
+        rc = finish_search(x, r->s, r->rc, r->goal, res, err);
+        if (gs_sokoban_fess_over(r->fess) && res->status == GS_LIMIT)
+            res->limit = GS_LIMIT_MEMORY;
+        res->expanded = here;
+        x->fess = NULL;
+    } else {
+        *expanded += here;
+    }
+    gs_progress_add_expanded(lim, here);
+    gs_sokoban_fess_free(r->fess);
+    search_close(x, r->s, st);
+    memset(r, 0, sizeof *r);
+    return rc;
+}
+
+/* `any`'s last slices: the feature-space search by estimate alone until
+ * `alone` (a time), then in turns with the one whose cells also pick by
+ * weight (each gets SOK_FESS_SHARE and the rest percent of every
+ * SOK_FESS_TURN_NS, and the memory budget is halved between them). Both
+ * are kept between turns, so no work is lost: each finds whatever it
+ * finds alone, at the time it would alone times two, roughly. The
+ * searches by weight solve in under a second XSokoban levels the other
+ * misses in a minute (37, 61, 70, 76, 81), the one by estimate Microban
+ * II 131, which the other misses. When both run dry (the macros may have
+ * skipped the only way) or are refused memory, the plain search decides
+ * (as in greedy_phase). */
+static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
+                     int64_t solo_turn, gs_result *res, gs_sokoban_stats *st,
+                     gs_error *err)
+{
+    x->obj = SOK_ANY;
+    x->plain = false;
+    x->tunnels = true;
+    x->goal_macros = x->garea != NULL;
+    x->use_fess = true;
+    bool learning = x->learning; /* none in these searches: run_phase */
+    x->learning = false;
+    sok_frun run[2];
+    memset(run, 0, sizeof run);
+    bool pair = alone < lim->deadline_ns;
+    gs_limits each = *lim;
+    if (pair && each.max_bytes)
+        each.max_bytes /= 2;
+    int rc = frun_open(x, &run[0], &each, false, err);
+    if (!rc && pair)
+        rc = frun_open(x, &run[1], &each, true, err);
+    bool live[2] = {!rc, !rc && pair};
+    int found = -1;
+    /* The first turn: by estimate, alone. */
+    int64_t until = pair ? alone : solo_turn ? gs_now_ns() + solo_turn : 0;
+    while (!rc && found < 0 && (live[0] || live[1])) {
+        for (int i = 0; i < 2 && !rc && found < 0; i++) {
+            if (!live[i])
+                continue;
+            frun_turn(x, &run[i], until);
+            int r = run[i].rc;
+            if (r == 1 || gs_limits_expired(lim))
+                found = i; /* solved, or the deadline: `limit` */
+            else if (r == 0 || r == GS_ELIMIT)
+                live[i] = false; /* ran dry, or refused memory */
+            else if (r < 0)
+                rc = gs_error_set(err, r,
+                                  "sokoban: out of memory in the search");
+            int64_t turn = SOK_FESS_TURN_NS / 100 *
+                           (i == 0 ? 100 - SOK_FESS_SHARE : SOK_FESS_SHARE);
+            if (!live[0] || !live[1])
+                turn = solo_turn; /* one left: it runs to its end */
+            until = turn ? gs_now_ns() + turn : 0;
+        }
+    }
+    uint64_t others = 0;
+    for (int i = 0; i < 2; i++)
+        if (i != found)
+            frun_close(x, &run[i], lim, NULL, &others, st, err);
+    if (!rc && found >= 0) {
+        if (run[found].rc == SOK_PAUSED)
+            run[found].rc = GS_ELIMIT; /* paused at the deadline */
+        rc = frun_close(x, &run[found], lim, res, NULL, st, err);
+    } else if (!rc) {
+        /* Both ran dry or out of memory: the plain search decides. */
+        x->tunnels = false;
+        x->goal_macros = false;
+        x->use_fess = false;
+        x->learning = learning;
+        rc = run_phase(x, lim, res, st, err);
+    }
+    res->expanded += others;
+    x->tunnels = false;
+    x->goal_macros = false;
+    x->use_fess = false;
+    x->learning = learning;
+    return rc;
+}
+
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
  * states solves most levels at once. Past it, rounds: the perimeter
  * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
@@ -988,10 +1151,10 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
         return;
     /* Longer: the greedy slices and the feature-space search with the
      * table keep their length at SOK_ANY_SHORT_NS times
-     * SOK_ANY_GREEDY_SLACK percent (at most their share); of what they
-     * leave, the feature-space search by estimate takes SOK_FESS_SHARE
-     * percent (at least its length at SOK_ANY_SHORT_NS) and the one that
-     * also picks by weight the rest. */
+     * SOK_ANY_GREEDY_SLACK percent (at most their share); the
+     * feature-space search by estimate goes on alone for its length at
+     * SOK_ANY_SHORT_NS, then shares the rest with the one that also
+     * picks by weight (fess_pair). */
     int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
@@ -1000,9 +1163,7 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
             end[i] = end[i - 1] + len;
     }
     int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
-    int64_t rest = end[d] - end[f - 1], len = rest / 100 * SOK_FESS_SHARE;
-    if (len < base[f] - base[f - 1])
-        len = base[f] - base[f - 1];
+    int64_t rest = end[d] - end[f - 1], len = base[f] - base[f - 1];
     end[f] = len < rest ? end[f - 1] + len : end[d];
 }
 
@@ -1068,15 +1229,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * weighted one misses, Microban II 74, 115), the feature-weighted
          * greedy phase (it dives straight to many answers), then the
          * feature-space search (fess.c: it spreads its effort over ways
-         * of packing the greedy ones never leave), past 10 s also the
-         * one whose cells pick by weight every other time. A phase
-         * exhausting the space proves the level impossible (greedy_phase
-         * re-checks without macros). */
+         * of packing the greedy ones never leave), past 10 s in turns
+         * with the one whose cells pick by weight every other time. A
+         * phase exhausting the space proves the level impossible
+         * (greedy_phase and fess_pair re-check without macros). */
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
         int64_t end[SOK_ANY_SLICES];
         gs_sokoban_any_slices(span, end);
         uint64_t expanded = 0, tables = x.bytes;
-        for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
+        for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
             gs_limits part = slim;
             if (slim.max_bytes && x.bytes > tables) {
                 /* The A*'s perimeter table stays (it serves a later
@@ -1085,7 +1246,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 part.max_bytes =
                     slim.max_bytes > more ? slim.max_bytes - more : 1;
             }
-            if (phase < SOK_ANY_SLICES - 1 && span > 0)
+            if (phase < SOK_SLICE_FESS && span > 0)
                 part.deadline_ns = now + end[phase];
             if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
                 continue; /* an empty slice */
@@ -1103,7 +1264,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.plain = phase == SOK_SLICE_PLAIN;
             x.tunnels = false;
             x.goal_macros = false;
-            x.fess_dual = phase == SOK_SLICE_DUAL;
             /* Only the first feature-space search sees the A*'s table:
              * the others are the searches of old (it leads some levels
              * astray: Microban II 109). */
@@ -1116,14 +1276,18 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 rc = exact_phases(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_PLAIN)
                 rc = run_phase(&x, &part, res, st, err);
-            else
+            else if (phase < SOK_SLICE_FESS)
                 rc = greedy_phase(&x, &part, phase >= SOK_SLICE_TABLE_FESS, res,
                                   st, err);
+            else
+                rc = fess_pair(&x, &part, now + end[SOK_SLICE_FESS], 0, res, st,
+                               err);
             if (hide)
                 x.perim = table;
-            x.fess_dual = false;
         }
         res->expanded += expanded;
+    } else if (g->objective == SOK_ANY_FESS && g->fess_turn_ns) {
+        rc = fess_pair(&x, &slim, INT64_MAX, g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY || g->objective == SOK_ANY_FESS) {
         rc =
             greedy_phase(&x, &slim, g->objective == SOK_ANY_FESS, res, st, err);

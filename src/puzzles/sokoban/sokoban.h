@@ -40,8 +40,9 @@ typedef struct gs_sokoban {
      * states before the perimeter table is built, and its size. */
     uint64_t perim_trigger;
     size_t perim_cap;
-    size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
-    bool learn_always;  /* tests: learn deadlock patterns with few boxes */
+    size_t perim_first;   /* the table's first round (SOK_PERIM_FIRST) */
+    bool learn_always;    /* tests: learn deadlock patterns with few boxes */
+    int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -118,10 +119,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * 93 in 1.06 s and Microban II 124 in 0.4 s (without: none and 4.8 s),
  * and the one without needs 5.3 and 5.9 s for Microban II 109 and 131
  * (with the table it loses 109). Past it the plain, weighted and table
- * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, and of
- * the rest the search by estimate takes SOK_FESS_SHARE percent (at
- * least its length at SOK_ANY_SHORT_NS), the search by weight the
- * others. */
+ * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
+ * search by estimate goes on alone for its length there, and the rest
+ * it shares with the search by weight, in turns, each kept between them
+ * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to
+ * the search by estimate). */
 #define SOK_ANY_SLICES 6
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
@@ -142,8 +144,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_TABLE_FESS_END 31
 #endif
 #ifndef SOK_FESS_SHARE
-#define SOK_FESS_SHARE 55
+#define SOK_FESS_SHARE 50
 #endif
+/* The turns of the two feature-space searches past their slices
+ * (search.c, fess_pair). */
+#define SOK_FESS_TURN_NS 200000000LL
+/* search() paused at x->pause_ns (search.c). */
+#define SOK_PAUSED 3
 #define SOK_ANY_SHORT_NS 10000000000LL
 #define SOK_ANY_GREEDY_SLACK 150
 /* Pushes objective: cost = pushes << SOK_PUSH_SHIFT | moves; its queue
@@ -338,6 +345,7 @@ typedef struct sok_ctx {
     sok_zone zone;
     bool zone_ok;
     uint64_t fess_expanded; /* states it expanded */
+    int64_t pause_ns;       /* search() pauses once it comes (0: never) */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
     /* The learned deadlock patterns (learn.c), or NULL; `learning` once
