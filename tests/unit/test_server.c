@@ -516,8 +516,10 @@ START_TEST(metrics_render)
 {
     gs_metrics *m;
     gs_buf b = GS_BUF_INIT;
-    gs_solve_info solved = {GS_SOLVED, 100, 1.0};
-    gs_solve_info limit = {GS_LIMIT, 50, 2.0};
+    gs_solve_info solved = {
+        .status = GS_SOLVED, .expanded = 100, .elapsed_ms = 1.0};
+    gs_solve_info limit = {
+        .status = GS_LIMIT, .expanded = 50, .elapsed_ms = 2.0};
     gs_metrics_gauges g = {.queued = 3,
                            .capacity = 64,
                            .busy = 2,

@@ -1152,9 +1152,10 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
     /* Longer: the greedy slices and the feature-space search with the
      * table keep their length at SOK_ANY_SHORT_NS times
      * SOK_ANY_GREEDY_SLACK percent (at most their share); the
-     * feature-space search by estimate goes on alone for its length at
-     * SOK_ANY_SHORT_NS, then shares the rest with the one that also
-     * picks by weight (fess_pair). */
+     * feature-space search by estimate goes on alone until
+     * SOK_ANY_SHORT_NS (what it solves at that limit it still solves
+     * past it, Microban II 109), then shares the rest with the one that
+     * also picks by weight (fess_pair). */
     int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
@@ -1162,9 +1163,8 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
         if (end[i - 1] + len < end[i])
             end[i] = end[i - 1] + len;
     }
-    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
-    int64_t rest = end[d] - end[f - 1], len = base[f] - base[f - 1];
-    end[f] = len < rest ? end[f - 1] + len : end[d];
+    int f = SOK_SLICE_FESS;
+    end[f] = end[f - 1] > SOK_ANY_SHORT_NS ? end[f - 1] : SOK_ANY_SHORT_NS;
 }
 
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,

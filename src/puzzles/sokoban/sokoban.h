@@ -120,7 +120,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * and the one without needs 5.3 and 5.9 s for Microban II 109 and 131
  * (with the table it loses 109). Past it the plain, weighted and table
  * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
- * search by estimate goes on alone for its length there, and the rest
+ * search by estimate goes on alone until SOK_ANY_SHORT_NS, and the rest
  * it shares with the search by weight, in turns, each kept between them
  * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to
  * the search by estimate). */
