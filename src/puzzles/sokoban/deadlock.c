@@ -89,11 +89,11 @@ static bool corral_fill(sok_ctx *x, int start, int id)
             if (t < 0 || x->corral[t] >= 0)
                 continue;
             if (x->occ[t]) {
-                for (int i = 0; i < x->nboxes; i++)
-                    if (x->boxes[i] == t && !x->inb[i]) {
-                        x->inb[i] = 1;
-                        work |= !x->goal[t];
-                    }
+                int i = -2 - x->corral[t]; /* the box's slot */
+                if (!x->inb[i]) {
+                    x->inb[i] = 1;
+                    work |= !x->goal[t];
+                }
                 continue;
             }
             if (x->seen[t] == x->gen)
@@ -145,6 +145,9 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
     int best_id = -1, best_n = 0, id = 0;
     for (int c = 0; c < x->n; c++)
         x->corral[c] = -1;
+    /* A box's cell holds -2 - its slot (corral_fill reads it there). */
+    for (int i = 0; i < x->nboxes; i++)
+        x->corral[x->boxes[i]] = -2 - i;
     for (int c = 0; c < x->n; c++) {
         if (x->corral[c] >= 0 || x->occ[c] || x->seen[c] == x->gen)
             continue;

@@ -298,7 +298,8 @@ typedef struct sok_ctx {
     int *sp;
     bool sq_ok;       /* su/sv/sp hold the expanded state's matching */
     uint64_t bytes;   /* held by the tables above, counted against lim */
-    int32_t *corral;  /* n: corral number of an unreachable cell, or -1 */
+    int32_t *corral;  /* n: corral number of an unreachable cell, or -1;
+                         -2 - its slot under a box */
     uint8_t *inb;     /* nboxes: box slot borders the corral being tested */
     int32_t *assign;  /* nboxes: goal of each box in the last matching */
     int32_t *passign; /* the expanded state's matching, kept for children */
