@@ -32,9 +32,7 @@ void sok_level_free(sok_level *L)
     gs_sokoban_free(L->g);
 }
 
-void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
-                          const gs_limits *lim, bool learn_always,
-                          gs_result *res)
+gs_sokoban *sok_level_build(const char *const *rows, int n)
 {
     size_t lens[32];
     ck_assert_int_le(n, 32);
@@ -44,6 +42,15 @@ void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
     gs_error err = {0};
     ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
                      GS_OK);
+    return g;
+}
+
+void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
+                          const gs_limits *lim, bool learn_always,
+                          gs_result *res)
+{
+    gs_sokoban *g = sok_level_build(rows, n);
+    gs_error err = {0};
     g->objective = obj;
     g->learn_always = learn_always;
     gs_limits none = {0};

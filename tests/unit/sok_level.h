@@ -24,6 +24,10 @@ void sok_level_free(sok_level *L);
  * over the non-wall cells), or -1 for a wall. */
 int sok_level_cell(const sok_level *L, int r, int c);
 
+/* Parses the level of n rows (at most 32; the caller frees it); fails
+ * the test on any error. */
+gs_sokoban *sok_level_build(const char *const *rows, int n);
+
 /* Solves the level of n rows (at most 32) for objective obj without
  * limits into res (cleared first; the caller frees it); fails the test
  * on any error. */

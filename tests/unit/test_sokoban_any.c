@@ -506,13 +506,8 @@ END_TEST
 static void fess_solve_turns(const char *const *rows, int n, int64_t turn_ns,
                              gs_result *res)
 {
-    size_t lens[32];
-    for (int r = 0; r < n; r++)
-        lens[r] = strlen(rows[r]);
-    gs_sokoban *g;
+    gs_sokoban *g = sok_level_build(rows, n);
     gs_error err = {0};
-    ck_assert_int_eq(gs_sokoban_build(rows, lens, n, false, NULL, &g, &err),
-                     GS_OK);
     g->objective = SOK_ANY_FESS;
     g->fess_turn_ns = turn_ns;
     gs_limits none = {0};
