@@ -967,7 +967,8 @@ static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
 }
 
 /* `any`'s last slices: the feature-space search by estimate alone until
- * `alone` (a time), then in turns with the one whose cells also pick by
+ * `alone` (a time; INT64_MAX: to the end, in turns of solo_turn when not
+ * 0, which tests use), then in turns with the one whose cells also pick by
  * weight (each gets SOK_FESS_SHARE and the rest percent of every
  * SOK_FESS_TURN_NS, and the memory budget is halved between them). Both
  * are kept between turns, so no work is lost: each finds whatever it
@@ -1007,13 +1008,19 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                 continue;
             frun_turn(x, &run[i], until);
             int r = run[i].rc;
-            if (r == 1 || gs_limits_expired(lim))
-                found = i; /* solved, or the deadline: `limit` */
-            else if (r == 0 || r == GS_ELIMIT)
-                live[i] = false; /* ran dry, or refused memory */
-            else if (r < 0)
+            if (r < 0 && r != GS_ELIMIT) {
                 rc = gs_error_set(err, r,
                                   "sokoban: out of memory in the search");
+            } else if (r == 1) {
+                found = i;
+            } else if (gs_limits_expired(lim)) {
+                /* The deadline: `limit` (a run gone dry proves nothing,
+                 * its macros may have skipped the only way). */
+                run[i].rc = GS_ELIMIT;
+                found = i;
+            } else if (r != SOK_PAUSED) {
+                live[i] = false; /* ran dry, or refused memory */
+            }
             int64_t turn = SOK_FESS_TURN_NS / 100 *
                            (i == 0 ? 100 - SOK_FESS_SHARE : SOK_FESS_SHARE);
             if (!live[0] || !live[1])
@@ -1026,8 +1033,6 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
         if (i != found)
             frun_close(x, &run[i], lim, NULL, &others, st, err);
     if (!rc && found >= 0) {
-        if (run[found].rc == SOK_PAUSED)
-            run[found].rc = GS_ELIMIT; /* paused at the deadline */
         rc = frun_close(x, &run[found], lim, res, NULL, st, err);
     } else if (!rc) {
         /* Both ran dry or out of memory: the plain search decides. */
@@ -1280,8 +1285,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 rc = greedy_phase(&x, &part, phase >= SOK_SLICE_TABLE_FESS, res,
                                   st, err);
             else
-                rc = fess_pair(&x, &part, now + end[SOK_SLICE_FESS], 0, res, st,
-                               err);
+                rc = fess_pair(&x, &part,
+                               end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
+                                   ? now + end[SOK_SLICE_FESS]
+                                   : INT64_MAX,
+                               0, res, st, err);
             if (hide)
                 x.perim = table;
         }
