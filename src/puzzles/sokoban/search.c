@@ -1000,6 +1000,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
         rc = frun_open(x, &run[1], &each, true, err);
     bool live[2] = {!rc, !rc && pair};
     int found = -1;
+    uint64_t others = 0; /* states expanded by the runs not answering */
     /* The first turn: by estimate, alone. */
     int64_t until = pair ? alone : solo_turn ? gs_now_ns() + solo_turn : 0;
     while (!rc && found < 0 && (live[0] || live[1])) {
@@ -1019,7 +1020,13 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                 run[i].rc = GS_ELIMIT;
                 found = i;
             } else if (r != SOK_PAUSED) {
-                live[i] = false; /* ran dry, or refused memory */
+                /* Ran dry, or refused memory: its store goes, and the
+                 * other may use the whole budget. */
+                live[i] = false;
+                frun_close(x, &run[i], lim, NULL, &others, st, err);
+                if (live[1 - i] && lim->max_bytes)
+                    run[1 - i].lim.max_bytes =
+                        lim->max_bytes - lim->max_bytes / 4;
             }
             int64_t turn = SOK_FESS_TURN_NS / 100 *
                            (i == 0 ? 100 - SOK_FESS_SHARE : SOK_FESS_SHARE);
@@ -1028,7 +1035,6 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
             until = turn ? gs_now_ns() + turn : 0;
         }
     }
-    uint64_t others = 0;
     for (int i = 0; i < 2; i++)
         if (i != found)
             frun_close(x, &run[i], lim, NULL, &others, st, err);
