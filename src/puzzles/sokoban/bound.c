@@ -325,14 +325,15 @@ static void sq_add_row(sok_ctx *x, const uint16_t *const *rows, int i,
  * box row's dual is its smallest cost, and the row takes that goal (the
  * first on ties) when no earlier row took it. The duals are feasible (v
  * is 0 and no cost is below its row's minimum) and every pair taken is
- * tight, which is all sq_add_row asks; it then adds only the rows left
- * out. On a level whose boxes mostly stand on goals (Microban II 130)
- * nearly every row is matched here, and the whole matching costs little
- * more than one pass over the rows. Returns how many rows it left out,
- * listed in x->hcols from x->hcols[2 * ngoals + 2]. */
-static int sq_seed(sok_ctx *x, const uint16_t *const *rows, int64_t *u, int *p)
+ * tight, which is all sq_add_row asks; sq_match then adds only the
+ * rows left out. On a level whose boxes mostly stand on goals (Microban
+ * II 130) nearly every row is matched here, and the whole matching costs
+ * little more than one pass over the rows. Returns how many rows it left
+ * out, listed in `left`. */
+static int sq_seed(sok_ctx *x, const uint16_t *const *rows, int64_t *u, int *p,
+                   int *left)
 {
-    int *left = x->hcols + 2 * (size_t)x->ngoals + 2, nleft = 0;
+    int nleft = 0;
     for (int r = 1; r <= x->nboxes; r++) {
         const uint16_t *row = rows[r - 1];
         int best = 0;
@@ -351,6 +352,17 @@ static int sq_seed(sok_ctx *x, const uint16_t *const *rows, int64_t *u, int *p)
     return nleft;
 }
 
+/* Matches every box row (u, v, p cleared over ngoals + 1): sq_seed, then
+ * an augmenting path for each row it left out. */
+static void sq_match(sok_ctx *x, const uint16_t *const *rows, int64_t *u,
+                     int64_t *v, int *p)
+{
+    int *left = x->hcols + 2 * (size_t)x->ngoals + 2;
+    int nleft = sq_seed(x, rows, u, p, left);
+    for (int k = 0; k < nleft; k++)
+        sq_add_row(x, rows, left[k], u, v, p);
+}
+
 /* The cost of the perfect matching p over the box rows, SOK_INF when it
  * uses an unreachable goal; fills x->assign. */
 static uint32_t sq_total(sok_ctx *x, const uint16_t *const *rows, const int *p)
@@ -366,8 +378,8 @@ static uint32_t sq_total(sok_ctx *x, const uint16_t *const *rows, const int *p)
 }
 
 /* Minimum-cost assignment of boxes (their distance rows) to distinct
- * goals: the rows added one by one to an empty matching (sq_add_row, the
- * Hungarian method, O(boxes^2 * goals)). Returns SOK_INF when every
+ * goals: sq_match from an empty matching (the Hungarian method, at most
+ * O(boxes^2 * goals)). Returns SOK_INF when every
  * assignment needs a goal some box cannot reach. */
 static uint32_t match_cost(sok_ctx *x, const uint16_t *const *rows)
 {
@@ -378,10 +390,7 @@ static uint32_t match_cost(sok_ctx *x, const uint16_t *const *rows)
     memset(x->hu, 0, sizeof *x->hu * n1);
     memset(x->hv, 0, sizeof *x->hv * n1);
     memset(x->hp, 0, sizeof *x->hp * n1);
-    int nleft = sq_seed(x, rows, x->hu, x->hp);
-    const int *left = x->hcols + 2 * (size_t)x->ngoals + 2;
-    for (int k = 0; k < nleft; k++)
-        sq_add_row(x, rows, left[k], x->hu, x->hv, x->hp);
+    sq_match(x, rows, x->hu, x->hv, x->hp);
     return sq_total(x, rows, x->hp);
 }
 
@@ -424,10 +433,7 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
         memset(x->su, 0, sizeof *x->su * n1);
         memset(x->sv, 0, sizeof *x->sv * n1);
         memset(x->sp, 0, sizeof *x->sp * n1);
-        int nleft = sq_seed(x, x->prow, x->su, x->sp);
-        const int *left = x->hcols + 2 * (size_t)x->ngoals + 2;
-        for (int k = 0; k < nleft; k++)
-            sq_add_row(x, x->prow, left[k], x->su, x->sv, x->sp);
+        sq_match(x, x->prow, x->su, x->sv, x->sp);
         for (int r = x->nboxes + 1; r <= x->ngoals; r++)
             sq_add_row(x, x->prow, r, x->su, x->sv, x->sp);
         h = sq_total(x, x->prow, x->sp);

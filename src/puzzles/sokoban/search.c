@@ -813,51 +813,25 @@ static void search_close(const sok_ctx *x, gs_search *s, gs_sokoban_stats *st)
 static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
                      gs_sokoban_stats *st, gs_error *err)
 {
-    /* The feature-space search keeps its open lists itself (a quarter of
-     * the memory budget) and the store only as a visited set. */
-    gs_limits flim = lim ? *lim : (gs_limits){0};
-    x->fess = NULL;
-    x->fess_expanded = 0;
-    if (x->use_fess && x->obj == SOK_ANY) {
-        x->fess = gs_sokoban_fess_new(x, flim.max_bytes / 4);
-        if (!x->fess)
-            return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
-        flim.max_bytes -= flim.max_bytes / 4;
-    }
-    /* The feature-space search goes without the learned patterns: their
-     * pruning sends it elsewhere and it finds fewer answers in time
-     * (Microban II 109: 293,232 -> 362,128 states expanded; 131: 8.8 s
-     * -> past 10 s at 10 s each); the other searches keep them. */
-    bool learning = x->learning;
-    x->learning = learning && !x->fess;
     gs_search_config cfg = {
         .key_size = x->key_size,
-        .queue = x->fess ? GS_QUEUE_FIFO : GS_QUEUE_PRIORITY,
-        .limits = &flim,
+        .queue = GS_QUEUE_PRIORITY,
+        .limits = lim,
         .bound_shift = bound_shift(x->obj),
     };
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
-    if (rc) {
-        gs_sokoban_fess_free(x->fess);
-        x->fess = NULL;
-        x->learning = learning;
+    if (rc)
         return gs_error_set(err, rc, "sokoban: cannot start the search");
-    }
     uint64_t goal = 0;
     rc = search(x, s, 0, 0, &goal);
-    uint64_t here = gs_search_expanded(s) + x->fess_expanded;
+    uint64_t here = gs_search_expanded(s);
     rc = finish_search(x, s, rc, goal, res, err);
-    if (x->fess && gs_sokoban_fess_over(x->fess) && res->status == GS_LIMIT)
-        res->limit = GS_LIMIT_MEMORY;
     /* Phases and rounds each run a search of their own: the callers sum
      * the answer's count, and the progress reports go on from this one's
      * (they never go back). */
     res->expanded = here;
     gs_progress_add_expanded(lim, here);
-    gs_sokoban_fess_free(x->fess);
-    x->fess = NULL;
-    x->learning = learning;
     search_close(x, s, st);
     return rc;
 }
@@ -865,18 +839,16 @@ static int run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
 /* `any`'s feature-weighted greedy phase: with tunnel and goal-area macros
  * first; when that search runs out of states (the macros may have skipped the
  * only way) the plain one decides, so `impossible` stays a proof. */
-static int greedy_phase(sok_ctx *x, const gs_limits *lim, bool fess,
-                        gs_result *res, gs_sokoban_stats *st, gs_error *err)
+static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                        gs_sokoban_stats *st, gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
     x->tunnels = true;
     x->goal_macros = x->garea != NULL;
-    x->use_fess = fess;
     int rc = run_phase(x, lim, res, st, err);
     x->tunnels = false;
     x->goal_macros = false;
-    x->use_fess = false;
     if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
@@ -904,7 +876,8 @@ static int frun_open(sok_ctx *x, sok_frun *r, const gs_limits *lim, bool dual,
 {
     memset(r, 0, sizeof *r);
     r->lim = *lim;
-    /* The open lists take a quarter of the budget, as in run_phase. */
+    /* The open lists take a quarter of the budget; the store serves only
+     * as the visited set. */
     x->fess_dual = dual;
     r->fess = gs_sokoban_fess_new(x, r->lim.max_bytes / 4);
     x->fess_dual = false;
@@ -975,9 +948,9 @@ static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
  * finds alone, at the time it would alone times two, roughly. The
  * searches by weight solve in under a second XSokoban levels the other
  * misses in a minute (37, 61, 70, 76, 81), the one by estimate Microban
- * II 131, which the other misses. When both run dry (the macros may have
- * skipped the only way) or are refused memory, the plain search decides
- * (as in greedy_phase). */
+ * II 131, which the other misses. When every run ran dry (the macros may
+ * have skipped the only way) the plain search decides (as in
+ * greedy_phase); when they ended otherwise, one refused memory: `limit`. */
 static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                      int64_t solo_turn, gs_result *res, gs_sokoban_stats *st,
                      gs_error *err)
@@ -986,8 +959,11 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     x->plain = false;
     x->tunnels = true;
     x->goal_macros = x->garea != NULL;
-    x->use_fess = true;
-    bool learning = x->learning; /* none in these searches: run_phase */
+    /* The feature-space searches go without the learned patterns: their
+     * pruning sends them elsewhere and they find fewer answers in time
+     * (Microban II 109: 293,232 -> 362,128 states expanded; 131: 8.8 s
+     * -> past 10 s at 10 s each); the other searches keep them. */
+    bool learning = x->learning;
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
@@ -1000,6 +976,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
         rc = frun_open(x, &run[1], &each, true, err);
     bool live[2] = {!rc, !rc && pair};
     int found = -1;
+    bool dry = true;     /* every run that ended ran dry (none out of memory) */
     uint64_t others = 0; /* states expanded by the runs not answering */
     /* The first turn: by estimate, alone. */
     int64_t until = pair ? alone : solo_turn ? gs_now_ns() + solo_turn : 0;
@@ -1023,6 +1000,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                 /* Ran dry, or refused memory: its store goes, and the
                  * other may use the whole budget. */
                 live[i] = false;
+                dry = dry && r == 0;
                 frun_close(x, &run[i], lim, NULL, &others, st, err);
                 if (live[1 - i] && lim->max_bytes)
                     run[1 - i].lim.max_bytes =
@@ -1040,18 +1018,19 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
             frun_close(x, &run[i], lim, NULL, &others, st, err);
     if (!rc && found >= 0) {
         rc = frun_close(x, &run[found], lim, res, NULL, st, err);
-    } else if (!rc) {
-        /* Both ran dry or out of memory: the plain search decides. */
+    } else if (!rc && dry) {
+        /* Every run ran dry: the plain search decides. */
         x->tunnels = false;
         x->goal_macros = false;
-        x->use_fess = false;
         x->learning = learning;
         rc = run_phase(x, lim, res, st, err);
+    } else if (!rc) {
+        res->status = GS_LIMIT; /* refused memory */
+        res->limit = GS_LIMIT_MEMORY;
     }
     res->expanded += others;
     x->tunnels = false;
     x->goal_macros = false;
-    x->use_fess = false;
     x->learning = learning;
     return rc;
 }
@@ -1204,7 +1183,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     gs_limits slim = lim ? *lim : (gs_limits){0};
     /* The learned deadlock patterns, every objective (`any` too: on
      * Microban I 153 they prune the boxes stuck at the goal room's door;
-     * run_phase keeps them from the feature-space searches): a help, not
+     * fess_pair keeps them from the feature-space searches): a help, not
      * a need (without memory for them the search goes on without), and
      * on levels of few boxes (small solves) more cost than help. */
     uint64_t before = x.bytes;
@@ -1287,9 +1266,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 rc = exact_phases(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_PLAIN)
                 rc = run_phase(&x, &part, res, st, err);
-            else if (phase < SOK_SLICE_FESS)
-                rc = greedy_phase(&x, &part, phase >= SOK_SLICE_TABLE_FESS, res,
-                                  st, err);
+            else if (phase == SOK_SLICE_GREEDY)
+                rc = greedy_phase(&x, &part, res, st, err);
+            else if (phase == SOK_SLICE_TABLE_FESS)
+                rc = fess_pair(&x, &part, INT64_MAX, 0, res, st, err);
             else
                 rc = fess_pair(&x, &part,
                                end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
@@ -1300,11 +1280,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 x.perim = table;
         }
         res->expanded += expanded;
-    } else if (g->objective == SOK_ANY_FESS && g->fess_turn_ns) {
+    } else if (g->objective == SOK_ANY_FESS) {
         rc = fess_pair(&x, &slim, INT64_MAX, g->fess_turn_ns, res, st, err);
-    } else if (g->objective == SOK_ANY || g->objective == SOK_ANY_FESS) {
-        rc =
-            greedy_phase(&x, &slim, g->objective == SOK_ANY_FESS, res, st, err);
+    } else if (g->objective == SOK_ANY) {
+        rc = greedy_phase(&x, &slim, res, st, err);
     } else {
         rc = exact_phases(&x, &slim, res, st, err);
     }

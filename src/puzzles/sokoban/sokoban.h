@@ -338,7 +338,6 @@ typedef struct sok_ctx {
     int32_t *gmq;          /* nrcell*4: the box-path queue, then a chain */
     uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
-    bool use_fess;         /* the greedy phase searches the feature space */
     bool fess_dual;        /* its cells' picks alternate estimate, weight */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
     /* `any`: the expanded position's areas (area.c), so that most
