@@ -680,14 +680,14 @@ START_TEST(test_any_slices)
     int64_t end[SOK_ANY_SLICES], len10[SOK_ANY_SLICES];
     static const int64_t pct[] = {SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END,
                                   SOK_TABLE_FESS_END};
-    gs_sokoban_any_slices(10 * S, end);
+    gs_sokoban_any_slices(10 * S, false, end);
     for (int i = 0; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] == 10 * S / 100 * pct[i]);
     ck_assert(end[SOK_SLICE_FESS] == 10 * S);
     ck_assert(end[SOK_SLICE_DUAL] == 10 * S); /* no weight slice */
     for (int i = 1; i < SOK_ANY_SLICES; i++)
         len10[i] = end[i] - end[i - 1];
-    gs_sokoban_any_slices(60 * S, end);
+    gs_sokoban_any_slices(60 * S, false, end);
     ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] - end[i - 1] == len10[i] / 100 * SOK_ANY_GREEDY_SLACK);
@@ -698,11 +698,22 @@ START_TEST(test_any_slices)
     ck_assert(end[d] == 60 * S);
     int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
-        gs_sokoban_any_slices(spans[i], end);
+        gs_sokoban_any_slices(spans[i], false, end);
         ck_assert(end[SOK_ANY_SLICES - 1] ==
                   (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
         for (int k = 1; k < SOK_ANY_SLICES; k++)
             ck_assert(end[k] >= end[k - 1]);
+        /* A rearrangement: the A* has its larger share, the others
+         * follow in order, the last ends at the deadline. */
+        int64_t r[SOK_ANY_SLICES];
+        gs_sokoban_any_slices(spans[i], true, r);
+        ck_assert(
+            r[0] ==
+            (spans[i] > 0 ? spans[i] / 100 * SOK_REARRANGE_ASTAR_END : 0));
+        ck_assert(r[0] >= end[0]);
+        for (int k = 1; k < SOK_ANY_SLICES; k++)
+            ck_assert(r[k] >= r[k - 1]);
+        ck_assert(r[SOK_ANY_SLICES - 1] == end[SOK_ANY_SLICES - 1]);
         /* Past 10 s no slice is shorter than at 10 s. */
         if (spans[i] > 10 * S) {
             for (int k = SOK_SLICE_PLAIN; k <= SOK_SLICE_TABLE_FESS; k++)
@@ -710,6 +721,38 @@ START_TEST(test_any_slices)
             ck_assert(end[f] >= 10 * S);
         }
     }
+}
+END_TEST
+
+/* gs_sokoban_rearranges: fires where the bound at the start is below a
+ * third of the boxes (every box but one on a goal, one push to go), not
+ * where it reaches it; and `any` solves such a level (its A* without the
+ * perimeter table) with an answer that replays. */
+START_TEST(test_rearranges)
+{
+    /* Four boxes, three on goals; the fourth is one push from the last
+     * goal, but only once it has stepped around. */
+    static const char *const zip[] = {"#########", "#       #", "#       #",
+                                      "# ***$. #", "#       #", "#   @   #",
+                                      "#########"};
+    /* Three boxes, bound 1: 3 is not below 3. */
+    static const char *const near[] = {"#########", "#       #", "# **$.  #",
+                                       "#   @   #", "#########"};
+    static const char *const far[] = {"#########", "#  $  . #", "# $   . #",
+                                      "#   @   #", "#########"};
+    const char *const *levels[] = {zip, near, far};
+    int nrows[] = {NROWS(zip), NROWS(near), NROWS(far)};
+    bool want[] = {true, false, false};
+    for (int i = 0; i < 3; i++) {
+        sok_level L;
+        sok_level_load(&L, levels[i], nrows[i], SOK_ANY);
+        ck_assert_msg(gs_sokoban_rearranges(&L.x) == want[i], "level %d", i);
+        sok_level_free(&L);
+    }
+    gs_limits lim = {.deadline_ns = gs_now_ns() + 60000000000LL};
+    gs_result res;
+    sok_level_solve_with(zip, NROWS(zip), SOK_ANY, &lim, false, &res);
+    assert_solved_replays(zip, NROWS(zip), &res);
 }
 END_TEST
 
@@ -869,6 +912,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_fess_turns);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_box_sides);

@@ -1053,7 +1053,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
  * and its exact distances near the goals prune the deep states
  * (Microban I 144 `pushes`: solved in 16.5 s at a 30 s limit, not at
  * 60 s when dropped; 145: 49,008 -> 16,020 states, 146: 22,473 ->
- * 7,654); the moves table kept loses 139. */
+ * 7,654); the moves table kept loses 139. `any`'s A* on a rearrangement
+ * (SOK_REARRANGE_DIV) goes without a table. */
 static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
                         gs_sokoban_stats *st, gs_error *err)
 {
@@ -1067,7 +1068,9 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     };
     uint64_t trig =
         x->g->perim_trigger ? x->g->perim_trigger : SOK_PERIM_TRIGGER;
-    uint64_t cap = slim->max_states && slim->max_states <= trig ? 0 : trig;
+    uint64_t cap =
+        (slim->max_states && slim->max_states <= trig) || x->rearrange ? 0
+                                                                       : trig;
     gs_search *s = NULL;
     int rc = gs_search_new(&cfg, &s);
     if (rc)
@@ -1130,13 +1133,21 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
-void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
+void gs_sokoban_any_slices(int64_t span, bool rearrange,
+                           int64_t end[SOK_ANY_SLICES])
 {
     static const int64_t pct[SOK_ANY_SLICES] = {
         SOK_ASTAR_END,      SOK_PLAIN_END, SOK_GREEDY_END,
         SOK_TABLE_FESS_END, 100,           100};
-    for (int i = 0; i < SOK_ANY_SLICES; i++)
-        end[i] = span > 0 ? span / 100 * pct[i] : 0;
+    /* A rearrangement: the A* to `a` percent, the others squeezed into
+     * the rest in the same proportions. */
+    int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
+    for (int i = 0; i < SOK_ANY_SLICES; i++) {
+        int64_t p = i == 0 ? a
+                           : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
+                                     (100 - SOK_ASTAR_END);
+        end[i] = span > 0 ? span / 100 * p : 0;
+    }
     if (span <= SOK_ANY_SHORT_NS)
         return;
     /* Longer: the greedy slices and the feature-space search with the
@@ -1147,7 +1158,7 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
      * past it, Microban II 109), then shares the rest with the one that
      * also picks by weight (fess_pair). */
     int64_t base[SOK_ANY_SLICES];
-    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, base);
+    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, base);
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
         int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
         if (end[i - 1] + len < end[i])
@@ -1155,6 +1166,13 @@ void gs_sokoban_any_slices(int64_t span, int64_t end[SOK_ANY_SLICES])
     }
     int f = SOK_SLICE_FESS;
     end[f] = end[f - 1] > SOK_ANY_SHORT_NS ? end[f - 1] : SOK_ANY_SHORT_NS;
+}
+
+bool gs_sokoban_rearranges(sok_ctx *x)
+{
+    uint32_t h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    return h != SOK_INF &&
+           (uint64_t)h * SOK_REARRANGE_DIV < (uint64_t)x->nboxes;
 }
 
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
@@ -1225,7 +1243,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * (greedy_phase and fess_pair re-check without macros). */
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
         int64_t end[SOK_ANY_SLICES];
-        gs_sokoban_any_slices(span, end);
+        x.rearrange = gs_sokoban_rearranges(&x);
+        gs_sokoban_any_slices(span, x.rearrange, end);
         uint64_t expanded = 0, tables = x.bytes;
         for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
             gs_limits part = slim;
