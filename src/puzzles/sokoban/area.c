@@ -4,7 +4,8 @@
  * positions that differ from it by one box each.
  *
  * One analysis of the position before the moves (O(cells)) runs a
- * depth-first search of the player's area A, which finds its
+ * depth-first search of the player's area A (gs_sokoban_dfs, which
+ * zone.c shares), which finds its
  * articulation points (cells whose loss splits it) and the discovery
  * times of every subtree; other areas of free cells are labelled with
  * their smallest cell only when a move frees a cell beside them. A move
@@ -35,9 +36,8 @@ bool gs_sokoban_area_alloc(sok_ctx *x, sok_area *a)
     a->fin = gs_sokoban_tab_alloc(x, sizeof *a->fin * n, false);
     a->stack = gs_sokoban_tab_alloc(x, sizeof *a->stack * n, false);
     a->it = gs_sokoban_tab_alloc(x, n, false);
-    a->art = gs_sokoban_tab_alloc(x, n, false);
     return a->comp && a->cmin && a->disc && a->low && a->par && a->fin &&
-           a->stack && a->it && a->art;
+           a->stack && a->it;
 }
 
 void gs_sokoban_area_free(sok_area *a)
@@ -50,57 +50,7 @@ void gs_sokoban_area_free(sok_area *a)
     gs_mem_free(a->fin);
     gs_mem_free(a->stack);
     gs_mem_free(a->it);
-    gs_mem_free(a->art);
     memset(a, 0, sizeof *a);
-}
-
-/* comp[] of a free cell no search has labelled yet. */
-#define SOK_AREA_UNSEEN (-2)
-
-/* Labels the player's area (component 0, rooted at p) and marks its
- * articulation points in a->art: an iterative depth-first search
- * (Tarjan's low-link), a cell u being one when some child v of the
- * search tree cannot reach above u (low[v] >= disc[u]), the root when it
- * has two or more children. fin[v] is the last discovery time in v's
- * subtree. */
-static void search_player_area(const sok_ctx *x, sok_area *a, int p)
-{
-    int32_t time = 0, top = 0, rootkids = 0;
-    a->comp[p] = 0;
-    a->disc[p] = a->low[p] = ++time;
-    a->par[p] = -1;
-    a->it[p] = 0;
-    a->stack[top++] = p;
-    while (top > 0) {
-        int v = a->stack[top - 1];
-        if (a->it[v] < 4) {
-            int w = x->nb[v * 4 + a->it[v]++];
-            if (w < 0 || a->comp[w] == -1)
-                continue;
-            if (a->comp[w] == SOK_AREA_UNSEEN) {
-                a->comp[w] = 0;
-                a->art[w] = 0;
-                a->disc[w] = a->low[w] = ++time;
-                a->par[w] = v;
-                a->it[w] = 0;
-                a->stack[top++] = w;
-                rootkids += v == p;
-            } else if (w != a->par[v] && a->disc[w] < a->low[v]) {
-                a->low[v] = a->disc[w];
-            }
-            continue;
-        }
-        top--;
-        a->fin[v] = time;
-        int u = a->par[v];
-        if (u < 0)
-            continue;
-        if (a->low[v] < a->low[u])
-            a->low[u] = a->low[v];
-        if (u != p && a->low[v] >= a->disc[u])
-            a->art[u] = 1;
-    }
-    a->art[p] = rootkids >= 2;
 }
 
 /* The area number of free cell c, labelling its area first when no
@@ -108,7 +58,7 @@ static void search_player_area(const sok_ctx *x, sok_area *a, int p)
  * move frees a cell beside them). */
 static int32_t area_label(const sok_ctx *x, sok_area *a, int c)
 {
-    if (a->comp[c] != SOK_AREA_UNSEEN)
+    if (a->comp[c] != SOK_DFS_UNSEEN)
         return a->comp[c];
     int32_t k = a->ncomp++;
     int head = 0, tail = 0, lo = c;
@@ -118,7 +68,7 @@ static int32_t area_label(const sok_ctx *x, sok_area *a, int c)
         int u = a->stack[head++];
         for (int d = 0; d < 4; d++) {
             int w = x->nb[u * 4 + d];
-            if (w < 0 || a->comp[w] != SOK_AREA_UNSEEN)
+            if (w < 0 || a->comp[w] != SOK_DFS_UNSEEN)
                 continue;
             a->comp[w] = k;
             a->stack[tail++] = w;
@@ -133,10 +83,12 @@ void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p)
 {
     int n = x->n;
     for (int c = 0; c < n; c++)
-        a->comp[c] = x->occ[c] ? -1 : SOK_AREA_UNSEEN;
+        a->comp[c] = x->occ[c] ? SOK_DFS_BOX : SOK_DFS_UNSEEN;
     a->pc = 0;
     a->ncomp = 1;
-    search_player_area(x, a, p);
+    const sok_dfs d = {a->comp,  a->disc, a->low, a->par, a->fin,
+                       a->stack, a->it,   NULL,   NULL};
+    gs_sokoban_dfs(x, &d, p, 0, 0);
     /* The two smallest cells of A, for when the smallest one fills. */
     a->min1 = a->min2 = -1;
     for (int c = 0; c < n; c++) {
@@ -153,7 +105,8 @@ void gs_sokoban_area_analyse(sok_ctx *x, sok_area *a, int p)
 }
 
 /* Fills af's cuts: the subtrees of in's children that cannot reach above
- * `in` (for the root, every child's). */
+ * `in` (for the root, every child's), none when `in` is no articulation
+ * point (a root with one child). */
 static void after_cuts(const sok_ctx *x, const sok_area *a, int in,
                        sok_after *af)
 {
@@ -166,6 +119,8 @@ static void after_cuts(const sok_ctx *x, const sok_area *a, int in,
         af->cut_lo[af->ncut] = a->disc[w];
         af->cut_hi[af->ncut++] = a->fin[w];
     }
+    if (a->par[in] < 0 && af->ncut < 2)
+        af->ncut = 0;
 }
 
 bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
@@ -180,8 +135,7 @@ bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
     af->ncut = 0;
     af->keep = 0x1f;
     af->min = -1;
-    if (a->art[in])
-        after_cuts(x, a, in, af);
+    after_cuts(x, a, in, af);
     /* The pieces beside `out`; `out` joins the player's area when the
      * player stands on it or its piece is among them. */
     unsigned near = 0;
@@ -210,7 +164,7 @@ bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
     }
     for (int d = 0; d < 4; d++) {
         int y = x->nb[out * 4 + d];
-        if (y < 0 || a->comp[y] == -1 || a->comp[y] == a->pc)
+        if (y < 0 || a->comp[y] == SOK_DFS_BOX || a->comp[y] == a->pc)
             continue;
         int32_t k = area_label(x, a, y);
         bool have = false;

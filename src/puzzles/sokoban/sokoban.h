@@ -191,17 +191,33 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_SHARE_PUSHES 65
 #define SOK_PERIM_SHARE 50
 
+/* The depth-first search of one area of free cells that area.c and
+ * zone.c share (gs_sokoban_dfs): Tarjan's low links, iterative. comp[] is
+ * SOK_DFS_BOX under a box, SOK_DFS_UNSEEN on a free cell no search has
+ * reached, else the cell's area number. */
+#define SOK_DFS_BOX (-1)
+#define SOK_DFS_UNSEEN (-2)
+typedef struct sok_dfs {
+    int32_t *comp;
+    int32_t *disc, *low, *par; /* n: discovery time, low link, tree parent
+                                  (-1 at the root) */
+    int32_t *fin;              /* n: the last discovery time in the subtree */
+    int32_t *stack;
+    uint8_t *it;    /* n: the next direction to try from a cell */
+    int32_t *order; /* time -> cell; NULL: not kept */
+    int32_t *smin;  /* n: the subtree's smallest cell; NULL: not kept */
+} sok_dfs;
+
 /* The player's area before one box moves (area.c). */
 typedef struct sok_area {
     int32_t *comp; /* n: area number of a free cell (the player's: 0;
-                      others once needed, else -2), -1 under a box */
+                      others once needed, else SOK_DFS_UNSEEN),
+                      SOK_DFS_BOX under a box */
     int32_t ncomp; /* areas numbered so far */
     int32_t *cmin; /* area number -> its smallest cell */
     int32_t *disc, *low, *par, *fin, *stack; /* n: the depth-first search of
-                                                the player's area (fin: the
-                                                last time in a subtree) */
-    uint8_t *it;        /* n: the search's next direction per cell */
-    uint8_t *art;       /* n: 1 on an articulation point of the player's area */
+                                                the player's area (sok_dfs) */
+    uint8_t *it;
     int32_t pc;         /* the player's area number */
     int32_t min1, min2; /* its two smallest cells (-1: none) */
 } sok_area;
@@ -585,6 +601,11 @@ bool gs_sokoban_area_after(const sok_ctx *x, sok_area *a, int in, int out,
 int gs_sokoban_after_min(const sok_ctx *x, sok_after *af);
 
 /* zone.c */
+/* Searches the area of free cell r (sok_dfs), numbering it nc and its
+ * cells' times from t on; returns the time after the last. O(cells of
+ * the area). */
+int32_t gs_sokoban_dfs(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc,
+                       int32_t t);
 /* Allocates z's tables (n each); false when out of memory. */
 bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z);
 void gs_sokoban_zone_free(sok_zone *z);

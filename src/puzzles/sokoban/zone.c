@@ -4,16 +4,16 @@
  * player is shut out of (pack.c, gs_sokoban_regions); both took a flood
  * of the whole level per child.
  *
- * One depth-first search of every area of the expanded position (O(cells))
- * records each cell's area, discovery time, subtree (the times
- * [disc, fin]), low link and subtree minimum, and per area the minimum of
- * every prefix and suffix of its cells in discovery order. A push fills
- * one free cell `in` and frees the box's cell `out`, where the player then
- * stands. Filling `in` splits its area into pieces: one per child v of
- * `in` in the search tree that cannot reach above it (low[v] >= disc[in];
- * at the root every child), and the rest (the parent's piece: the area's
- * times before and after in's subtree, with the subtrees of in's other
- * children). `out` joins every piece or area beside it. Each piece's
+ * One depth-first search of every area of the expanded position (O(cells);
+ * gs_sokoban_dfs, which area.c shares for the player's area) records each
+ * cell's area, discovery time, subtree (the times [disc, fin]), low link and
+ * subtree minimum, and per area the minimum of every prefix and suffix of its
+ * cells in discovery order. A push fills one free cell `in` and frees the box's
+ * cell `out`, where the player then stands. Filling `in` splits its area into
+ * pieces: one per child v of `in` in the search tree that cannot reach above it
+ * (low[v] >= disc[in]; at the root every child), and the rest (the parent's
+ * piece: the area's times before and after in's subtree, with the subtrees of
+ * in's other children). `out` joins every piece or area beside it. Each piece's
  * smallest cell comes from the subtree minima and the prefix and suffix
  * minima, so a child costs a look at the cells around `in` and `out`.
  */
@@ -48,47 +48,51 @@ void gs_sokoban_zone_free(sok_zone *z)
     memset(z, 0, sizeof *z);
 }
 
-/* The depth-first search of the area whose smallest cell is r (number
- * nc), from time t; returns the time after it. */
-static int32_t dfs_area(const sok_ctx *x, sok_zone *z, int r, int32_t nc,
-                        int32_t t)
+int32_t gs_sokoban_dfs(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc,
+                       int32_t t)
 {
     int top = 0;
-    z->comp[r] = nc;
-    z->disc[r] = z->low[r] = t;
-    z->order[t++] = r;
-    z->par[r] = -1;
-    z->it[r] = 0;
-    z->smin[r] = r;
-    z->stack[top++] = r;
+    d->comp[r] = nc;
+    d->disc[r] = d->low[r] = t;
+    if (d->order)
+        d->order[t] = r;
+    t++;
+    d->par[r] = -1;
+    d->it[r] = 0;
+    if (d->smin)
+        d->smin[r] = r;
+    d->stack[top++] = r;
     while (top > 0) {
-        int v = z->stack[top - 1];
-        if (z->it[v] < 4) {
-            int w = x->nb[v * 4 + z->it[v]++];
-            if (w < 0 || x->occ[w])
+        int v = d->stack[top - 1];
+        if (d->it[v] < 4) {
+            int w = x->nb[v * 4 + d->it[v]++];
+            if (w < 0 || d->comp[w] == SOK_DFS_BOX)
                 continue;
-            if (z->comp[w] < 0) {
-                z->comp[w] = nc;
-                z->disc[w] = z->low[w] = t;
-                z->order[t++] = w;
-                z->par[w] = v;
-                z->it[w] = 0;
-                z->smin[w] = w;
-                z->stack[top++] = w;
-            } else if (w != z->par[v] && z->disc[w] < z->low[v]) {
-                z->low[v] = z->disc[w];
+            if (d->comp[w] == SOK_DFS_UNSEEN) {
+                d->comp[w] = nc;
+                d->disc[w] = d->low[w] = t;
+                if (d->order)
+                    d->order[t] = w;
+                t++;
+                d->par[w] = v;
+                d->it[w] = 0;
+                if (d->smin)
+                    d->smin[w] = w;
+                d->stack[top++] = w;
+            } else if (w != d->par[v] && d->disc[w] < d->low[v]) {
+                d->low[v] = d->disc[w];
             }
             continue;
         }
         top--;
-        z->fin[v] = t - 1;
-        int u = z->par[v];
+        d->fin[v] = t - 1;
+        int u = d->par[v];
         if (u < 0)
             continue;
-        if (z->low[v] < z->low[u])
-            z->low[u] = z->low[v];
-        if (z->smin[v] < z->smin[u])
-            z->smin[u] = z->smin[v];
+        if (d->low[v] < d->low[u])
+            d->low[u] = d->low[v];
+        if (d->smin && d->smin[v] < d->smin[u])
+            d->smin[u] = d->smin[v];
     }
     return t;
 }
@@ -97,16 +101,18 @@ void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
 {
     int n = x->n;
     for (int c = 0; c < n; c++)
-        z->comp[c] = -1;
+        z->comp[c] = x->occ[c] ? SOK_DFS_BOX : SOK_DFS_UNSEEN;
+    const sok_dfs d = {z->comp,  z->disc, z->low,   z->par, z->fin,
+                       z->stack, z->it,   z->order, z->smin};
     int32_t nc = 0, t = 0;
     for (int c = 0; c < n; c++) {
-        if (x->occ[c] || z->comp[c] >= 0)
+        if (z->comp[c] != SOK_DFS_UNSEEN)
             continue;
         /* Cells are visited in increasing order: c is its area's
          * smallest. */
         z->cmin[nc] = c;
         z->cstart[nc] = t;
-        int32_t end = dfs_area(x, z, c, nc, t);
+        int32_t end = gs_sokoban_dfs(x, &d, c, nc, t);
         z->cend[nc] = end - 1;
         int32_t m = n;
         for (int32_t i = t; i < end; i++) {
