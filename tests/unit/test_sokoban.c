@@ -13,6 +13,7 @@
 #include "gridsolve/puzzle.h"
 #include "../../src/puzzles/sokoban/sokoban.h"
 #include "puzzle_check.h"
+#include "sok_level.h"
 #include "suites.h"
 #include "../samples.h"
 
@@ -787,6 +788,93 @@ START_TEST(test_property_three_boxes)
 }
 END_TEST
 
+/* A random room as random_level's, k boxes nearly all home: k goals, a
+ * box on each but the last, whose box stands beside it when there is
+ * room (so that the bound at the start is often 1: what
+ * gs_sokoban_rearranges looks for). Every row is as long as the first. */
+static int near_level(uint64_t *seed, int k, char buf[8][9],
+                      const char *rows[8])
+{
+    int H = 7, W = 7;
+    int free_cells[64], nfree = 0;
+    for (int r = 0; r < H; r++) {
+        for (int c = 0; c < W; c++) {
+            bool border = r == 0 || c == 0 || r == H - 1 || c == W - 1;
+            buf[r][c] = border || rnd(seed) % 100 < 12 ? '#' : ' ';
+            if (buf[r][c] == ' ')
+                free_cells[nfree++] = r * 9 + c;
+        }
+        buf[r][W] = '\0';
+        rows[r] = buf[r];
+    }
+    ck_assert_int_ge(nfree, k + 3);
+    for (int i = nfree - 1; i > 0; i--) {
+        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
+        free_cells[i] = free_cells[j];
+        free_cells[j] = t;
+    }
+    char *p = &buf[0][0];
+    for (int i = 0; i < k - 1; i++)
+        p[free_cells[i]] = '*';
+    int goal = free_cells[k - 1];
+    p[goal] = '.';
+    /* The last box: a free cell beside its goal, else anywhere free. */
+    static const int STEP[4] = {-9, 9, -1, 1};
+    int box = -1, d = (int)(rnd(seed) % 4);
+    for (int t = 0; t < 4 && box < 0; t++)
+        if (p[goal + STEP[(d + t) % 4]] == ' ')
+            box = goal + STEP[(d + t) % 4];
+    for (int i = k; box < 0 && i < nfree; i++)
+        if (p[free_cells[i]] == ' ')
+            box = free_cells[i];
+    p[box] = '$';
+    for (int i = k; i < nfree; i++)
+        if (p[free_cells[i]] == ' ') {
+            p[free_cells[i]] = '@';
+            break;
+        }
+    return H;
+}
+
+/* `any` with a deadline (its portfolio of slices, gs_sokoban_any_slices)
+ * on random levels of four boxes, three of them on goals: most are
+ * rearrangements (their A* slice runs longest, without the perimeter
+ * table), some are not, and some cannot be solved. Each answer agrees
+ * with the brute force: `impossible` exactly when it finds none, else an
+ * answer that replays, no shorter than the shortest. */
+START_TEST(test_property_rearrange)
+{
+    uint64_t seed = 9001;
+    int solvable = 0, impossible = 0, fired = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = near_level(&seed, 4, buf, rows);
+        sok_level L;
+        sok_level_load(&L, rows, n, SOK_ANY);
+        fired += gs_sokoban_rearranges(&L.x);
+        sok_level_free(&L);
+        long long best = bf_solve(rows, n, false);
+        gs_limits lim = {.deadline_ns = gs_now_ns() + 20000000000LL};
+        gs_result res;
+        solve_rows(rows, n, "any", &lim, &res);
+        if (best < 0) {
+            impossible++;
+            ck_assert_msg(res.status == GS_IMPOSSIBLE,
+                          "iter %d: expected impossible", iter);
+        } else {
+            solvable++;
+            check_answer(rows, n, &res);
+            ck_assert_int_ge((long long)res.steps, best);
+        }
+        gs_result_free(&res);
+    }
+    ck_assert_msg(solvable > 20 && impossible > 2 && fired > 20 && fired < 60,
+                  "%d solvable, %d not, %d rearrangements", solvable,
+                  impossible, fired);
+}
+END_TEST
+
 /* Checks the `moves` and `pushes` answers m and p of a random level
  * against the brute force (both impossible, or both optimal with the
  * brute force's counts, each replayed) and frees them. True when the
@@ -988,6 +1076,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_set_timeout(prop, 300);
     tcase_add_test(prop, test_property_random);
     tcase_add_test(prop, test_property_three_boxes);
+    tcase_add_test(prop, test_property_rearrange);
     tcase_add_test(prop, test_property_perimeter);
     tcase_add_test(prop, test_property_perimeter_rounds);
     tcase_add_test(prop, test_property_symmetric);
