@@ -329,6 +329,55 @@ START_TEST(test_pack_order_fires)
 }
 END_TEST
 
+/* gs_sokoban_pack_child (one box moved off the counts of
+ * gs_sokoban_pack_parent) equals gs_sokoban_pack_penalty of the child,
+ * over random placements and moves on a level of several goal rooms. */
+START_TEST(test_pack_child)
+{
+    static const char *const rows[] = {"##########", "#....  $ #",
+                                       "####.# $ #", "#..  $ @ #",
+                                       "#.## $ $ #", "##########"};
+    sok_level L;
+    sok_level_load(&L, rows, (int)(sizeof rows / sizeof *rows), SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert_int_ge(x->pack_layers, 3);
+    uint32_t seed = 99;
+    int32_t boxes[5], child[5];
+    int nonzero = 0;
+    for (int round = 0; round < 3000; round++) {
+        /* nboxes distinct cells, then one of them moved to a free one. */
+        for (int i = 0; i < x->nboxes; i++) {
+            bool again;
+            do {
+                seed = seed * 1103515245u + 12345u;
+                boxes[i] = (int32_t)((seed >> 8) % (uint32_t)x->n);
+                again = false;
+                for (int j = 0; j < i; j++)
+                    again |= boxes[j] == boxes[i];
+            } while (again);
+        }
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)((seed >> 8) % (uint32_t)x->nboxes), to;
+        bool taken;
+        do {
+            seed = seed * 1103515245u + 12345u;
+            to = (int)((seed >> 8) % (uint32_t)x->n);
+            taken = false;
+            for (int j = 0; j < x->nboxes; j++)
+                taken |= boxes[j] == to;
+        } while (taken);
+        memcpy(child, boxes, sizeof boxes);
+        child[k] = to;
+        gs_sokoban_pack_parent(x, boxes);
+        uint32_t want = gs_sokoban_pack_penalty(x, child);
+        ck_assert_uint_eq(gs_sokoban_pack_child(x, boxes[k], to), want);
+        nonzero += want > 0;
+    }
+    ck_assert_int_gt(nonzero, 100);
+    sok_level_free(&L);
+}
+END_TEST
+
 START_TEST(test_pack_order_not)
 {
     /* Goals in the open: each can be pulled off from outside at once, so
@@ -896,6 +945,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_player_side_not);
     tcase_add_test(tc, test_pack_order_fires);
     tcase_add_test(tc, test_pack_order_not);
+    tcase_add_test(tc, test_pack_child);
     tcase_add_test(tc, test_tunnel_fires);
     tcase_add_test(tc, test_tunnel_not);
     tcase_add_test(tc, test_regions);

@@ -112,8 +112,9 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
     /* Deepest layer still empty: filled goals of shallower layers are out
      * of order. occ is not needed: a goal is filled when a box is on it. */
     int deepest = -1;
-    uint32_t filled_below[64] = {0};
-    int lim = x->pack_layers < 64 ? x->pack_layers : 64;
+    uint32_t filled_below[SOK_PACK_MAX_LAYERS] = {0};
+    int lim = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
+                                                   : SOK_PACK_MAX_LAYERS;
     unsigned char *full = x->pmark;
     for (int i = 0; i < x->nboxes; i++)
         if (x->goal[boxes[i]])
@@ -131,6 +132,49 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
     for (int i = 0; i < x->nboxes; i++)
         if (x->goal[boxes[i]])
             full[x->gindex[boxes[i]]] = 0;
+    return pen;
+}
+
+/* Goal i's layer as the penalty counts it (the deep ones in the last). */
+static int pack_layer(const sok_ctx *x, int i)
+{
+    int lim = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
+                                                   : SOK_PACK_MAX_LAYERS;
+    return x->glayer[i] < lim ? x->glayer[i] : lim - 1;
+}
+
+void gs_sokoban_pack_parent(sok_ctx *x, const int32_t *boxes)
+{
+    if (x->pack_layers <= 1)
+        return;
+    memset(x->pfull, 0, sizeof x->pfull);
+    memset(x->pempty, 0, sizeof x->pempty);
+    for (int i = 0; i < x->ngoals; i++)
+        x->pempty[pack_layer(x, i)]++;
+    for (int i = 0; i < x->nboxes; i++) {
+        if (!x->goal[boxes[i]])
+            continue;
+        int l = pack_layer(x, x->gindex[boxes[i]]);
+        x->pfull[l]++;
+        x->pempty[l]--;
+    }
+}
+
+uint32_t gs_sokoban_pack_child(const sok_ctx *x, int from, int to)
+{
+    if (x->pack_layers <= 1)
+        return 0;
+    /* The parent's counts with `from` emptied and `to` filled. */
+    int lf = x->goal[from] ? pack_layer(x, x->gindex[from]) : -1;
+    int lt = x->goal[to] ? pack_layer(x, x->gindex[to]) : -1;
+    int deepest = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
+                                                       : SOK_PACK_MAX_LAYERS;
+    while (--deepest >= 0 &&
+           x->pempty[deepest] + (deepest == lf) - (deepest == lt) == 0)
+        ;
+    uint32_t pen = 0;
+    for (int l = 0; l < deepest; l++)
+        pen += x->pfull[l] - (l == lf) + (l == lt);
     return pen;
 }
 

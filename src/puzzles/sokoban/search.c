@@ -176,7 +176,7 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
         h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
     }
     if (h < SOK_INF / 2) {
-        uint32_t pen = gs_sokoban_pack_penalty(x, x->child);
+        uint32_t pen = gs_sokoban_pack_child(x, b, to);
         h += SOK_PACK_WEIGHT * pen;
         int p = gs_sokoban_flood(x, pl), regions = gs_sokoban_regions(x);
         h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
@@ -223,6 +223,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     }
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
+    if (obj == SOK_ANY && k > 0)
+        gs_sokoban_pack_parent(x, x->boxes);
     /* `any`: one analysis of the areas spares most children a flood. */
     bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
     if (zone)
@@ -283,7 +285,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         }
         uint32_t pen = 0, feat = 0;
         if (h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
-            pen = gs_sokoban_pack_penalty(x, x->child);
+            pen = gs_sokoban_pack_child(x, b, to);
             h += SOK_PACK_WEIGHT * pen;
         }
         if (h != SOK_INF) {

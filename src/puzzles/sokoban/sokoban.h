@@ -96,6 +96,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (deterministic on a shared machine), on XSokoban 1-40 and the hard
  * Microban II levels; then checked at 10 s per level. */
 #define SOK_PACK_WEIGHT 3
+/* Packing layers the penalty tells apart; deeper ones count as the last. */
+#define SOK_PACK_MAX_LAYERS 64
 #define SOK_CONN_WEIGHT 3
 #define SOK_GREEDY_WEIGHT 2
 /* The feature-space search (fess.c) takes every SOK_FESS_GREEDY_EVERY-th
@@ -355,6 +357,9 @@ typedef struct sok_ctx {
     int32_t *gindex;  /* n: goal number of a goal cell */
     uint8_t *pmark;   /* ngoals: scratch, zero between calls */
     int pack_layers;  /* layers found; <= 1 means no order to keep */
+    /* The expanded state's goals filled and empty per layer (layers past
+     * SOK_PACK_MAX_LAYERS counted in the last): gs_sokoban_pack_parent. */
+    uint32_t pfull[SOK_PACK_MAX_LAYERS], pempty[SOK_PACK_MAX_LAYERS];
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
     bool goal_macros; /* goal-area macros on (macro.c): greedy phase only */
     /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
@@ -656,6 +661,12 @@ void gs_sokoban_pack_layers(sok_ctx *x);
 /* Boxes on goals of a shallower layer than some empty goal: the greedy
  * phase's penalty for filling a goal room from the door. */
 uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes);
+/* The same for the children of one expansion, each one box moved from
+ * `from` to `to`, in O(layers): gs_sokoban_pack_parent counts the goals
+ * filled and empty per layer of the expanded state (boxes), then
+ * gs_sokoban_pack_child reads each child's penalty off the counts. */
+void gs_sokoban_pack_parent(sok_ctx *x, const int32_t *boxes);
+uint32_t gs_sokoban_pack_child(const sok_ctx *x, int from, int to);
 /* Connected areas of free cells (x->occ marks the boxes), right after a
  * flood from the player (its area counts as one, the others are marked
  * in x->seen too): more than one means the player is shut out of some
