@@ -14,14 +14,26 @@
 
 /* Pushes the box at (r, c) one step in direction d (U D L R = 0 1 2 3)
  * in x->occ and asks the goal macro where it goes on to; *player gets
- * the cell behind it there. Puts the box back. */
+ * the cell behind it there. Puts the box back. The macro gives the same
+ * answer with its box paths' sides read off the analysis of the position
+ * before the push (as expand() asks, on levels that have it) as with
+ * floods. */
 static int macro_from(sok_level *L, int r, int c, int d, int *player)
 {
     sok_ctx *x = &L->x;
     int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d], node;
+    if (x->zone_ok)
+        gs_sokoban_zone_analyse(x, &x->zone);
     x->occ[b] = 0;
     x->occ[to] = 1;
-    int at = gs_sokoban_goal_macro(x, to, b, &node, player);
+    int at = gs_sokoban_goal_macro(x, to, b, -1, &node, player);
+    if (x->zone_ok) {
+        int node2, player2;
+        ck_assert_int_eq(gs_sokoban_goal_macro(x, to, b, b, &node2, &player2),
+                         at);
+        ck_assert_int_eq(node2, node);
+        ck_assert_int_eq(player2, *player);
+    }
     ck_assert_int_eq(x->occ[to], 1); /* the boxes as they were */
     x->occ[to] = 0;
     x->occ[b] = 1;
@@ -205,7 +217,7 @@ START_TEST(test_goal_room)
     x->occ[sok_level_cell(&L, 2, 5)] = 0;
     x->occ[sok_level_cell(&L, 2, 4)] = 1;
     ck_assert_int_eq(gs_sokoban_goal_macro(x, sok_level_cell(&L, 2, 4),
-                                           sok_level_cell(&L, 2, 5), &node,
+                                           sok_level_cell(&L, 2, 5), -1, &node,
                                            &player),
                      at);
     int k = gs_sokoban_goal_macro_chain(x, node);
@@ -756,6 +768,12 @@ START_TEST(test_rearranges)
 }
 END_TEST
 
+/* A level of rooms, doors and corridors for the area analyses' tests. */
+static const char *const ROOMS[] = {
+    "###########", "#   #  $ .#", "# # # #   #", "#   $   # #", "### # ##  #",
+    "#@ .  #   #", "# ## ##.# #", "#         #", "###########",
+};
+
 /* zone.c: after any box moves onto a free neighbour (the player then on
  * the box's old cell), the smallest cell of the player's area and the
  * count of areas equal what a flood and gs_sokoban_regions find; on a
@@ -763,13 +781,8 @@ END_TEST
  * box layouts (articulation points, one-cell areas, areas merging). */
 START_TEST(test_zone_push)
 {
-    static const char *rows[] = {
-        "###########", "#   #  $ .#", "# # # #   #",
-        "#   $   # #", "### # ##  #", "#@ .  #   #",
-        "# ## ##.# #", "#         #", "###########",
-    };
     sok_level L;
-    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
     sok_ctx *x = &L.x;
     ck_assert(x->zone_ok);
     uint32_t seed = 12345;
@@ -855,13 +868,8 @@ END_TEST
  * wall or a box. */
 START_TEST(test_box_sides)
 {
-    static const char *rows[] = {
-        "###########", "#   #  $ .#", "# # # #   #",
-        "#   $   # #", "### # ##  #", "#@ .  #   #",
-        "# ## ##.# #", "#         #", "###########",
-    };
     sok_level L;
-    sok_level_load(&L, rows, NROWS(rows), SOK_ANY);
+    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
     sok_ctx *x = &L.x;
     uint32_t seed = 777;
     int checked = 0;
@@ -897,6 +905,58 @@ START_TEST(test_box_sides)
 }
 END_TEST
 
+/* gs_sokoban_zone_sides (the goal macros' box paths without a flood):
+ * for a box moved from a box cell `out` onto a free cell `in`, the sides
+ * read off the analysis of the position before equal what
+ * gs_sokoban_box_sides finds in the position after, under random
+ * layouts (areas split and joined, the box's old cell among the sides). */
+START_TEST(test_zone_sides)
+{
+    sok_level L;
+    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
+    sok_ctx *x = &L.x;
+    ck_assert(x->zone_ok);
+    uint32_t seed = 4242;
+    int checked = 0, beside = 0;
+    for (int round = 0; round < 300; round++) {
+        for (int c = 0; c < x->n; c++) {
+            seed = seed * 1103515245u + 12345u;
+            x->occ[c] = (int)(seed >> 16) % 100 < 10 + round % 5 * 10;
+        }
+        gs_sokoban_zone_analyse(x, &x->zone);
+        for (int k = 0; k < 20; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int in = (int)((seed >> 8) % (uint32_t)x->n);
+            seed = seed * 1103515245u + 12345u;
+            int out = (int)((seed >> 8) % (uint32_t)x->n);
+            /* Half the time a box beside `in`: a push. */
+            if (k % 2 == 0)
+                for (int d = 0; d < 4; d++) {
+                    int y = x->nb[in * 4 + d];
+                    if (y >= 0 && x->occ[y])
+                        out = y;
+                }
+            if (x->occ[in] || !x->occ[out])
+                continue;
+            x->occ[in] = 1;
+            x->occ[out] = 0;
+            for (int side = 0; side < 4; side++) {
+                unsigned got =
+                    gs_sokoban_zone_sides(x, &x->zone, in, out, side);
+                ck_assert_uint_eq(got, gs_sokoban_box_sides(x, in, side));
+                beside += x->nb[in * 4 + side] == out;
+                checked++;
+            }
+            x->occ[in] = 0;
+            x->occ[out] = 1;
+        }
+    }
+    ck_assert_int_gt(checked, 2000);
+    ck_assert_int_gt(beside, 200);
+    sok_level_free(&L);
+}
+END_TEST
+
 Suite *gs_test_sokoban_any_suite(void)
 {
     Suite *s = suite_create("sokoban_any");
@@ -916,6 +976,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_box_sides);
+    tcase_add_test(tc, test_zone_sides);
     tcase_add_test(tc, test_frozen_goal_fires);
     tcase_add_test(tc, test_frozen_goal_not);
     tcase_add_test(tc, test_frozen_goal_solve);

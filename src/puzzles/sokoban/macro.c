@@ -210,7 +210,8 @@ bool gs_sokoban_goal_areas_init(sok_ctx *x)
     return true;
 }
 
-int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
+int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int from, int *node,
+                          int *player)
 {
     *node = -1;
     *player = pl;
@@ -241,9 +242,16 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player)
     x->occ[to] = 0;
     while (head < tail) {
         int v = x->gmq[head++], c = x->rcell[v / 4];
-        x->occ[c] = 1;
-        unsigned sides = gs_sokoban_box_sides(x, c, v % 4);
-        x->occ[c] = 0;
+        /* The analysis of the position before the push tells the sides
+         * without a flood (a box path starting back on `from` aside). */
+        unsigned sides =
+            from >= 0 ? gs_sokoban_zone_sides(x, &x->zone, c, from, v % 4)
+                      : SOK_SIDES_UNKNOWN;
+        if (sides == SOK_SIDES_UNKNOWN) {
+            x->occ[c] = 1;
+            sides = gs_sokoban_box_sides(x, c, v % 4);
+            x->occ[c] = 0;
+        }
         for (int d = 0; d < 4; d++) {
             int t = x->nb[c * 4 + d];
             if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] ||

@@ -257,7 +257,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             /* A goal macro: the box goes on inside its goal area to the
              * goal the packing order wants next; the state's tag says so
              * (bit 2) for rebuild(). */
-            int node, at = gs_sokoban_goal_macro(x, to, pl, &node, &pl);
+            int node, at = gs_sokoban_goal_macro(x, to, pl, zone ? b : -1,
+                                                 &node, &pl);
             if (at != to) {
                 run += x->gmdep[node];
                 x->occ[to] = 0;
@@ -550,7 +551,7 @@ static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
     int player = *pplayer;
     x->occ[old] = 0;
     x->occ[at] = 1;
-    int node, pl, target = gs_sokoban_goal_macro(x, at, player, &node, &pl);
+    int node, pl, target = gs_sokoban_goal_macro(x, at, player, -1, &node, &pl);
     bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
                                       sizeof *x->child, cmp_cell);
     int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;

@@ -622,6 +622,13 @@ void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z);
  * (gs_sokoban_regions' count); -1 when in is not free or out not a box. */
 int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
                          int *regions);
+/* gs_sokoban_box_sides for a box on free cell `in` that came from `out`
+ * (the analysed position with `in` filled and `out` freed): the sides the
+ * player reaches from `side`, read off the analysis; SOK_SIDES_UNKNOWN
+ * when it cannot tell (in not free, out not a box, or the same cell). */
+#define SOK_SIDES_UNKNOWN 0x100u
+unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
+                               int out, int side);
 
 /* macro.c */
 /* Where a box pushed from b onto `to` in direction d ends when tunnel
@@ -647,8 +654,12 @@ bool gs_sokoban_goal_areas_init(sok_ctx *x);
  * deepest packing layer (then the most pushes) that it can be pushed to
  * inside its goal area, the other boxes fixed. Returns that goal, or
  * `to` when there is no better one; *node names the box-path node for
- * gs_sokoban_goal_macro_chain and *player the cell behind the box. */
-int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int *node, int *player);
+ * gs_sokoban_goal_macro_chain and *player the cell behind the box.
+ * `from`: the box's cell before the push when x->zone holds the analysis
+ * of that position (expand: its sides come from gs_sokoban_zone_sides),
+ * else -1. */
+int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int from, int *node,
+                          int *player);
 /* The box cells of the box path from the root to `node` of the last
  * gs_sokoban_goal_macro call, into x->gmq (the root first). Returns how
  * many. */

@@ -200,3 +200,56 @@ int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
     *regions = z->ncomp - 1 + m + 1 - ng;
     return lo;
 }
+
+/* The piece holding free cell y (y != in) once `in` fills: another area
+ * (its number), a cut-off child's subtree (-2 - child), or the rest of
+ * in's area (-1), as zone_push groups them. */
+static int32_t piece_of(const sok_ctx *x, const sok_zone *z, int in, int y)
+{
+    int32_t area = z->comp[in];
+    if (z->comp[y] != area)
+        return z->comp[y];
+    for (int d = 0; d < 4; d++) {
+        int w = x->nb[in * 4 + d];
+        if (w >= 0 && z->comp[w] == area && z->par[w] == in &&
+            cut_off(z, in, w) && z->disc[w] <= z->disc[y] &&
+            z->disc[y] <= z->fin[w])
+            return -2 - w;
+    }
+    return -1;
+}
+
+unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
+                               int out, int side)
+{
+    if (in < 0 || out < 0 || in == out || z->comp[in] < 0 || z->comp[out] >= 0)
+        return SOK_SIDES_UNKNOWN;
+    /* The pieces beside `out` join it: one key for them all. */
+    const int32_t joined = INT32_MIN;
+    int32_t grp[4];
+    int ng = 0;
+    for (int d = 0; d < 4; d++) {
+        int y = x->nb[out * 4 + d];
+        if (y >= 0 && y != in && z->comp[y] >= 0)
+            grp[ng++] = piece_of(x, z, in, y);
+    }
+    int32_t key[4];
+    for (int d = 0; d < 4; d++) {
+        int y = x->nb[in * 4 + d];
+        if (y < 0 || (y != out && z->comp[y] < 0)) {
+            key[d] = joined + 1; /* a wall or a box: no side */
+            continue;
+        }
+        key[d] = y == out ? joined : piece_of(x, z, in, y);
+        for (int j = 0; j < ng; j++)
+            if (key[d] == grp[j])
+                key[d] = joined;
+    }
+    if (key[side] == joined + 1)
+        return 0;
+    unsigned got = 0;
+    for (int d = 0; d < 4; d++)
+        if (key[d] != joined + 1 && key[d] == key[side])
+            got |= 1u << d;
+    return got;
+}
