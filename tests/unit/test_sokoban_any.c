@@ -775,7 +775,8 @@ static const char *const ROOMS[] = {
 };
 
 /* zone.c: after any box moves onto a free neighbour (the player then on
- * the box's old cell), the smallest cell of the player's area and the
+ * the box's old cell), or onto any free cell with the player anywhere
+ * free (a macro), the smallest cell of the player's area and the
  * count of areas equal what a flood and gs_sokoban_regions find; on a
  * hand-made level with rooms, doors and corridors, under many random
  * box layouts (articulation points, one-cell areas, areas merging). */
@@ -786,7 +787,7 @@ START_TEST(test_zone_push)
     sok_ctx *x = &L.x;
     ck_assert(x->zone_ok);
     uint32_t seed = 12345;
-    int checked = 0;
+    int checked = 0, moved = 0;
     for (int round = 0; round < 300; round++) {
         /* Random boxes, 10 to 50 % of the cells (round 0: the level's). */
         if (round > 0) {
@@ -804,7 +805,8 @@ START_TEST(test_zone_push)
                 int in = x->nb[out * 4 + d], regions = -1;
                 if (in < 0)
                     continue;
-                int lo = gs_sokoban_zone_push(x, &x->zone, in, out, &regions);
+                int lo =
+                    gs_sokoban_zone_push(x, &x->zone, in, out, out, &regions);
                 if (x->occ[in]) {
                     ck_assert_int_eq(lo, -1); /* no room to push */
                     continue;
@@ -820,8 +822,33 @@ START_TEST(test_zone_push)
                 checked++;
             }
         }
+        /* A macro's move: the box from `out` to any free cell, the
+         * player on any cell free after it. */
+        for (int k = 0; k < 40; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int out = (int)((seed >> 8) % (uint32_t)x->n);
+            seed = seed * 1103515245u + 12345u;
+            int in = (int)((seed >> 8) % (uint32_t)x->n);
+            seed = seed * 1103515245u + 12345u;
+            int pl = (int)((seed >> 8) % (uint32_t)x->n);
+            if (!x->occ[out] || x->occ[in] || pl == in ||
+                (x->occ[pl] && pl != out))
+                continue;
+            int regions = -1;
+            int lo = gs_sokoban_zone_push(x, &x->zone, in, out, pl, &regions);
+            x->occ[out] = 0;
+            x->occ[in] = 1;
+            int want = gs_sokoban_flood(x, pl);
+            int want_regions = gs_sokoban_regions(x);
+            x->occ[in] = 0;
+            x->occ[out] = 1;
+            ck_assert_int_eq(lo, want);
+            ck_assert_int_eq(regions, want_regions);
+            moved++;
+        }
     }
     ck_assert_int_gt(checked, 1000);
+    ck_assert_int_gt(moved, 500);
     sok_level_free(&L);
 }
 END_TEST

@@ -160,7 +160,7 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
  * 3; rebuild() spells the pushes out). Appends to x->pend and x->pkeys;
  * returns the new count. */
 static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
-                       uint32_t hp, int npend)
+                       uint32_t hp, bool zone, int npend)
 {
     int i, pl, pushes;
     int to = gs_sokoban_fess_pack_move(x, x->fess, player, &i, &pl, &pushes);
@@ -178,7 +178,13 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
     if (h < SOK_INF / 2) {
         uint32_t pen = gs_sokoban_pack_child(x, b, to);
         h += SOK_PACK_WEIGHT * pen;
-        int p = gs_sokoban_flood(x, pl), regions = gs_sokoban_regions(x);
+        int regions = 0,
+            p = zone ? gs_sokoban_zone_push(x, &x->zone, to, b, pl, &regions)
+                     : -1;
+        if (p < 0) {
+            p = gs_sokoban_flood(x, pl);
+            regions = gs_sokoban_regions(x);
+        }
         h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
         feat = gs_sokoban_fess_features(x, x->fess, x->child, pen, regions);
         gs_sokoban_key_pack(x, p, x->child);
@@ -290,12 +296,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             h += SOK_PACK_WEIGHT * pen;
         }
         if (h != SOK_INF) {
-            /* After a push the player stands where the box was; `any`
-             * keeps only the region, named by its smallest cell: from
-             * the analysis for a single push, else by a flood. */
+            /* `any` keeps only the player's region, named by its
+             * smallest cell: from the analysis (a push or a macro's run
+             * of them moved one box from b to `to`), else by a flood. */
             int p = -1, regions = 0;
-            if (zone && pl == b && to == x->nb[b * 4 + d])
-                p = gs_sokoban_zone_push(x, &x->zone, to, b, &regions);
+            if (zone)
+                p = gs_sokoban_zone_push(x, &x->zone, to, b, pl, &regions);
             bool flooded = p < 0;
             if (flooded)
                 p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
@@ -327,7 +333,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         x->occ[b] = 1;
     }
     if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess))
-        npend = advise_pack(x, s, player, g, hp, npend);
+        npend = advise_pack(x, s, player, g, hp, zone, npend);
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */

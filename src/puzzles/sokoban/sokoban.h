@@ -616,12 +616,14 @@ bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z);
 void gs_sokoban_zone_free(sok_zone *z);
 /* Analyses the areas of free cells of the position in x->occ. */
 void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z);
-/* After the box on `out` is pushed onto free cell `in`, the player then
- * on `out`: the smallest cell of the player's area (what
+/* After the box on `out` moves onto free cell `in` (a push, or a macro's
+ * run of them), the player then on pl (`out` after a push, else a cell
+ * free after the move): the smallest cell of the player's area (what
  * gs_sokoban_flood would return) with *regions the areas of free cells
- * (gs_sokoban_regions' count); -1 when in is not free or out not a box. */
+ * (gs_sokoban_regions' count); -1 when in is not free, out not a box, or
+ * pl not free after the move. */
 int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
-                         int *regions);
+                         int pl, int *regions);
 /* gs_sokoban_box_sides for a box on free cell `in` that came from `out`
  * (the analysed position with `in` filled and `out` freed): the sides the
  * player reaches from `side`, read off the analysis; SOK_SIDES_UNKNOWN

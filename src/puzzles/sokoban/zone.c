@@ -139,71 +139,9 @@ static bool cut_off(const sok_zone *z, int in, int v)
     return z->par[in] < 0 || z->low[v] >= z->disc[in];
 }
 
-int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
-                         int *regions)
-{
-    if (in < 0 || out < 0 || z->comp[in] < 0 || z->comp[out] >= 0)
-        return -1;
-    int32_t area = z->comp[in];
-    /* Pieces of in's area once it fills: the cut-off children, and the
-     * parent's piece when in is not the root. */
-    int m = z->par[in] >= 0;
-    int32_t kids[4];
-    int nk = 0;
-    for (int d = 0; d < 4; d++) {
-        int w = x->nb[in * 4 + d];
-        if (w >= 0 && z->comp[w] == area && z->par[w] == in)
-            kids[nk++] = w;
-    }
-    for (int i = 0; i < nk; i++)
-        m += cut_off(z, in, kids[i]);
-    /* The groups beside out: another area (its number), a cut-off
-     * child's piece (-2 - child), the parent's piece (-1). */
-    int32_t grp[4];
-    int ng = 0, lo = out;
-    for (int d = 0; d < 4; d++) {
-        int y = x->nb[out * 4 + d];
-        if (y < 0 || y == in || z->comp[y] < 0)
-            continue;
-        int32_t key = z->comp[y], gmin;
-        if (key != area) {
-            gmin = z->cmin[key];
-        } else {
-            key = -1;
-            for (int i = 0; i < nk && key == -1; i++)
-                if (cut_off(z, in, kids[i]) && z->disc[kids[i]] <= z->disc[y] &&
-                    z->disc[y] <= z->fin[kids[i]])
-                    key = -2 - kids[i];
-            if (key != -1) {
-                gmin = z->smin[-2 - key];
-            } else {
-                /* The parent's piece: the area's cells before in's
-                 * subtree and after it, and in's other children. */
-                gmin = z->disc[in] > z->cstart[area] ? z->pre[z->disc[in] - 1]
-                                                     : x->n;
-                if (z->fin[in] < z->cend[area] && z->suf[z->fin[in] + 1] < gmin)
-                    gmin = z->suf[z->fin[in] + 1];
-                for (int i = 0; i < nk; i++)
-                    if (!cut_off(z, in, kids[i]) && z->smin[kids[i]] < gmin)
-                        gmin = z->smin[kids[i]];
-            }
-        }
-        bool dup = false;
-        for (int j = 0; j < ng; j++)
-            dup |= grp[j] == key;
-        if (dup)
-            continue;
-        grp[ng++] = key;
-        if (gmin < lo)
-            lo = gmin;
-    }
-    *regions = z->ncomp - 1 + m + 1 - ng;
-    return lo;
-}
-
 /* The piece holding free cell y (y != in) once `in` fills: another area
  * (its number), a cut-off child's subtree (-2 - child), or the rest of
- * in's area (-1), as zone_push groups them. */
+ * in's area (-1). */
 static int32_t piece_of(const sok_ctx *x, const sok_zone *z, int in, int y)
 {
     int32_t area = z->comp[in];
@@ -217,6 +155,70 @@ static int32_t piece_of(const sok_ctx *x, const sok_zone *z, int in, int y)
             return -2 - w;
     }
     return -1;
+}
+
+/* The smallest cell of piece `key` (piece_of) once `in` fills. The rest
+ * of in's area: its cells before in's subtree and after it (prefix and
+ * suffix minima), and the subtrees of in's children not cut off. */
+static int32_t piece_min(const sok_ctx *x, const sok_zone *z, int in,
+                         int32_t key)
+{
+    if (key >= 0)
+        return z->cmin[key];
+    if (key <= -2)
+        return z->smin[-2 - key];
+    int32_t area = z->comp[in];
+    int32_t lo = z->disc[in] > z->cstart[area] ? z->pre[z->disc[in] - 1] : x->n;
+    if (z->fin[in] < z->cend[area] && z->suf[z->fin[in] + 1] < lo)
+        lo = z->suf[z->fin[in] + 1];
+    for (int d = 0; d < 4; d++) {
+        int w = x->nb[in * 4 + d];
+        if (w >= 0 && z->comp[w] == area && z->par[w] == in &&
+            !cut_off(z, in, w) && z->smin[w] < lo)
+            lo = z->smin[w];
+    }
+    return lo;
+}
+
+int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
+                         int pl, int *regions)
+{
+    if (in < 0 || out < 0 || in == out || z->comp[in] < 0 ||
+        z->comp[out] >= 0 || pl < 0 || pl == in ||
+        (pl != out && z->comp[pl] < 0))
+        return -1;
+    int32_t area = z->comp[in];
+    /* Pieces of in's area once it fills: the cut-off children, and the
+     * rest when in is not the root. */
+    int m = z->par[in] >= 0;
+    for (int d = 0; d < 4; d++) {
+        int w = x->nb[in * 4 + d];
+        if (w >= 0 && z->comp[w] == area && z->par[w] == in)
+            m += cut_off(z, in, w);
+    }
+    /* The pieces beside out join it. */
+    int32_t grp[4];
+    int ng = 0, lo = out;
+    bool mine = pl == out; /* the player's piece among them */
+    int32_t pkey = mine ? 0 : piece_of(x, z, in, pl);
+    for (int d = 0; d < 4; d++) {
+        int y = x->nb[out * 4 + d];
+        if (y < 0 || y == in || z->comp[y] < 0)
+            continue;
+        int32_t key = piece_of(x, z, in, y);
+        bool dup = false;
+        for (int j = 0; j < ng; j++)
+            dup |= grp[j] == key;
+        if (dup)
+            continue;
+        grp[ng++] = key;
+        mine = mine || key == pkey;
+        int32_t gmin = piece_min(x, z, in, key);
+        if (gmin < lo)
+            lo = gmin;
+    }
+    *regions = z->ncomp - 1 + m + 1 - ng;
+    return mine ? lo : piece_min(x, z, in, pkey);
 }
 
 unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
