@@ -774,6 +774,23 @@ static const char *const ROOMS[] = {
     "#@ .  #   #", "# ## ##.# #", "#         #", "###########",
 };
 
+/* gs_sokoban_zone_push for the box on `out` moved onto free cell `in`,
+ * the player then on pl, against a flood and gs_sokoban_regions of the
+ * position after the move (x->zone analysed before it). */
+static void check_zone_move(sok_ctx *x, int in, int out, int pl)
+{
+    int regions = -1;
+    int lo = gs_sokoban_zone_push(x, &x->zone, in, out, pl, &regions);
+    x->occ[out] = 0;
+    x->occ[in] = 1;
+    int want = gs_sokoban_flood(x, pl);
+    int want_regions = gs_sokoban_regions(x);
+    x->occ[in] = 0;
+    x->occ[out] = 1;
+    ck_assert_int_eq(lo, want);
+    ck_assert_int_eq(regions, want_regions);
+}
+
 /* zone.c: after any box moves onto a free neighbour (the player then on
  * the box's old cell), or onto any free cell with the player anywhere
  * free (a macro), the smallest cell of the player's area and the
@@ -805,20 +822,13 @@ START_TEST(test_zone_push)
                 int in = x->nb[out * 4 + d], regions = -1;
                 if (in < 0)
                     continue;
-                int lo =
-                    gs_sokoban_zone_push(x, &x->zone, in, out, out, &regions);
-                if (x->occ[in]) {
-                    ck_assert_int_eq(lo, -1); /* no room to push */
+                if (x->occ[in]) { /* no room to push */
+                    ck_assert_int_eq(gs_sokoban_zone_push(x, &x->zone, in, out,
+                                                          out, &regions),
+                                     -1);
                     continue;
                 }
-                x->occ[out] = 0;
-                x->occ[in] = 1;
-                int want = gs_sokoban_flood(x, out);
-                int want_regions = gs_sokoban_regions(x);
-                x->occ[in] = 0;
-                x->occ[out] = 1;
-                ck_assert_int_eq(lo, want);
-                ck_assert_int_eq(regions, want_regions);
+                check_zone_move(x, in, out, out);
                 checked++;
             }
         }
@@ -834,16 +844,7 @@ START_TEST(test_zone_push)
             if (!x->occ[out] || x->occ[in] || pl == in ||
                 (x->occ[pl] && pl != out))
                 continue;
-            int regions = -1;
-            int lo = gs_sokoban_zone_push(x, &x->zone, in, out, pl, &regions);
-            x->occ[out] = 0;
-            x->occ[in] = 1;
-            int want = gs_sokoban_flood(x, pl);
-            int want_regions = gs_sokoban_regions(x);
-            x->occ[in] = 0;
-            x->occ[out] = 1;
-            ck_assert_int_eq(lo, want);
-            ck_assert_int_eq(regions, want_regions);
+            check_zone_move(x, in, out, pl);
             moved++;
         }
     }
