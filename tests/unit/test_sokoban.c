@@ -671,6 +671,36 @@ static uint32_t rnd(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
+/* An H x W room (at most 8 x 8) walled round, each inner cell a wall
+ * with probability pct %: fills buf and rows, lists the floor cells
+ * (row * 9 + column) in free_cells and returns how many. */
+static int random_room(uint64_t *seed, int H, int W, uint32_t pct,
+                       char buf[8][9], const char *rows[8], int free_cells[64])
+{
+    int nfree = 0;
+    for (int r = 0; r < H; r++) {
+        for (int c = 0; c < W; c++) {
+            bool border = r == 0 || c == 0 || r == H - 1 || c == W - 1;
+            buf[r][c] = border || rnd(seed) % 100 < pct ? '#' : ' ';
+            if (buf[r][c] == ' ')
+                free_cells[nfree++] = r * 9 + c;
+        }
+        buf[r][W] = '\0';
+        rows[r] = buf[r];
+    }
+    return nfree;
+}
+
+/* Fisher-Yates over cells[0..n). */
+static void shuffle_cells(uint64_t *seed, int *cells, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+    }
+}
+
 /* A random room of R x C floor (5..6 each) with scattered walls, kmin to
  * kmax boxes, as many goals, sometimes a short (ragged) row. */
 static int random_level(uint64_t *seed, int kmin, int kmax, char buf[8][9],
@@ -678,26 +708,13 @@ static int random_level(uint64_t *seed, int kmin, int kmax, char buf[8][9],
 {
     int R = 5 + (int)(rnd(seed) % 2), C = 5 + (int)(rnd(seed) % 2);
     int H = R + 2, W = C + 2;
-    int free_cells[64], nfree = 0;
-    for (int r = 0; r < H; r++) {
-        for (int c = 0; c < W; c++) {
-            bool border = r == 0 || c == 0 || r == H - 1 || c == W - 1;
-            buf[r][c] = border || rnd(seed) % 100 < 15 ? '#' : ' ';
-            if (buf[r][c] == ' ')
-                free_cells[nfree++] = r * 9 + c;
-        }
-        buf[r][W] = '\0';
-        rows[r] = buf[r];
-    }
+    int free_cells[64];
+    int nfree = random_room(seed, H, W, 15, buf, rows, free_cells);
     int k = kmin + (int)(rnd(seed) % (uint32_t)(kmax - kmin + 1));
     ck_assert_int_ge(nfree, 2 * k + 1);
     /* Shuffle, then: player, k boxes, k goals (which may sit under a box
      * or the player). */
-    for (int i = nfree - 1; i > 0; i--) {
-        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
-        free_cells[i] = free_cells[j];
-        free_cells[j] = t;
-    }
+    shuffle_cells(seed, free_cells, nfree);
     char *p = &buf[0][0];
     p[free_cells[0]] = '@';
     for (int i = 1; i <= k; i++)
@@ -796,23 +813,10 @@ static int near_level(uint64_t *seed, int k, char buf[8][9],
                       const char *rows[8])
 {
     int H = 7, W = 7;
-    int free_cells[64], nfree = 0;
-    for (int r = 0; r < H; r++) {
-        for (int c = 0; c < W; c++) {
-            bool border = r == 0 || c == 0 || r == H - 1 || c == W - 1;
-            buf[r][c] = border || rnd(seed) % 100 < 12 ? '#' : ' ';
-            if (buf[r][c] == ' ')
-                free_cells[nfree++] = r * 9 + c;
-        }
-        buf[r][W] = '\0';
-        rows[r] = buf[r];
-    }
+    int free_cells[64];
+    int nfree = random_room(seed, H, W, 12, buf, rows, free_cells);
     ck_assert_int_ge(nfree, k + 3);
-    for (int i = nfree - 1; i > 0; i--) {
-        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
-        free_cells[i] = free_cells[j];
-        free_cells[j] = t;
-    }
+    shuffle_cells(seed, free_cells, nfree);
     char *p = &buf[0][0];
     for (int i = 0; i < k - 1; i++)
         p[free_cells[i]] = '*';
@@ -1011,11 +1015,7 @@ static int symmetric_level(uint64_t *seed, char buf[8][9], const char *rows[8])
                 free_cells[nfree++] = r * 9 + c;
     if (nfree < goals + 1)
         return 0;
-    for (int i = nfree - 1; i > 0; i--) {
-        int j = (int)(rnd(seed) % (uint32_t)(i + 1)), t = free_cells[i];
-        free_cells[i] = free_cells[j];
-        free_cells[j] = t;
-    }
+    shuffle_cells(seed, free_cells, nfree);
     char *p = &buf[0][0];
     p[free_cells[0]] = p[free_cells[0]] == '.' ? '+' : '@';
     for (int i = 1; i <= goals; i++)
