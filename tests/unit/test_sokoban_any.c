@@ -791,6 +791,33 @@ static void check_zone_move(sok_ctx *x, int in, int out, int pl)
     ck_assert_int_eq(regions, want_regions);
 }
 
+/* Loads ROOMS for `any`; its tables. */
+static sok_ctx *rooms_load(sok_level *L)
+{
+    sok_level_load(L, ROOMS, NROWS(ROOMS), SOK_ANY);
+    return &L->x;
+}
+
+/* The tests' generator: the next of a linear congruential sequence. */
+static uint32_t lcg_next(uint32_t *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return *seed;
+}
+
+/* A box on each cell of x->occ with probability pct %. */
+static void random_boxes(sok_ctx *x, uint32_t *seed, int pct)
+{
+    for (int c = 0; c < x->n; c++)
+        x->occ[c] = (int)(lcg_next(seed) >> 16) % 100 < pct;
+}
+
+/* A cell drawn at random. */
+static int random_cell(const sok_ctx *x, uint32_t *seed)
+{
+    return (int)((lcg_next(seed) >> 8) % (uint32_t)x->n);
+}
+
 /* zone.c: after any box moves onto a free neighbour (the player then on
  * the box's old cell), or onto any free cell with the player anywhere
  * free (a macro), the smallest cell of the player's area and the
@@ -800,19 +827,14 @@ static void check_zone_move(sok_ctx *x, int in, int out, int pl)
 START_TEST(test_zone_push)
 {
     sok_level L;
-    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
-    sok_ctx *x = &L.x;
+    sok_ctx *x = rooms_load(&L);
     ck_assert(x->zone_ok);
     uint32_t seed = 12345;
     int checked = 0, moved = 0;
     for (int round = 0; round < 300; round++) {
         /* Random boxes, 10 to 50 % of the cells (round 0: the level's). */
         if (round > 0) {
-            int pct = 10 + round % 5 * 10;
-            for (int c = 0; c < x->n; c++) {
-                seed = seed * 1103515245u + 12345u;
-                x->occ[c] = (int)(seed >> 16) % 100 < pct;
-            }
+            random_boxes(x, &seed, 10 + round % 5 * 10);
         }
         gs_sokoban_zone_analyse(x, &x->zone);
         for (int out = 0; out < x->n; out++) {
@@ -835,12 +857,9 @@ START_TEST(test_zone_push)
         /* A macro's move: the box from `out` to any free cell, the
          * player on any cell free after it. */
         for (int k = 0; k < 40; k++) {
-            seed = seed * 1103515245u + 12345u;
-            int out = (int)((seed >> 8) % (uint32_t)x->n);
-            seed = seed * 1103515245u + 12345u;
-            int in = (int)((seed >> 8) % (uint32_t)x->n);
-            seed = seed * 1103515245u + 12345u;
-            int pl = (int)((seed >> 8) % (uint32_t)x->n);
+            int out = random_cell(x, &seed);
+            int in = random_cell(x, &seed);
+            int pl = random_cell(x, &seed);
             if (!x->occ[out] || x->occ[in] || pl == in ||
                 (x->occ[pl] && pl != out))
                 continue;
@@ -897,15 +916,11 @@ END_TEST
 START_TEST(test_box_sides)
 {
     sok_level L;
-    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
-    sok_ctx *x = &L.x;
+    sok_ctx *x = rooms_load(&L);
     uint32_t seed = 777;
     int checked = 0;
     for (int round = 0; round < 200; round++) {
-        for (int c = 0; c < x->n; c++) {
-            seed = seed * 1103515245u + 12345u;
-            x->occ[c] = (int)(seed >> 16) % 100 < 10 + round % 4 * 10;
-        }
+        random_boxes(x, &seed, 10 + round % 4 * 10);
         for (int c = 0; c < x->n; c++) {
             if (!x->occ[c])
                 continue;
@@ -941,22 +956,16 @@ END_TEST
 START_TEST(test_zone_sides)
 {
     sok_level L;
-    sok_level_load(&L, ROOMS, NROWS(ROOMS), SOK_ANY);
-    sok_ctx *x = &L.x;
+    sok_ctx *x = rooms_load(&L);
     ck_assert(x->zone_ok);
     uint32_t seed = 4242;
     int checked = 0, beside = 0;
     for (int round = 0; round < 300; round++) {
-        for (int c = 0; c < x->n; c++) {
-            seed = seed * 1103515245u + 12345u;
-            x->occ[c] = (int)(seed >> 16) % 100 < 10 + round % 5 * 10;
-        }
+        random_boxes(x, &seed, 10 + round % 5 * 10);
         gs_sokoban_zone_analyse(x, &x->zone);
         for (int k = 0; k < 20; k++) {
-            seed = seed * 1103515245u + 12345u;
-            int in = (int)((seed >> 8) % (uint32_t)x->n);
-            seed = seed * 1103515245u + 12345u;
-            int out = (int)((seed >> 8) % (uint32_t)x->n);
+            int in = random_cell(x, &seed);
+            int out = random_cell(x, &seed);
             /* Half the time a box beside `in`: a push. */
             if (k % 2 == 0)
                 for (int d = 0; d < 4; d++) {

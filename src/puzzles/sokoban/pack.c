@@ -105,6 +105,13 @@ void gs_sokoban_pack_layers(sok_ctx *x)
         x->gindex[x->goals[i]] = i;
 }
 
+/* The layers the penalty tells apart (SOK_PACK_MAX_LAYERS at most). */
+static int pack_lim(const sok_ctx *x)
+{
+    return x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
+                                                : SOK_PACK_MAX_LAYERS;
+}
+
 uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
 {
     if (x->pack_layers <= 1)
@@ -113,8 +120,7 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
      * of order. occ is not needed: a goal is filled when a box is on it. */
     int deepest = -1;
     uint32_t filled_below[SOK_PACK_MAX_LAYERS] = {0};
-    int lim = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
-                                                   : SOK_PACK_MAX_LAYERS;
+    int lim = pack_lim(x);
     unsigned char *full = x->pmark;
     for (int i = 0; i < x->nboxes; i++)
         if (x->goal[boxes[i]])
@@ -138,8 +144,7 @@ uint32_t gs_sokoban_pack_penalty(const sok_ctx *x, const int32_t *boxes)
 /* Goal i's layer as the penalty counts it (the deep ones in the last). */
 static int pack_layer(const sok_ctx *x, int i)
 {
-    int lim = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
-                                                   : SOK_PACK_MAX_LAYERS;
+    int lim = pack_lim(x);
     return x->glayer[i] < lim ? x->glayer[i] : lim - 1;
 }
 
@@ -167,8 +172,7 @@ uint32_t gs_sokoban_pack_child(const sok_ctx *x, int from, int to)
     /* The parent's counts with `from` emptied and `to` filled. */
     int lf = x->goal[from] ? pack_layer(x, x->gindex[from]) : -1;
     int lt = x->goal[to] ? pack_layer(x, x->gindex[to]) : -1;
-    int deepest = x->pack_layers < SOK_PACK_MAX_LAYERS ? x->pack_layers
-                                                       : SOK_PACK_MAX_LAYERS;
+    int deepest = pack_lim(x);
     while (--deepest >= 0 &&
            x->pempty[deepest] + (deepest == lf) - (deepest == lt) == 0)
         ;

@@ -154,6 +154,24 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
     return k;
 }
 
+/* The player's region of a child (its smallest cell), one box moved from
+ * b to `to` and the player then on pl (x->occ holding the child's boxes):
+ * read off x->zone when `zone` (the analysis of the expanded state), else
+ * by a flood. *regions, when not NULL, gets the areas of free cells. */
+static int child_region(sok_ctx *x, bool zone, int to, int b, int pl,
+                        int *regions)
+{
+    int r = 0, p = zone ? gs_sokoban_zone_push(x, &x->zone, to, b, pl, &r) : -1;
+    if (p < 0) {
+        p = gs_sokoban_flood(x, pl);
+        if (regions)
+            r = gs_sokoban_regions(x);
+    }
+    if (regions)
+        *regions = r;
+    return p;
+}
+
 /* FESS's packing advisor, one more child of the state being expanded
  * (x->occ and x->boxes holding its boxes, bound hp): the box it names
  * taken to the next goal of the packing order in one macro move (tag bit
@@ -178,13 +196,7 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
     if (h < SOK_INF / 2) {
         uint32_t pen = gs_sokoban_pack_child(x, b, to);
         h += SOK_PACK_WEIGHT * pen;
-        int regions = 0,
-            p = zone ? gs_sokoban_zone_push(x, &x->zone, to, b, pl, &regions)
-                     : -1;
-        if (p < 0) {
-            p = gs_sokoban_flood(x, pl);
-            regions = gs_sokoban_regions(x);
-        }
+        int regions, p = child_region(x, zone, to, b, pl, &regions);
         h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
         feat = gs_sokoban_fess_features(x, x->fess, x->child, pen, regions);
         gs_sokoban_key_pack(x, p, x->child);
@@ -296,18 +308,14 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             h += SOK_PACK_WEIGHT * pen;
         }
         if (h != SOK_INF) {
-            /* `any` keeps only the player's region, named by its
-             * smallest cell: from the analysis (a push or a macro's run
-             * of them moved one box from b to `to`), else by a flood. */
-            int p = -1, regions = 0;
-            if (zone)
-                p = gs_sokoban_zone_push(x, &x->zone, to, b, pl, &regions);
-            bool flooded = p < 0;
-            if (flooded)
-                p = obj >= SOK_ANY ? gs_sokoban_flood(x, pl) : pl;
-            if (obj == SOK_ANY && !x->plain && h < SOK_INF / 2) {
-                if (flooded)
-                    regions = gs_sokoban_regions(x);
+            /* `any` keeps only the player's region (child_region); the
+             * weighted searches also count the areas. */
+            bool weigh = obj == SOK_ANY && !x->plain && h < SOK_INF / 2;
+            int regions = 0;
+            int p = obj >= SOK_ANY ? child_region(x, zone, to, b, pl,
+                                                  weigh ? &regions : NULL)
+                                   : pl;
+            if (weigh) {
                 h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
                 if (x->fess)
                     feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,

@@ -180,11 +180,38 @@ static int32_t piece_min(const sok_ctx *x, const sok_zone *z, int in,
     return lo;
 }
 
+/* Whether the analysis can tell a move of the box on `out` onto `in`:
+ * in free, out a box, not the same cell. */
+static bool box_moves(const sok_zone *z, int in, int out)
+{
+    return in >= 0 && out >= 0 && in != out && z->comp[in] >= 0 &&
+           z->comp[out] < 0;
+}
+
+/* The distinct pieces (piece_of) beside `out`, which join it once the box
+ * leaves it, into grp; returns how many. */
+static int pieces_beside(const sok_ctx *x, const sok_zone *z, int in, int out,
+                         int32_t grp[4])
+{
+    int ng = 0;
+    for (int d = 0; d < 4; d++) {
+        int y = x->nb[out * 4 + d];
+        if (y < 0 || y == in || z->comp[y] < 0)
+            continue;
+        int32_t key = piece_of(x, z, in, y);
+        bool dup = false;
+        for (int j = 0; j < ng; j++)
+            dup |= grp[j] == key;
+        if (!dup)
+            grp[ng++] = key;
+    }
+    return ng;
+}
+
 int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
                          int pl, int *regions)
 {
-    if (in < 0 || out < 0 || in == out || z->comp[in] < 0 ||
-        z->comp[out] >= 0 || pl < 0 || pl == in ||
+    if (!box_moves(z, in, out) || pl < 0 || pl == in ||
         (pl != out && z->comp[pl] < 0))
         return -1;
     int32_t area = z->comp[in];
@@ -198,22 +225,12 @@ int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
     }
     /* The pieces beside out join it. */
     int32_t grp[4];
-    int ng = 0, lo = out;
+    int ng = pieces_beside(x, z, in, out, grp), lo = out;
     bool mine = pl == out; /* the player's piece among them */
     int32_t pkey = mine ? 0 : piece_of(x, z, in, pl);
-    for (int d = 0; d < 4; d++) {
-        int y = x->nb[out * 4 + d];
-        if (y < 0 || y == in || z->comp[y] < 0)
-            continue;
-        int32_t key = piece_of(x, z, in, y);
-        bool dup = false;
-        for (int j = 0; j < ng; j++)
-            dup |= grp[j] == key;
-        if (dup)
-            continue;
-        grp[ng++] = key;
-        mine = mine || key == pkey;
-        int32_t gmin = piece_min(x, z, in, key);
+    for (int j = 0; j < ng; j++) {
+        mine = mine || grp[j] == pkey;
+        int32_t gmin = piece_min(x, z, in, grp[j]);
         if (gmin < lo)
             lo = gmin;
     }
@@ -224,17 +241,12 @@ int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
 unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
                                int out, int side)
 {
-    if (in < 0 || out < 0 || in == out || z->comp[in] < 0 || z->comp[out] >= 0)
+    if (!box_moves(z, in, out))
         return SOK_SIDES_UNKNOWN;
     /* The pieces beside `out` join it: one key for them all. */
     const int32_t joined = INT32_MIN;
     int32_t grp[4];
-    int ng = 0;
-    for (int d = 0; d < 4; d++) {
-        int y = x->nb[out * 4 + d];
-        if (y >= 0 && y != in && z->comp[y] >= 0)
-            grp[ng++] = piece_of(x, z, in, y);
-    }
+    int ng = pieces_beside(x, z, in, out, grp);
     int32_t key[4];
     for (int d = 0; d < 4; d++) {
         int y = x->nb[in * 4 + d];
