@@ -225,17 +225,24 @@ int gs_sokoban_zone_push(const sok_ctx *x, const sok_zone *z, int in, int out,
     }
     /* The pieces beside out join it. */
     int32_t grp[4];
-    int ng = pieces_beside(x, z, in, out, grp), lo = out;
-    bool mine = pl == out; /* the player's piece among them */
-    int32_t pkey = mine ? 0 : piece_of(x, z, in, pl);
+    int ng = pieces_beside(x, z, in, out, grp);
+    *regions = z->ncomp - 1 + m + 1 - ng;
+    if (pl != out) {
+        /* The player's piece, unless it is one of those that join. */
+        int32_t pkey = piece_of(x, z, in, pl);
+        bool joins = false;
+        for (int j = 0; j < ng; j++)
+            joins |= grp[j] == pkey;
+        if (!joins)
+            return piece_min(x, z, in, pkey);
+    }
+    int32_t lo = out;
     for (int j = 0; j < ng; j++) {
-        mine = mine || grp[j] == pkey;
         int32_t gmin = piece_min(x, z, in, grp[j]);
         if (gmin < lo)
             lo = gmin;
     }
-    *regions = z->ncomp - 1 + m + 1 - ng;
-    return mine ? lo : piece_min(x, z, in, pkey);
+    return lo;
 }
 
 unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
