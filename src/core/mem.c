@@ -202,10 +202,19 @@ void *gs_mem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    void *p = gs_mem_malloc(count * size);
-    if (p)
-        memset(p, 0, count * size);
-    return p;
+    size_t n = count * size;
+    if (n > SIZE_MAX - HDR || !gs_mem_reserve(n + HDR))
+        return NULL;
+    /* calloc, not malloc and memset: fresh pages from the kernel are zero
+     * already, and a large table (hundreds of MB) is then not written
+     * twice before its first use. */
+    unsigned char *p = calloc(1, n + HDR);
+    if (!p) {
+        gs_mem_release(n + HDR);
+        return NULL;
+    }
+    memcpy(p, &n, sizeof n);
+    return p + HDR;
 }
 
 static size_t block_size(void *p)

@@ -789,6 +789,46 @@ START_TEST(test_sym_fires)
 }
 END_TEST
 
+/* Packs boxes with the player on `pl`, unpacks the key and checks that
+ * both come back. */
+static void check_key_round_trip(sok_ctx *x, int pl, const int32_t *boxes)
+{
+    int32_t back[8];
+    ck_assert_int_le(x->nboxes, 8);
+    gs_sokoban_key_pack(x, pl, boxes);
+    ck_assert_int_eq(gs_sokoban_key_unpack(x, x->key, back), pl);
+    for (int i = 0; i < x->nboxes; i++)
+        ck_assert_int_eq(back[i], boxes[i]);
+}
+
+START_TEST(test_key_formats)
+{
+    /* Five boxes on 16 cells: a set of cells (1 + 2 bytes) is shorter
+     * than the list (1 + 5 bytes). */
+    static const char *const crowded[] = {"######", "#.$. #", "#$$ .#",
+                                          "#.$@ #", "# .  #", "######"};
+    sok_level L;
+    sok_level_load(&L, crowded, 6, SOK_MOVES);
+    sok_ctx *x = &L.x;
+    ck_assert(x->bitkey);
+    ck_assert_uint_eq(x->key_size, 1 + 2);
+    check_key_round_trip(x, x->start_player, x->start_boxes);
+    /* The first and the last cells, which sit at the set's two ends. */
+    int32_t ends[5] = {0, 1, 2, 3, x->n - 1};
+    check_key_round_trip(x, 5, ends);
+    sok_level_free(&L);
+    /* Two boxes in a larger room: the list. */
+    static const char *const sparse[] = {"########", "#.   . #", "#      #",
+                                         "# $ $  #", "#  @   #", "########"};
+    sok_level_load(&L, sparse, 6, SOK_MOVES);
+    x = &L.x;
+    ck_assert(!x->bitkey);
+    ck_assert_uint_eq(x->key_size, 1 + 2);
+    check_key_round_trip(x, x->start_player, x->start_boxes);
+    sok_level_free(&L);
+}
+END_TEST
+
 START_TEST(test_sym_not)
 {
     /* The same room with one goal moved: no symmetry, keys as packed. */
@@ -957,6 +997,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_learn_not);
     tcase_add_test(tc, test_sym_fires);
     tcase_add_test(tc, test_sym_not);
+    tcase_add_test(tc, test_key_formats);
     tcase_add_test(tc, test_area_after_matches_flood);
     suite_add_tcase(s, tc);
     return s;

@@ -404,7 +404,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
                                int *nc)
 {
     size_t ks = x->key_size;
-    if (x->w == 1 && !x->sym) {
+    if (x->w == 1 && !x->sym && !x->bitkey) {
         perim_expand_steps1(x, t, t->queue + r * ks, nc);
         return;
     }

@@ -291,6 +291,7 @@ typedef struct sok_ctx {
     int n;             /* cells in the player's region */
     int nboxes;        /* boxes inside the region (the others never move) */
     int w;             /* bytes per cell number in a key: 1, 2 or 4 */
+    bool bitkey;       /* a key's boxes as a set of cells, not a list */
     size_t key_size;
     int32_t *nb;    /* n*4 neighbours, -1 = wall */
     uint8_t *goal;  /* n: 1 on a goal */
