@@ -89,6 +89,12 @@ void *gs_mem_calloc(size_t count, size_t size);
 void *gs_mem_realloc(void *p, size_t n);
 void gs_mem_free(void *p);
 
+/* Asks the kernel to back the 2 MB-aligned part of [p, p + n) with huge
+ * pages (MADV_HUGEPAGE): random probes over tables of hundreds of MB
+ * then spare most TLB misses. Advice only; best made before the pages
+ * are first written, as those already there keep their size. */
+void gs_mem_advise_huge(void *p, size_t n);
+
 /* The memory this process may use: the cgroup limit (v2 memory.max or v1
  * memory.limit_in_bytes) when one is set, else physical memory. */
 uint64_t gs_mem_system_limit(void);

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gridsolve/cjson.h"
@@ -215,6 +216,17 @@ void *gs_mem_calloc(size_t count, size_t size)
     }
     memcpy(p, &n, sizeof n);
     return p + HDR;
+}
+
+void gs_mem_advise_huge(void *p, size_t n)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + n) & ~(huge - 1);
+#ifdef MADV_HUGEPAGE
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
 }
 
 static size_t block_size(void *p)

@@ -385,6 +385,7 @@ static int table_grow(gs_search *s)
         budget_grow(s, (mask + 1) * sizeof *t, old_bytes);
         return GS_ENOMEM;
     }
+    gs_mem_advise_huge(t, (mask + 1) * sizeof *t); /* probed at random */
     unsigned shift = s->table_shift - 1;
     /* Up to 2^32 slots an entry's fingerprint holds its new home: the old
      * index is read in order, and written nearly in order. Past that,
@@ -635,6 +636,7 @@ static __attribute__((noinline)) int heap_grow(gs_search *s)
     gs_heap_ent *h = realloc(s->heap, cap * sizeof *h);
     if (!h)
         return GS_ENOMEM;
+    gs_mem_advise_huge(h, cap * sizeof *h); /* sifts reach deep at random */
     s->heap = h;
     s->heap_cap = cap;
     return GS_OK;

@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "gridsolve/mem.h"
 #include "sokoban.h"
@@ -140,15 +139,8 @@ static unsigned char *perim_slot(const struct sok_perim *t,
 static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
 {
     unsigned char *p = gs_sokoban_tab_alloc(x, n * ss, true);
-    if (!p)
-        return NULL;
-    /* Look-ups are random over hundreds of MB: huge pages spare a TLB
-     * miss on most of them (a hint; the kernel may ignore it). */
-    uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t e = ((uintptr_t)p + n * ss) & ~(huge - 1);
-    if (e > a)
-        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    if (p) /* look-ups are random over hundreds of MB */
+        gs_mem_advise_huge(p, n * ss);
     return p;
 }
 
