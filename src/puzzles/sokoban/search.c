@@ -37,8 +37,8 @@
  * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
  * pairs or other frozen boxes, one of them off goal) and deadlock
  * patterns learned as they go (learn.c; not in `any`'s feature-space
- * search); the exact objectives also store one position per class of
- * the level's symmetries (sym.c; the answer then rebuilt by
+ * search); the exact objectives and `any`'s A* also store one position
+ * per class of the level's symmetries (sym.c; the answer then rebuilt by
  * rebuild_sym). `any` also applies PI-corral pruning, which keeps some
  * solution whenever one exists (so its "impossible" is a proof too) but
  * not the shortest one, and takes boxes frozen on goals as walls
@@ -122,6 +122,20 @@ static unsigned bound_shift(sok_objective obj)
 }
 
 /* The cost of one push after a walk of `walk` steps. */
+/* Packs the store's key of (p, boxes), x->occ holding the boxes: the
+ * position, or with x->sym_store the class of its images; `any` (p the
+ * smallest cell of the player's area) names each image's area by its own
+ * smallest cell, from a flood of the area. */
+static void store_key(sok_ctx *x, int p, const int32_t *boxes)
+{
+    if (!x->sym || !x->sym_store)
+        gs_sokoban_key_pack(x, p, boxes);
+    else if (x->obj >= SOK_ANY)
+        gs_sokoban_sym_canon_area(x, gs_sokoban_flood(x, p), boxes);
+    else
+        gs_sokoban_sym_canon(x, p, boxes);
+}
+
 static uint64_t push_cost(sok_objective obj, uint32_t walk)
 {
     switch (obj) {
@@ -323,10 +337,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
             uint64_t cost =
                 g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
-            if (x->sym)
-                gs_sokoban_sym_canon(x, p, x->child);
-            else
-                gs_sokoban_key_pack(x, p, x->child);
+            store_key(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)
@@ -483,12 +494,11 @@ static int add_start(sok_ctx *x, gs_search *s)
     }
     if (h != SOK_INF) {
         int p = x->start_player;
-        if (obj >= SOK_ANY) {
-            gs_sokoban_occ_set(x, x->start_boxes, 1);
+        gs_sokoban_occ_set(x, x->start_boxes, 1);
+        if (obj >= SOK_ANY)
             p = gs_sokoban_flood(x, p);
-            gs_sokoban_occ_set(x, x->start_boxes, 0);
-        }
-        gs_sokoban_sym_canon(x, p, x->start_boxes);
+        store_key(x, p, x->start_boxes);
+        gs_sokoban_occ_set(x, x->start_boxes, 0);
         uint64_t id = 0;
         int rc = x->fess ? gs_search_add(s, x->key, GS_NO_PARENT, 0, &id)
                          : gs_search_add_prio(s, x->key, GS_NO_PARENT, 0, 0,
@@ -769,7 +779,11 @@ static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             if (push_cost(x->obj, x->pushes[j].walk) != dc)
                 continue;
             move_box(x, i, to);
-            gs_sokoban_sym_canon(x, b, x->child);
+            x->occ[b] = 0;
+            x->occ[to] = 1;
+            store_key(x, b, x->child);
+            x->occ[to] = 0;
+            x->occ[b] = 1;
             if (memcmp(x->key, want, x->key_size) == 0)
                 found = j;
         }
@@ -800,8 +814,8 @@ static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
                          gs_result *res, gs_error *err)
 {
     if (rc == 1) {
-        rc = x->sym ? rebuild_sym(x, s, goal, res, err)
-                    : rebuild(x, s, goal, res, err);
+        rc = x->sym && x->sym_store ? rebuild_sym(x, s, goal, res, err)
+                                    : rebuild(x, s, goal, res, err);
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers (SOK_ANY_ASTAR's too: tests) are only known
          * optimal when empty. */
@@ -1230,8 +1244,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             x.bytes = before;
         }
     }
-    if (g->objective < SOK_ANY) {
-        /* Symmetries: one position stored for each class of images. */
+    if (g->objective <= SOK_ANY_ASTAR) {
+        /* Symmetries: one position stored for each class of images by
+         * the exact objectives and `any`'s A* (the slices of `any` set
+         * sym_store in turn; the perimeter table keys classes always). */
+        x.sym_store = g->objective != SOK_ANY;
         before = x.bytes;
         if (!gs_sokoban_sym_init(&x)) {
             gs_sokoban_sym_free(&x);
@@ -1287,6 +1304,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 res->pushes = -1;
             }
             x.obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
+            x.sym_store = phase == SOK_SLICE_ASTAR;
             x.plain = phase == SOK_SLICE_PLAIN;
             x.tunnels = false;
             x.goal_macros = false;

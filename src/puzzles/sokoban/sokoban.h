@@ -376,6 +376,10 @@ typedef struct sok_ctx {
     uint16_t *gmdep;       /* nrcell*4: pushes from the root */
     bool plain;            /* plain greedy: bound + packing order, no weights */
     bool rearrange;        /* `any` on a rearrangement: A* without the table */
+    bool sym_store;        /* the store keys classes of images (x->sym): the
+                              exact objectives and `any`'s A*; the other
+                              searches key positions, x->sym serving only
+                              the perimeter table they look up */
     bool fess_dual;        /* its cells' picks alternate estimate, weight */
     struct sok_fess *fess; /* its open lists (fess.c) while it runs */
     /* `any`: the expanded position's areas (area.c), so that most

@@ -1,4 +1,5 @@
-/* sym.c - the level's symmetries, for the exact objectives.
+/* sym.c - the level's symmetries, for the exact objectives, `any`'s A*
+ * and the perimeter table.
  *
  * A mirror or rotation of the grid that maps the player's region onto
  * itself, goals onto goals (walls then onto walls, sides onto sides),
