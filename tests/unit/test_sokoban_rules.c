@@ -257,6 +257,53 @@ START_TEST(test_matching_brute_force)
 }
 END_TEST
 
+START_TEST(test_matching_warm)
+{
+    /* gs_sokoban_parent_bound keeps the last matching and puts back only
+     * the rows that changed (one box moved, or the player gone round):
+     * along a random walk of one or two boxes at a time, and now and then
+     * all of them, it stays the least assignment. */
+    static const char *const rows[] = {"#########", "#.  .   #", "# $$$ $ #",
+                                       "#. ## . #", "#  $   .#", "#.  @   #",
+                                       "#########"};
+    sok_level L;
+    rule_load(&L, rows, 7);
+    sok_ctx *x = &L.x;
+    uint64_t seed = 29;
+    int32_t boxes[5];
+    int player = x->start_player, shared = 0;
+    memcpy(boxes, x->start_boxes, sizeof boxes);
+    memset(x->occ, 0, (size_t)x->n);
+    for (int t = 0; t < 3000; t++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int moves = (int)(seed >> 60) % 8 == 0 ? 6 : 1 + (int)(seed >> 40) % 2;
+        for (int m = 0; m < moves; m++) {
+            /* A box (or, once in six, the player) to a random free cell. */
+            for (int i = 0; i < 5; i++)
+                x->occ[boxes[i]] = 1;
+            x->occ[player] = 1;
+            int c;
+            do {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                c = (int)((seed >> 33) % (uint64_t)x->n);
+            } while (x->occ[c]);
+            int which = (int)((seed >> 20) % 6);
+            if (which == 5)
+                player = c;
+            else
+                boxes[which] = c;
+            memset(x->occ, 0, (size_t)x->n);
+        }
+        uint32_t want = brute_match(x, player, boxes, 0, 0);
+        ck_assert_uint_eq(gs_sokoban_parent_bound(x, player, boxes), want);
+        shared += x->sq_ok;
+    }
+    /* The matching (not the distinct nearest goals) decided most. */
+    ck_assert_int_gt(shared, 1000);
+    sok_level_free(&L);
+}
+END_TEST
+
 START_TEST(test_player_side_fires)
 {
     /* A one-wide corridor: the player is right of the box and cannot get
@@ -981,6 +1028,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pi_corral_not);
     tcase_add_test(tc, test_child_bound_exact);
     tcase_add_test(tc, test_matching_brute_force);
+    tcase_add_test(tc, test_matching_warm);
     tcase_add_test(tc, test_player_side_fires);
     tcase_add_test(tc, test_player_side_not);
     tcase_add_test(tc, test_pack_order_fires);
