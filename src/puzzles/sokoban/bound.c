@@ -414,8 +414,6 @@ uint32_t gs_sokoban_lower_bound(sok_ctx *x, int player, const int32_t *boxes)
 
 /* ---------------------------------------------- incremental matching */
 
-/* See sokoban.h: the full square solve, duals kept in su/sv/sp, the rows
- * in x->prow. */
 /* Makes su/sv/sp the optimal square matching of the rows in x->crow,
  * which become x->prow. `warm`: they hold it for the rows now in x->prow
  * (x->passign its assignment), and the rows that changed (the boxes
@@ -449,6 +447,8 @@ static void sq_parent(sok_ctx *x, bool warm)
         sq_add_row(x, x->prow, r, x->su, x->sv, x->sp);
 }
 
+/* See sokoban.h: the square solve, duals kept in su/sv/sp, the rows in
+ * x->prow. */
 uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
 {
     if (!x->gdist)

@@ -121,7 +121,6 @@ static unsigned bound_shift(sok_objective obj)
     }
 }
 
-/* The cost of one push after a walk of `walk` steps. */
 /* Packs the store's key of (p, boxes), x->occ holding the boxes: the
  * position, or with x->sym_store the class of its images; `any` (p the
  * smallest cell of the player's area) names each image's area by its own
@@ -136,6 +135,7 @@ static void store_key(sok_ctx *x, int p, const int32_t *boxes)
         gs_sokoban_sym_canon(x, p, boxes);
 }
 
+/* The cost of one push after a walk of `walk` steps. */
 static uint64_t push_cost(sok_objective obj, uint32_t walk)
 {
     switch (obj) {

@@ -439,7 +439,8 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim);
  * in x->assign when the tables exist. */
 uint32_t gs_sokoban_lower_bound(sok_ctx *x, int player, const int32_t *boxes);
 /* The bound of the state being expanded (x->boxes, the player), keeping
- * its matching (x->passign and the duals) for gs_sokoban_child_bound. */
+ * its matching (x->passign and the duals) for gs_sokoban_child_bound;
+ * worked out from the last call's where at most half the rows changed. */
 uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes);
 /* The bound after box slot i of x->boxes (bound hp from
  * gs_sokoban_parent_bound) moved from b to `to`, the player then on pl.
