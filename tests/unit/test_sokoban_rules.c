@@ -271,7 +271,7 @@ START_TEST(test_matching_warm)
     sok_ctx *x = &L.x;
     uint64_t seed = 29;
     int32_t boxes[5];
-    int player = x->start_player, shared = 0;
+    int player = x->start_player, matched = 0;
     memcpy(boxes, x->start_boxes, sizeof boxes);
     memset(x->occ, 0, (size_t)x->n);
     for (int t = 0; t < 3000; t++) {
@@ -296,10 +296,10 @@ START_TEST(test_matching_warm)
         }
         uint32_t want = brute_match(x, player, boxes, 0, 0);
         ck_assert_uint_eq(gs_sokoban_parent_bound(x, player, boxes), want);
-        shared += x->sq_ok;
+        matched += x->sq_ok;
     }
     /* The matching (not the distinct nearest goals) decided most. */
-    ck_assert_int_gt(shared, 1000);
+    ck_assert_int_gt(matched, 1000);
     sok_level_free(&L);
 }
 END_TEST
@@ -853,10 +853,12 @@ START_TEST(test_key_formats)
     /* Five boxes on 16 cells: a set of cells (1 + 2 bytes) is shorter
      * than the list (1 + 5 bytes). */
     static const char *const crowded[] = {"######", "#.$. #", "#$$ .#",
-                                          "#.$@ #", "# .  #", "######"};
+                                          "#.$@ #", "# .$ #", "######"};
     sok_level L;
     sok_level_load(&L, crowded, 6, SOK_MOVES);
     sok_ctx *x = &L.x;
+    ck_assert_int_eq(x->nboxes, 5);
+    ck_assert_int_eq(x->n, 16);
     ck_assert(x->bitkey);
     ck_assert_uint_eq(x->key_size, 1 + 2);
     check_key_round_trip(x, x->start_player, x->start_boxes);
