@@ -186,11 +186,15 @@ void gs_mem_scope_end(void)
     scope.credit = 0;
 }
 
-void *gs_mem_malloc(size_t n)
+/* A block of n bytes behind its size header, reserved from the budget;
+ * `zero` through calloc, not malloc and memset: fresh pages from the
+ * kernel are zero already, and a large table (hundreds of MB) is then not
+ * written twice before its first use. */
+static void *mem_block(size_t n, bool zero)
 {
     if (n > SIZE_MAX - HDR || !gs_mem_reserve(n + HDR))
         return NULL;
-    unsigned char *p = malloc(n + HDR);
+    unsigned char *p = zero ? calloc(1, n + HDR) : malloc(n + HDR);
     if (!p) {
         gs_mem_release(n + HDR);
         return NULL;
@@ -199,23 +203,16 @@ void *gs_mem_malloc(size_t n)
     return p + HDR;
 }
 
+void *gs_mem_malloc(size_t n)
+{
+    return mem_block(n, false);
+}
+
 void *gs_mem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    size_t n = count * size;
-    if (n > SIZE_MAX - HDR || !gs_mem_reserve(n + HDR))
-        return NULL;
-    /* calloc, not malloc and memset: fresh pages from the kernel are zero
-     * already, and a large table (hundreds of MB) is then not written
-     * twice before its first use. */
-    unsigned char *p = calloc(1, n + HDR);
-    if (!p) {
-        gs_mem_release(n + HDR);
-        return NULL;
-    }
-    memcpy(p, &n, sizeof n);
-    return p + HDR;
+    return mem_block(count * size, true);
 }
 
 void gs_mem_advise_huge(void *p, size_t n)

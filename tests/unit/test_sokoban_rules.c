@@ -204,17 +204,30 @@ static uint32_t brute_match(const sok_ctx *x, int player, const int32_t *boxes,
     return best;
 }
 
+/* The matching tests' level: 5 boxes, 6 goals, a dead corner. */
+static const char *const MATCH_ROWS[] = {"#########", "#.  .   #", "# $$$ $ #",
+                                         "#. ## . #", "#  $   .#", "#.  @   #",
+                                         "#########"};
+
+/* A cell x->occ leaves free, drawn from *seed. */
+static int random_free_cell(const sok_ctx *x, uint64_t *seed)
+{
+    int c;
+    do {
+        *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+        c = (int)((*seed >> 33) % (uint64_t)x->n);
+    } while (x->occ[c]);
+    return c;
+}
+
 START_TEST(test_matching_brute_force)
 {
     /* The matching (from its seed of nearest goals, then augmenting
      * paths) against every assignment, on random placements of 5 boxes
      * over 6 goals: boxes often share a nearest goal, some sit on goals,
      * some cannot reach a goal at all (a dead corner). */
-    static const char *const rows[] = {"#########", "#.  .   #", "# $$$ $ #",
-                                       "#. ## . #", "#  $   .#", "#.  @   #",
-                                       "#########"};
     sok_level L;
-    rule_load(&L, rows, 7);
+    rule_load(&L, MATCH_ROWS, 7);
     sok_ctx *x = &L.x;
     ck_assert_int_eq(x->nboxes, 5);
     ck_assert_int_eq(x->ngoals, 6);
@@ -225,11 +238,7 @@ START_TEST(test_matching_brute_force)
         int player = -1;
         memset(x->occ, 0, (size_t)x->n);
         for (int i = 0; i <= 5; i++) {
-            int c;
-            do {
-                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                c = (int)((seed >> 33) % (uint64_t)x->n);
-            } while (x->occ[c]);
+            int c = random_free_cell(x, &seed);
             x->occ[c] = 1;
             if (i < 5)
                 boxes[i] = c;
@@ -263,11 +272,8 @@ START_TEST(test_matching_warm)
      * the rows that changed (one box moved, or the player gone round):
      * along a random walk of one or two boxes at a time, and now and then
      * all of them, it stays the least assignment. */
-    static const char *const rows[] = {"#########", "#.  .   #", "# $$$ $ #",
-                                       "#. ## . #", "#  $   .#", "#.  @   #",
-                                       "#########"};
     sok_level L;
-    rule_load(&L, rows, 7);
+    rule_load(&L, MATCH_ROWS, 7);
     sok_ctx *x = &L.x;
     uint64_t seed = 29;
     int32_t boxes[5];
@@ -282,11 +288,7 @@ START_TEST(test_matching_warm)
             for (int i = 0; i < 5; i++)
                 x->occ[boxes[i]] = 1;
             x->occ[player] = 1;
-            int c;
-            do {
-                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                c = (int)((seed >> 33) % (uint64_t)x->n);
-            } while (x->occ[c]);
+            int c = random_free_cell(x, &seed);
             int which = (int)((seed >> 20) % 6);
             if (which == 5)
                 player = c;

@@ -414,15 +414,15 @@ uint32_t gs_sokoban_lower_bound(sok_ctx *x, int player, const int32_t *boxes)
 
 /* ---------------------------------------------- incremental matching */
 
-/* Makes su/sv/sp the optimal square matching of the rows in x->crow,
- * which become x->prow. `warm`: they hold it for the rows now in x->prow
- * (x->passign its assignment), and the rows that changed (the boxes
- * pushed since, or the player gone to another side of a box: a row is a
- * pointer into the distance tables) are taken out and put back, O(goals^2)
- * each: the next state expanded is mostly a child of the last one (the
- * greedy searches dive), so one or two rows, where a fresh matching adds
- * most rows anew (Microban I 153, `any`'s greedy: the nearest goal is the
- * same for every box). */
+/* Makes su/sv/sp the optimal square matching of the rows in x->crow.
+ * `warm`: they hold it for the rows in x->prow (x->passign its
+ * assignment), and the rows that changed (the boxes pushed since, or the
+ * player gone to another side of a box: a row is a pointer into the
+ * distance tables) are taken out and put back, O(goals^2) each: the next
+ * state expanded is mostly a child of the last one (the greedy searches
+ * dive), so one or two rows, where a fresh matching adds most rows anew
+ * (Microban I 153, `any`'s greedy: the nearest goal is the same for
+ * every box). */
 static void sq_parent(sok_ctx *x, bool warm)
 {
     size_t n1 = (size_t)x->ngoals + 1;
@@ -431,20 +431,19 @@ static void sq_parent(sok_ctx *x, bool warm)
     for (int i = 0; warm && i < x->nboxes; i++)
         if (x->crow[i] != x->prow[i])
             changed[nch++] = i;
-    memcpy(x->prow, x->crow, sizeof *x->prow * (size_t)x->nboxes);
     if (warm && 2 * nch <= x->nboxes) {
         for (int k = 0; k < nch; k++)
             x->sp[x->passign[changed[k]] + 1] = 0;
         for (int k = 0; k < nch; k++)
-            sq_add_row(x, x->prow, changed[k] + 1, x->su, x->sv, x->sp);
+            sq_add_row(x, x->crow, changed[k] + 1, x->su, x->sv, x->sp);
         return;
     }
     memset(x->su, 0, sizeof *x->su * n1);
     memset(x->sv, 0, sizeof *x->sv * n1);
     memset(x->sp, 0, sizeof *x->sp * n1);
-    sq_match(x, x->prow, x->su, x->sv, x->sp);
+    sq_match(x, x->crow, x->su, x->sv, x->sp);
     for (int r = x->nboxes + 1; r <= x->ngoals; r++)
-        sq_add_row(x, x->prow, r, x->su, x->sv, x->sp);
+        sq_add_row(x, x->crow, r, x->su, x->sv, x->sp);
 }
 
 /* See sokoban.h: the square solve, duals kept in su/sv/sp, the rows in
@@ -458,17 +457,15 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
     x->sq_ok = false;
     fill_rows(x, player, boxes, x->crow);
     if (!x->su) {
-        memcpy(x->prow, x->crow, sizeof *x->prow * (size_t)x->nboxes);
-        h = match_cost(x, x->prow);
+        h = match_cost(x, x->crow);
     } else if (!nearest_distinct(x, x->crow, &h)) {
         /* Distinct nearest goals need no duals: the children take the
          * cheap paths of match_cost too. */
         x->sq_ok = true;
         sq_parent(x, warm);
-        h = sq_total(x, x->prow, x->sp);
-    } else {
-        memcpy(x->prow, x->crow, sizeof *x->prow * (size_t)x->nboxes);
+        h = sq_total(x, x->crow, x->sp);
     }
+    memcpy(x->prow, x->crow, sizeof *x->prow * (size_t)x->nboxes);
     memcpy(x->passign, x->assign, sizeof *x->assign * (size_t)x->nboxes);
     return h;
 }
