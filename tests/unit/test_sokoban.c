@@ -1022,6 +1022,116 @@ START_TEST(test_property_perimeter_rounds)
 }
 END_TEST
 
+/* A room of 3 x 4 to 3 x 6 floor with a one-wide dead end below it (the
+ * corridor macro's ground, macro.c): 2 or 3 cells deep, the deepest a
+ * goal and the others at random, at most one goal more in the room; the
+ * boxes off the top row (where they could never be pushed down). With
+ * `mirror` the room is 3 x 5, the dead end hangs from its middle column
+ * with every goal in it, and the boxes and the player are mirrored
+ * left-right too (sym.c stores classes: rebuild_sym spells the macro
+ * out). Returns the rows, 0 when the draw does not fit. */
+static int corridor_level(uint64_t *seed, bool mirror, char buf[8][9],
+                          const char *rows[8])
+{
+    int C = mirror ? 5 : 4 + (int)(rnd(seed) % 3);
+    int depth = 2 + (int)(rnd(seed) % 2), H = 5 + depth, W = C + 2;
+    int free_cells[64];
+    random_room(seed, 5, W, 0, buf, rows, free_cells);
+    int col = mirror ? 3 : 1 + (int)(rnd(seed) % (uint32_t)C);
+    for (int r = 5; r < H; r++) {
+        memset(buf[r], '#', (size_t)W);
+        buf[r][W] = '\0';
+        rows[r] = buf[r];
+    }
+    for (int r = 4; r < H - 1; r++)
+        buf[r][col] = r == H - 2 || mirror || rnd(seed) % 3 ? '.' : ' ';
+    int k = 0;
+    for (int r = 4; r < H - 1; r++)
+        k += buf[r][col] == '.';
+    if (mirror) {
+        /* Boxes in mirrored pairs (and the middle column) of rows 2, 3. */
+        int boxes = 0;
+        for (int tries = 0; tries < 8 && boxes < k; tries++) {
+            int r = 2 + (int)(rnd(seed) % 2), c = 1 + (int)(rnd(seed) % 3);
+            if (buf[r][c] != ' ' || (c < 3 && boxes + 2 > k))
+                continue;
+            buf[r][c] = buf[r][W - 1 - c] = '$';
+            boxes += c < 3 ? 2 : 1;
+        }
+        if (boxes != k)
+            return 0;
+        buf[1][3] = '@';
+        return H;
+    }
+    /* A goal to spare now and then: the macro must then stay off. */
+    int room = rnd(seed) % 3 != 0, nfree = 0;
+    int spare = k + room > 1 && rnd(seed) % 4 == 0;
+    for (int r = 2; r <= 3; r++)
+        for (int c = 1; c <= C; c++)
+            free_cells[nfree++] = r * 9 + c;
+    shuffle_cells(seed, free_cells, nfree);
+    char *p = &buf[0][0];
+    for (int i = 0; i < k + room - spare; i++)
+        p[free_cells[i]] = '$';
+    if (room && rnd(seed) % 2) { /* beside the mouth: the last box there */
+        int side = col + (col > 1 && (col == C || rnd(seed) % 2) ? -1 : 1);
+        p[3 * 9 + side] = p[3 * 9 + side] == '$' ? '*' : '.';
+    } else if (room) {
+        p[10 + (int)(rnd(seed) % (uint32_t)C)] = '.'; /* the top row */
+    }
+    char *pl = &p[free_cells[k + room - spare]];
+    *pl = *pl == '.' ? '+' : '@';
+    return H;
+}
+
+/* Levels with a dead end of goals below a room: both exact objectives,
+ * whose corridor macro takes a box entering it on to the deepest free goal
+ * (while a goal short of it is left for a later box), agree with the
+ * brute force and with the same searches without the macro, which must
+ * save states on many of them. */
+START_TEST(test_property_corridor)
+{
+    uint64_t seed = 515;
+    int solvable = 0, impossible = 0, saved = 0, mirrored = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        bool mirror = iter % 4 == 3;
+        int n = corridor_level(&seed, mirror, buf, rows);
+        if (n == 0)
+            continue;
+        mirrored += mirror;
+        gs_result m, p, m0, p0;
+        solve_rows(rows, n, "moves", NULL, &m);
+        solve_rows(rows, n, "pushes", NULL, &p);
+        gs_sokoban *g = parse_rows(rows, n, "moves");
+        g->no_corridors = true;
+        solve_inst(g, NULL, &m0);
+        g = parse_rows(rows, n, "pushes");
+        g->no_corridors = true;
+        solve_inst(g, NULL, &p0);
+        ck_assert_int_eq(m.status, m0.status);
+        ck_assert_int_eq(p.status, p0.status);
+        if (m.status == GS_SOLVED) {
+            ck_assert_uint_eq(m.steps, m0.steps);
+            ck_assert_uint_eq(p.steps, p0.steps);
+            ck_assert_int_eq(p.pushes, p0.pushes);
+            saved += m.expanded < m0.expanded;
+        }
+        gs_result_free(&m0);
+        gs_result_free(&p0);
+        if (check_exact_pair(rows, n, &m, &p, iter))
+            solvable++;
+        else
+            impossible++;
+    }
+    ck_assert_msg(solvable > 100 && impossible > 20 && saved > 30 &&
+                      mirrored > 50,
+                  "%d solvable, %d not, %d saved, %d mirrored", solvable,
+                  impossible, saved, mirrored);
+}
+END_TEST
+
 /* A random room whose walls and goals are symmetric (sym.c): mirrored
  * left-right, top-bottom or both, or under every turn and mirror of a
  * square; the boxes and the player placed at random (one box per goal).
@@ -1173,6 +1283,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(prop, test_property_perimeter);
     tcase_add_test(prop, test_property_perimeter_rounds);
     tcase_add_test(prop, test_property_symmetric);
+    tcase_add_test(prop, test_property_corridor);
     suite_add_tcase(s, prop);
     return s;
 }

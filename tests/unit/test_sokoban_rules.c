@@ -519,6 +519,115 @@ START_TEST(test_tunnel_not)
 }
 END_TEST
 
+/* --------------------------------------------------- corridor macros */
+
+/* Where the exact searches' corridor macro takes the box at (r, c) pushed
+ * in direction d (U D L R = 0 1 2 3) by a player behind it. */
+static int corridor_from(sok_level *L, int r, int c, int d)
+{
+    sok_ctx *x = &L->x;
+    int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d];
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    int end = gs_sokoban_corridor_end(x, to, d);
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    return end;
+}
+
+/* Three goals at the foot of a one-wide dead end below a room. */
+static const char *const DEAD_END[] = {"#######", "#  @  #", "# $$$ #",
+                                       "#     #", "###.###", "###.###",
+                                       "###.###", "#######"};
+
+START_TEST(test_corridor_fires)
+{
+    sok_level L;
+    rule_load(&L, DEAD_END, 8);
+    /* The first box in goes to the deepest goal... */
+    shift_box(&L, 2, 3, 3, 3);
+    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 6, 3));
+    /* ...the next one to the deepest goal left free. */
+    shift_box(&L, 3, 3, 6, 3);
+    shift_box(&L, 2, 2, 3, 3);
+    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 5, 3));
+    sok_level_free(&L);
+    /* Both exact objectives still find the optimum the searches without
+     * the macro find (fewer states). */
+    for (int obj = SOK_MOVES; obj <= SOK_PUSHES; obj++) {
+        gs_result with, without;
+        sok_level_solve(DEAD_END, 8, (sok_objective)obj, &with);
+        gs_sokoban *g = sok_level_build(DEAD_END, 8);
+        g->objective = (sok_objective)obj;
+        g->no_corridors = true;
+        gs_error err = {0};
+        gs_limits none = {0};
+        gs_result_clear(&without);
+        ck_assert_int_eq(gs_sokoban_solve(g, &none, &without, &err), GS_OK);
+        gs_sokoban_free(g);
+        ck_assert_int_eq(with.status, GS_SOLVED);
+        ck_assert_uint_eq(with.steps, without.steps);
+        ck_assert_int_eq(with.pushes, without.pushes);
+        ck_assert_uint_lt(with.expanded, without.expanded);
+        gs_result_free(&with);
+        gs_result_free(&without);
+    }
+}
+END_TEST
+
+START_TEST(test_corridor_not)
+{
+    sok_level L;
+    /* The last goal free is the first cell in: the box stays there. */
+    rule_load(&L, DEAD_END, 8);
+    shift_box(&L, 2, 2, 6, 3);
+    shift_box(&L, 2, 3, 5, 3);
+    shift_box(&L, 2, 4, 3, 3);
+    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    sok_level_free(&L);
+    /* The dead end's one goal is its foot, and no goal short of it is
+     * left for a later box: the box's last push may end the solution, so
+     * it may stop halfway. Here it must: the other box then passes the
+     * mouth to its goal, ending with the player back on the mouth, and
+     * the answer is 12 moves (the macro would make it 14). */
+    static const char *const last[] = {"#######", "#     #", "#  @  #",
+                                       "#.$ $ #", "## ####", "## ####",
+                                       "##.####", "#######"};
+    rule_load(&L, last, 8);
+    ck_assert_int_eq(corridor_from(&L, 3, 2, 1), sok_level_cell(&L, 4, 2));
+    sok_level_free(&L);
+    gs_result res;
+    sok_level_solve(last, 8, SOK_MOVES, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 12);
+    gs_result_free(&res);
+    /* A goal to spare: none of them has to be filled. */
+    static const char *const spare[] = {"#######", "#  @  #", "# $ $ #",
+                                        "#     #", "###.###", "###.###",
+                                        "###.###", "#######"};
+    rule_load(&L, spare, 8);
+    shift_box(&L, 2, 2, 3, 3);
+    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    sok_level_free(&L);
+    /* The player's way back out is shut by a box on the mouth. */
+    static const char *const shut[] = {"#######", "#     #", "#     #",
+                                       "#  $  #", "###@###", "###$###",
+                                       "###.###", "###.###", "#######"};
+    rule_load(&L, shut, 9);
+    ck_assert_int_eq(corridor_from(&L, 5, 3, 1), sok_level_cell(&L, 6, 3));
+    sok_level_free(&L);
+    /* A corridor that opens into a room below is no dead end. */
+    static const char *const open[] = {"#######", "#  @  #", "#  $  #",
+                                       "#     #", "###.###", "###.###",
+                                       "#     #", "#######"};
+    rule_load(&L, open, 8);
+    ck_assert_int_eq(corridor_from(&L, 2, 3, 1), sok_level_cell(&L, 3, 3));
+    shift_box(&L, 2, 3, 3, 3);
+    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    sok_level_free(&L);
+}
+END_TEST
+
 /* ---------------------------------------------------- connectivity */
 
 START_TEST(test_regions)
@@ -1040,6 +1149,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pack_child);
     tcase_add_test(tc, test_tunnel_fires);
     tcase_add_test(tc, test_tunnel_not);
+    tcase_add_test(tc, test_corridor_fires);
+    tcase_add_test(tc, test_corridor_not);
     tcase_add_test(tc, test_regions);
     tcase_add_test(tc, test_perimeter_fires);
     tcase_add_test(tc, test_perimeter_not);

@@ -1,5 +1,6 @@
 /* macro.c - macro moves for `any`'s greedy phase (Junghanns and
- * Schaeffer's tunnel and goal macros).
+ * Schaeffer's tunnel and goal macros) and the exact searches' corridor
+ * macro.
  *
  * Tunnel macros: a box pushed into a one-wide tunnel, with the player in
  * the tunnel behind it, is pushed on until it leaves. The pushes in
@@ -18,6 +19,11 @@
  * Both change which states are stored (the goal macro drops the plain
  * push), so the search that uses them never claims `impossible` on its
  * own (search.c falls back to the plain search).
+ *
+ * Corridor macros: a box pushed into a one-wide dead end goes on to the
+ * goal it must end on, when pushing it there at once costs no more moves
+ * than any later order. They keep an optimal answer of both exact
+ * objectives, so `moves` and `pushes` use them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +53,50 @@ int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d)
         to = next;
     }
     return to;
+}
+
+int gs_sokoban_corridor_end(const sok_ctx *x, int to, int d)
+{
+    /* Inside, the box only moves deeper (the player would have to pass
+     * it to push it back) and every goal must be filled, so each box
+     * ends on the deepest goal left free ahead of it: the deeper boxes
+     * are frozen where they are, and the later ones cannot pass it. */
+    if (x->ngoals != x->nboxes || !walled_across(x, to, d))
+        return to; /* with goals to spare, none has to be filled */
+    int e = x->goal[to] ? to : -1;
+    bool open = true;
+    for (int c = to, steps = 0; steps < x->n; steps++) {
+        int next = x->nb[c * 4 + d];
+        if (next < 0)
+            break; /* the dead end */
+        if (!walled_across(x, next, d))
+            return to; /* the line opens up: no dead end */
+        open = open && !x->occ[next] && !x->dead[next];
+        if (open && x->goal[next])
+            e = next;
+        c = next;
+    }
+    if (e < 0 || e == to)
+        return to;
+    /* A later box must fill a goal short of e, so the player walks out
+     * after the box's last push anyway: pushing it home now costs no
+     * move more than any other order (the walk out once, the same
+     * pushes). Without such a goal the box's last push may end the
+     * solution, and leaving it halfway may save that walk. */
+    bool later = false;
+    for (int c = to; c != e; c = x->nb[c * 4 + d])
+        later = later || x->goal[c];
+    int c = x->nb[to * 4 + (d ^ 1)]; /* the player's cell */
+    for (int steps = 0; c >= 0 && walled_across(x, c, d); steps++) {
+        if (x->occ[c] || steps > x->n)
+            return to;
+        later = later || x->goal[c];
+        c = x->nb[c * 4 + (d ^ 1)];
+    }
+    /* c: the mouth, which must be free so that the player gets out. */
+    if (c < 0 || x->occ[c] || !later)
+        return to;
+    return e;
 }
 
 unsigned gs_sokoban_box_sides(sok_ctx *x, int c, int side)

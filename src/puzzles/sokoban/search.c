@@ -270,10 +270,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
         x->occ[b] = 0;
         x->occ[to] = 1;
-        if (x->tunnels) {
-            /* A tunnel macro: the box goes on to `end`, the player to the
-             * cell behind it; the state records direction d only. */
-            int end = gs_sokoban_tunnel_end(x, b, to, d);
+        if (x->tunnels || x->corridors) {
+            /* A tunnel or corridor macro: the box goes on to `end`, the
+             * player to the cell behind it; the state records direction
+             * d only. */
+            int end = x->tunnels ? gs_sokoban_tunnel_end(x, b, to, d)
+                                 : gs_sokoban_corridor_end(x, to, d);
             while (to != end) {
                 x->occ[to] = 0;
                 pl = to;
@@ -335,8 +337,8 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
                     feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,
                                                     regions);
             }
-            uint64_t cost =
-                g + push_cost(obj, x->pushes[j].walk) + (uint64_t)(run - 1);
+            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
+                            (uint64_t)(run - 1) * push_cost(obj, 0);
             store_key(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
@@ -773,29 +775,42 @@ static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
             gs_search_cost(s, chain[t]) - gs_search_cost(s, chain[t - 1]);
         gs_sokoban_occ_set(x, x->boxes, 1);
         int np = gs_sokoban_list_pushes(x, player), found = -1;
+        int run = 1;
         for (int j = 0; j < np && found < 0; j++) {
             int i = x->pushes[j].box, d = x->pushes[j].dir;
             int b = x->boxes[i], to = x->nb[b * 4 + d];
-            if (push_cost(x->obj, x->pushes[j].walk) != dc)
-                continue;
-            move_box(x, i, to);
+            /* The corridor macro as expand() made it. */
             x->occ[b] = 0;
             x->occ[to] = 1;
-            store_key(x, b, x->child);
+            int end = x->corridors ? gs_sokoban_corridor_end(x, to, d) : to;
             x->occ[to] = 0;
+            x->occ[end] = 1;
+            run = 1;
+            for (int c = to; c != end; c = x->nb[c * 4 + d])
+                run++;
+            uint64_t cost = push_cost(x->obj, x->pushes[j].walk) +
+                            (uint64_t)(run - 1) * push_cost(x->obj, 0);
+            if (cost == dc) {
+                move_box(x, i, end);
+                store_key(x, x->nb[end * 4 + (d ^ 1)], x->child);
+                if (memcmp(x->key, want, x->key_size) == 0)
+                    found = j;
+            }
+            x->occ[end] = 0;
             x->occ[b] = 1;
-            if (memcmp(x->key, want, x->key_size) == 0)
-                found = j;
         }
         bool ok = found >= 0;
         if (ok) {
-            /* x->child holds the push's result. */
+            /* x->child holds the push's result, `run` pushes along d. */
             int i = x->pushes[found].box, d = x->pushes[found].dir;
             int b = x->boxes[i];
             ok = append_walk(x, player, x->nb[b * 4 + (d ^ 1)], &out);
-            gs_buf_append(&out, &PUSH[d], 1);
-            pushes++;
-            player = b;
+            for (int r = 0; r < run; r++) {
+                gs_buf_append(&out, &PUSH[d], 1);
+                pushes++;
+                player = b;
+                b = x->nb[b * 4 + d];
+            }
         }
         gs_sokoban_occ_set(x, x->boxes, 0);
         if (!ok) {
@@ -1339,6 +1354,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
+        x.corridors = !g->no_corridors;
         rc = exact_phases(&x, &slim, res, st, err);
     }
     gs_sokoban_ctx_free(&x);

@@ -40,8 +40,9 @@ typedef struct gs_sokoban {
      * states before the perimeter table is built, and its size. */
     uint64_t perim_trigger;
     size_t perim_cap;
-    size_t perim_first;   /* the table's first round (SOK_PERIM_FIRST) */
-    bool learn_always;    /* tests: learn deadlock patterns with few boxes */
+    size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
+    bool learn_always;  /* tests: learn deadlock patterns with few boxes */
+    bool no_corridors;  /* tests: the exact searches without corridor macros */
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
 } gs_sokoban;
 
@@ -362,6 +363,7 @@ typedef struct sok_ctx {
      * SOK_PACK_MAX_LAYERS counted in the last): gs_sokoban_pack_parent. */
     uint32_t pfull[SOK_PACK_MAX_LAYERS], pempty[SOK_PACK_MAX_LAYERS];
     bool tunnels;     /* tunnel macros on (macro.c): greedy phase only */
+    bool corridors;   /* corridor macros on (macro.c): exact objectives */
     bool goal_macros; /* goal-area macros on (macro.c): greedy phase only */
     /* Goal-area macros for `any` (macro.c): NULL on the exact objectives. */
     int32_t *garea;  /* n: goal area of a goal cell (>= 2 goals) or of a
@@ -645,6 +647,15 @@ unsigned gs_sokoban_zone_sides(const sok_ctx *x, const sok_zone *z, int in,
  * itself when the macro does not apply. x->occ holds the boxes (the box
  * on `to` or on b: neither cell is read). */
 int gs_sokoban_tunnel_end(const sok_ctx *x, int b, int to, int d);
+
+/* Where a box pushed onto `to` in direction d ends when the exact
+ * searches' corridor macro pushes it on into a one-wide straight dead end
+ * (cells walled across d up to a wall): on the deepest goal of the free
+ * cells ahead, when a goal short of that one is left for a later box and
+ * the player's way back to the mouth is free; `to` itself otherwise.
+ * Some optimal answer of each exact objective always survives it. x->occ
+ * holds the boxes with the pushed one on `to`. */
+int gs_sokoban_corridor_end(const sok_ctx *x, int to, int d);
 
 /* The sides of the box on c (x->occ[c] set) that the player on its side
  * `side` can walk to, as bits 1 << direction (side's own included; 0
