@@ -597,6 +597,11 @@ START_TEST(test_frozen_goal_fires)
     ck_assert_ptr_nonnull(L.x.frozen);
     ck_assert(frozen_after(&L, 4, 2, 2)); /* left, onto the corner goal */
     sok_level_free(&L);
+    /* The exact objectives prune with it too (a dead position has no
+     * answer, shortest or not). */
+    sok_level_load(&L, column, NROWS(column), SOK_MOVES);
+    ck_assert(frozen_after(&L, 4, 2, 2));
+    sok_level_free(&L);
 }
 END_TEST
 
@@ -622,20 +627,18 @@ START_TEST(test_frozen_goal_not)
     sok_level_load(&L, open, NROWS(open), SOK_ANY);
     ck_assert(!frozen_after(&L, 2, 1, 0)); /* up, into the corner */
     sok_level_free(&L);
-    /* The rule is `any`'s: the exact objectives build no tables for it. */
-    sok_level_load(&L, full, NROWS(full), SOK_MOVES);
-    ck_assert_ptr_null(L.x.frozen);
-    sok_level_free(&L);
 }
 END_TEST
 
 START_TEST(test_frozen_goal_solve)
 {
-    /* The column level solved by each `any` search (the rule on): the
-     * answers replay. With a box on the corner goal at the start it is
-     * impossible, and each still proves it. */
-    sok_objective objs[3] = {SOK_ANY, SOK_ANY_FESS, SOK_ANY_ASTAR};
-    for (int i = 0; i < 3; i++) {
+    /* The column level solved by each `any` search and both exact
+     * objectives (the rule on): the answers replay. With a box on the
+     * corner goal at the start it is impossible, and each still proves
+     * it. */
+    sok_objective objs[5] = {SOK_ANY, SOK_ANY_FESS, SOK_ANY_ASTAR, SOK_MOVES,
+                             SOK_PUSHES};
+    for (int i = 0; i < 5; i++) {
         gs_result res;
         sok_level_solve(column, NROWS(column), objs[i], &res);
         assert_solved_replays(column, NROWS(column), &res);
@@ -643,7 +646,7 @@ START_TEST(test_frozen_goal_solve)
     static const char *const shut[] = {"########", "#.######", "#.######",
                                        "#.   $ #", "#*     #", "### $$ #",
                                        "#    @ #", "########"};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         gs_result res;
         sok_level_solve(shut, NROWS(shut), objs[i], &res);
         ck_assert_int_eq(res.status, GS_IMPOSSIBLE);

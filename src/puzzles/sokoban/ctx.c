@@ -364,7 +364,7 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
         for (int i = 0; i < n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
         ok = gs_sokoban_init_matching(x, lim) && init_packing(x) &&
-             (x->obj < SOK_ANY || gs_sokoban_frozen_init(x));
+             gs_sokoban_frozen_init(x);
     }
     free(num);
     free(stack);

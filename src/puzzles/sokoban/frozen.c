@@ -1,4 +1,4 @@
-/* frozen.c - boxes frozen on goals are walls (`any`).
+/* frozen.c - boxes frozen on goals are walls (every objective).
  *
  * A box on a goal that can never move again (deadlock.c's freeze test:
  * blocked on both axes by walls, dead pairs or other such boxes) is a
@@ -25,6 +25,10 @@
  * Only a push that freezes a goal box is tested (the pushed box or one
  * beside it), and each search stops at the first box or goal it meets,
  * so the rule costs under 1 % of 131's time.
+ *
+ * The exact objectives prune with it too: a dead position has no answer,
+ * shortest or not (Microban I 102 `moves`: 12,959 -> 8,573 states
+ * expanded, the same answer).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -398,7 +398,7 @@ typedef struct sok_ctx {
     bool learning;
     /* The level's symmetries (sym.c), or NULL when it has none. */
     struct sok_sym *sym;
-    /* Frozen goal boxes as walls (frozen.c), `any` only, or NULL. */
+    /* Frozen goal boxes as walls (frozen.c), or NULL. */
     struct sok_frozen *frozen;
 } sok_ctx;
 
@@ -474,7 +474,7 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
  * a goal, 2 when some box of the proof is off goal (a deadlock). */
 int gs_sokoban_box_frozen(sok_ctx *x, int b);
 
-/* frozen.c: boxes frozen on goals are walls (`any`). */
+/* frozen.c: boxes frozen on goals are walls (every objective). */
 typedef struct sok_frozen sok_frozen;
 /* Allocates x->frozen (left NULL, the rule off, on levels without
  * goals); false when out of memory. */
