@@ -26,6 +26,11 @@
  * beside it), and each search stops at the first box or goal it meets,
  * so the rule costs under 1 % of 131's time.
  *
+ * A box's reach depends on the walls alone, so the answers for each cell
+ * are kept while the walls stay the same (on Microban I 139 `moves`, whose
+ * goal block freezes boxes all the time, the rule's share of the profile
+ * went from 4.9 to 3.5 %).
+ *
  * The exact objectives prune with it too: a dead position has no answer,
  * shortest or not (Microban I 102 `moves`: 12,959 -> 8,573 states
  * expanded, the same answer).
@@ -41,6 +46,13 @@ struct sok_frozen {
     uint8_t *wall;  /* n: 1 on a frozen goal box */
     uint32_t *seen; /* n: search stamps */
     uint32_t gen;
+    /* box_placed's answers for the walls of the last test (a box's
+     * reach depends on the walls alone): per cell 0 unknown, 1 a goal is
+     * reachable, 2 none; the walls they hold for, in order. */
+    uint8_t *placed;
+    int32_t *walls;
+    int nwalls;
+    int32_t *cur; /* nboxes: scratch, the walls of the test under way */
 };
 
 bool gs_sokoban_frozen_init(sok_ctx *x)
@@ -55,7 +67,13 @@ bool gs_sokoban_frozen_init(sok_ctx *x)
     z->wall = gs_sokoban_tab_alloc(x, (size_t)x->n + 1, true);
     z->seen =
         gs_sokoban_tab_alloc(x, sizeof *z->seen * ((size_t)x->n + 1), true);
-    return z->wall && z->seen;
+    z->placed = gs_sokoban_tab_alloc(x, (size_t)x->n + 1, true);
+    z->walls = gs_sokoban_tab_alloc(
+        x, sizeof *z->walls * ((size_t)x->nboxes + 1), false);
+    z->cur = gs_sokoban_tab_alloc(x, sizeof *z->cur * ((size_t)x->nboxes + 1),
+                                  false);
+    z->nwalls = -1; /* no answers yet */
+    return z->wall && z->seen && z->placed && z->walls && z->cur;
 }
 
 void gs_sokoban_frozen_free(sok_ctx *x)
@@ -65,6 +83,9 @@ void gs_sokoban_frozen_free(sok_ctx *x)
         return;
     gs_mem_free(z->wall);
     gs_mem_free(z->seen);
+    gs_mem_free(z->placed);
+    gs_mem_free(z->walls);
+    gs_mem_free(z->cur);
     gs_mem_free(z);
     x->frozen = NULL;
 }
@@ -131,6 +152,27 @@ static bool box_placed(sok_ctx *x, sok_frozen *z, int b)
     return false;
 }
 
+/* box_placed through z->placed: the walls (their cells, in the order
+ * the test met them) are those of the answers kept, or the answers are
+ * dropped. */
+static void placed_walls(sok_ctx *x, sok_frozen *z, const int32_t *walls,
+                         int nw)
+{
+    if (nw == z->nwalls &&
+        memcmp(walls, z->walls, sizeof *walls * (size_t)nw) == 0)
+        return;
+    memset(z->placed, 0, (size_t)x->n);
+    memcpy(z->walls, walls, sizeof *walls * (size_t)nw);
+    z->nwalls = nw;
+}
+
+static bool box_placed_memo(sok_ctx *x, sok_frozen *z, int b)
+{
+    if (!z->placed[b])
+        z->placed[b] = box_placed(x, z, b) ? 1 : 2;
+    return z->placed[b] == 1;
+}
+
 /* Whether the goal box on c is frozen (never moves again). */
 static bool goal_frozen(sok_ctx *x, int c)
 {
@@ -152,16 +194,20 @@ bool gs_sokoban_frozen_goal_dead(sok_ctx *x, int slot, int to)
     if (!fresh)
         return false;
     /* The walls: every frozen goal box of the position. */
+    int nw = 0;
     for (int i = 0; i < x->nboxes; i++) {
         int c = i == slot ? to : x->boxes[i];
-        if (goal_frozen(x, c))
+        if (goal_frozen(x, c)) {
             z->wall[c] = 1;
+            z->cur[nw++] = c;
+        }
     }
+    placed_walls(x, z, z->cur, nw);
     bool dead = false;
     /* Each box off goal needs a goal it can reach... */
     for (int i = 0; i < x->nboxes && !dead; i++) {
         int c = i == slot ? to : x->boxes[i];
-        dead = !x->goal[c] && !box_placed(x, z, c);
+        dead = !x->goal[c] && !box_placed_memo(x, z, c);
     }
     /* ... and, when every goal must be filled, each empty goal a box. */
     for (int gi = 0; gi < x->ngoals && !dead && x->ngoals <= x->nboxes; gi++) {
