@@ -630,6 +630,78 @@ START_TEST(test_frozen_goal_not)
 }
 END_TEST
 
+/* The rule keeps each cell's reach while the walls (the frozen goal boxes)
+ * stay the same: one level's tables asked about many positions in turn
+ * must answer as fresh tables asked about each alone. */
+START_TEST(test_frozen_goal_memo)
+{
+    static const char *const room[] = {"#########", "#..   ..#", "#.     .#",
+                                       "#       #", "#.     .#", "#..   ..#",
+                                       "#########"};
+    enum { R = 7, C = 9 };
+    sok_level A; /* loaded with the first position */
+    bool loaded = false;
+    uint64_t seed = 31;
+    int dead = 0, alive = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        /* 12 boxes on the 35 free cells, the player on another. */
+        char buf[R][C + 1];
+        const char *rows[R];
+        for (int r = 0; r < R; r++) {
+            memcpy(buf[r], room[r], C + 1);
+            rows[r] = buf[r];
+        }
+        int boxes = 0;
+        while (boxes < 12) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            int r = 1 + (int)((seed >> 33) % (R - 2));
+            int c = 1 + (int)((seed >> 40) % (C - 2));
+            char *q = &buf[r][c];
+            if (*q == ' ' || *q == '.') {
+                *q = *q == '.' ? '*' : '$';
+                boxes++;
+            }
+        }
+        char *pl = strchr(buf[3], ' '); /* the player: row 3 */
+        if (!pl)
+            continue;
+        *pl = '@';
+        sok_level B;
+        sok_level_load(&B, rows, R, SOK_MOVES);
+        if (!loaded)
+            sok_level_load(&A, rows, R, SOK_MOVES);
+        loaded = true;
+        /* The same boxes in A's tables. */
+        sok_ctx *a = &A.x, *b = &B.x;
+        gs_sokoban_occ_set(a, a->boxes, 0);
+        memcpy(a->boxes, b->boxes, sizeof *a->boxes * (size_t)b->nboxes);
+        gs_sokoban_occ_set(a, a->boxes, 1);
+        /* Each push of each box (the player's side free) in both. */
+        for (int i = 0; i < b->nboxes; i++) {
+            for (int d = 0; d < 4; d++) {
+                int at = b->boxes[i], to = b->nb[at * 4 + d];
+                int from = b->nb[at * 4 + (d ^ 1)];
+                if (to < 0 || from < 0 || b->occ[to] || b->occ[from])
+                    continue;
+                a->occ[at] = b->occ[at] = 0;
+                a->occ[to] = b->occ[to] = 1;
+                bool fa = gs_sokoban_frozen_goal_dead(a, i, to);
+                bool fb = gs_sokoban_frozen_goal_dead(b, i, to);
+                ck_assert_msg(fa == fb, "iter %d box %d dir %d", iter, i, d);
+                dead += fb;
+                alive += !fb;
+                a->occ[to] = b->occ[to] = 0;
+                a->occ[at] = b->occ[at] = 1;
+            }
+        }
+        sok_level_free(&B);
+    }
+    ck_assert_msg(dead > 50 && alive > 50, "%d dead, %d alive", dead, alive);
+    ck_assert(loaded);
+    sok_level_free(&A);
+}
+END_TEST
+
 START_TEST(test_frozen_goal_solve)
 {
     /* The column level solved by each `any` search and both exact
@@ -1020,6 +1092,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_frozen_goal_fires);
     tcase_add_test(tc, test_frozen_goal_not);
     tcase_add_test(tc, test_frozen_goal_solve);
+    tcase_add_test(tc, test_frozen_goal_memo);
     tcase_add_test(tc, test_any_learns);
     suite_add_tcase(s, tc);
     return s;
