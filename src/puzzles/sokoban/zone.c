@@ -48,53 +48,71 @@ void gs_sokoban_zone_free(sok_zone *z)
     memset(z, 0, sizeof *z);
 }
 
-int32_t gs_sokoban_dfs(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc,
-                       int32_t t)
+/* gs_sokoban_dfs for fixed choices of the optional tables (the compiler
+ * makes one copy each, without their tests). The cell being searched and
+ * its next direction stay in registers; the stack holds its ancestors,
+ * each with its own next direction in it[]. */
+static inline __attribute__((always_inline)) int32_t
+dfs_area(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc, int32_t t,
+         bool keep_order, bool keep_smin)
 {
-    int top = 0;
-    d->comp[r] = nc;
-    d->disc[r] = d->low[r] = t;
-    if (d->order)
+    int32_t *comp = d->comp, *disc = d->disc, *low = d->low, *par = d->par;
+    const int32_t *nb = x->nb;
+    int top = 0, v = r, i = 0;
+    comp[r] = nc;
+    disc[r] = low[r] = t;
+    if (keep_order)
         d->order[t] = r;
     t++;
-    d->par[r] = -1;
-    d->it[r] = 0;
-    if (d->smin)
+    par[r] = -1;
+    if (keep_smin)
         d->smin[r] = r;
-    d->stack[top++] = r;
-    while (top > 0) {
-        int v = d->stack[top - 1];
-        if (d->it[v] < 4) {
-            int w = x->nb[v * 4 + d->it[v]++];
-            if (w < 0 || d->comp[w] == SOK_DFS_BOX)
+    for (;;) {
+        if (i < 4) {
+            int w = nb[v * 4 + i++];
+            if (w < 0 || comp[w] == SOK_DFS_BOX)
                 continue;
-            if (d->comp[w] == SOK_DFS_UNSEEN) {
-                d->comp[w] = nc;
-                d->disc[w] = d->low[w] = t;
-                if (d->order)
+            if (comp[w] == SOK_DFS_UNSEEN) {
+                d->it[v] = (uint8_t)i;
+                d->stack[top++] = v;
+                comp[w] = nc;
+                disc[w] = low[w] = t;
+                if (keep_order)
                     d->order[t] = w;
                 t++;
-                d->par[w] = v;
-                d->it[w] = 0;
-                if (d->smin)
+                par[w] = v;
+                if (keep_smin)
                     d->smin[w] = w;
-                d->stack[top++] = w;
-            } else if (w != d->par[v] && d->disc[w] < d->low[v]) {
-                d->low[v] = d->disc[w];
+                v = w;
+                i = 0;
+            } else if (w != par[v] && disc[w] < low[v]) {
+                low[v] = disc[w];
             }
             continue;
         }
-        top--;
         d->fin[v] = t - 1;
-        int u = d->par[v];
-        if (u < 0)
-            continue;
-        if (d->low[v] < d->low[u])
-            d->low[u] = d->low[v];
-        if (d->smin && d->smin[v] < d->smin[u])
+        if (top == 0)
+            return t;
+        int u = d->stack[--top];
+        if (low[v] < low[u])
+            low[u] = low[v];
+        if (keep_smin && d->smin[v] < d->smin[u])
             d->smin[u] = d->smin[v];
+        v = u;
+        i = d->it[u];
     }
-    return t;
+}
+
+int32_t gs_sokoban_dfs(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc,
+                       int32_t t)
+{
+    if (d->order && d->smin)
+        return dfs_area(x, d, r, nc, t, true, true);
+    if (d->order)
+        return dfs_area(x, d, r, nc, t, true, false);
+    if (d->smin)
+        return dfs_area(x, d, r, nc, t, false, true);
+    return dfs_area(x, d, r, nc, t, false, false);
 }
 
 void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
