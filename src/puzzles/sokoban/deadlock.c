@@ -110,8 +110,9 @@ static bool corral_fill(sok_ctx *x, int start, int id)
  * corral goes into the corral (I), and each of them can be made now (P).
  * Pushes from inside the corral need a push into it first; a push whose
  * player cell is a box or another unreachable area might open up later,
- * so it disqualifies the corral. Counts the pushes in *n. */
-static bool corral_is_pi(sok_ctx *x, int id, int *n)
+ * so it disqualifies the corral. Counts the pushes in *n. lab[] holds
+ * each free cell's corral (x->corral, or the areas' analysis). */
+static bool corral_is_pi(sok_ctx *x, const int32_t *lab, int id, int *n)
 {
     *n = 0;
     for (int i = 0; i < x->nboxes; i++) {
@@ -122,11 +123,11 @@ static bool corral_is_pi(sok_ctx *x, int id, int *n)
             int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
             if (from < 0 || to < 0 || x->occ[to] || x->dead[to])
                 continue; /* never a useful push while `to` is as it is */
-            if (!x->occ[from] && x->corral[from] == id)
+            if (!x->occ[from] && lab[from] == id)
                 continue; /* from inside: the corral is entered first */
             if (x->occ[from] || x->seen[from] != x->gen)
                 return false; /* not possible now, maybe later (P) */
-            if (x->corral[to] != id)
+            if (lab[to] != id)
                 return false; /* a push out of or along the corral (I) */
             (*n)++;
         }
@@ -152,7 +153,7 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
         if (x->corral[c] >= 0 || x->occ[c] || x->seen[c] == x->gen)
             continue;
         int n;
-        if (corral_fill(x, c, id) && corral_is_pi(x, id, &n) &&
+        if (corral_fill(x, c, id) && corral_is_pi(x, x->corral, id, &n) &&
             (best_id < 0 || n < best_n)) {
             best_id = id;
             best_n = n;
@@ -166,6 +167,57 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
         int b = x->boxes[x->pushes[j].box];
         int to = x->nb[b * 4 + x->pushes[j].dir];
         if (x->corral[to] == best_id)
+            x->pushes[m++] = x->pushes[j];
+    }
+    return m;
+}
+
+/* corral_fill for area a of the areas' analysis z (its cells are
+ * z->order[cstart, cend]): marks the slots of the boxes next to it in
+ * x->inb (x->corral holding each box cell's slot); returns whether it
+ * needs work. */
+static bool corral_scan(sok_ctx *x, const sok_zone *z, int a)
+{
+    bool work = false;
+    memset(x->inb, 0, (size_t)x->nboxes);
+    for (int32_t t = z->cstart[a]; t <= z->cend[a]; t++) {
+        int c = z->order[t];
+        work |= x->goal[c] != 0;
+        for (int d = 0; d < 4; d++) {
+            int b = x->nb[c * 4 + d];
+            if (b < 0 || !x->occ[b] || x->inb[x->corral[b]])
+                continue;
+            x->inb[x->corral[b]] = 1;
+            work |= !x->goal[b];
+        }
+    }
+    return work;
+}
+
+int gs_sokoban_pi_corral_prune_zone(sok_ctx *x, const sok_zone *z, int player,
+                                    int k)
+{
+    /* The areas other than the player's are the corrals, numbered as
+     * gs_sokoban_pi_corral_prune numbers them (by their smallest cells),
+     * so both keep the same pushes. */
+    int best_id = -1, best_n = 0, pa = z->comp[player];
+    for (int i = 0; i < x->nboxes; i++)
+        x->corral[x->boxes[i]] = i;
+    for (int a = 0; a < z->ncomp; a++) {
+        int n;
+        if (a != pa && corral_scan(x, z, a) &&
+            corral_is_pi(x, z->comp, a, &n) && (best_id < 0 || n < best_n)) {
+            best_id = a;
+            best_n = n;
+        }
+    }
+    if (best_id < 0 || best_n >= k)
+        return k;
+    int m = 0;
+    for (int j = 0; j < k; j++) {
+        int b = x->boxes[x->pushes[j].box];
+        int to = x->nb[b * 4 + x->pushes[j].dir];
+        if (z->comp[to] == best_id)
             x->pushes[m++] = x->pushes[j];
     }
     return m;

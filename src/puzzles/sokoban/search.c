@@ -237,8 +237,14 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     sok_objective obj = x->obj;
     gs_sokoban_occ_set(x, x->boxes, 1);
     int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
+    /* `any`: one analysis of the areas spares most children a flood, and
+     * names the corrals. */
+    bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
+    if (zone)
+        gs_sokoban_zone_analyse(x, &x->zone);
     if (obj >= SOK_ANY && k > 1)
-        k = gs_sokoban_pi_corral_prune(x, k);
+        k = zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
+                 : gs_sokoban_pi_corral_prune(x, k);
     if (x->goal_macros) {
         /* A push into a goal room (onto its floor, from outside) is also
          * kept as a plain push: the room macro alone would take every
@@ -257,10 +263,6 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     if (obj == SOK_ANY && k > 0)
         gs_sokoban_pack_parent(x, x->boxes);
-    /* `any`: one analysis of the areas spares most children a flood. */
-    bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
-    if (zone)
-        gs_sokoban_zone_analyse(x, &x->zone);
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);

@@ -469,6 +469,10 @@ bool gs_sokoban_freeze_deadlock(sok_ctx *x, int to);
 /* PI-corral pruning of x->pushes[0..k) after a flood from the player
  * (x->occ, x->boxes set); returns how many pushes are kept. */
 int gs_sokoban_pi_corral_prune(sok_ctx *x, int k);
+/* The same with the corrals read off z, the analysis of the areas of the
+ * position (gs_sokoban_zone_analyse), instead of a flood each. */
+int gs_sokoban_pi_corral_prune_zone(sok_ctx *x, const sok_zone *z, int player,
+                                    int k);
 /* The freeze test of the box on b (x->occ holding every box): 0 when it
  * may move, 1 when it never moves again and every box of the proof is on
  * a goal, 2 when some box of the proof is off goal (a deadlock). */
