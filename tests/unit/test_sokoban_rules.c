@@ -73,13 +73,37 @@ static bool has_corral(const sok_level *L)
     return false;
 }
 
-/* Lists the pushes of the start position, prunes, and returns the count
- * kept; *before gets the count listed. */
-static int prune_start(sok_level *L, int *before)
+/* Prunes the pushes of the position in x->occ (player on pl) both ways,
+ * by floods and off the areas' analysis, checks that they keep the same
+ * pushes, and returns the count kept; *before gets the count listed. */
+static int prune_both(sok_level *L, int pl, int *before)
 {
     sok_ctx *x = &L->x;
-    *before = gs_sokoban_list_pushes(x, x->start_player);
-    return gs_sokoban_pi_corral_prune(x, *before);
+    ck_assert(x->zone_ok); /* `any`'s tables */
+    int k = gs_sokoban_list_pushes(x, pl);
+    struct sok_push listed[4 * 32];
+    ck_assert_int_le(k, 4 * 32);
+    memcpy(listed, x->pushes, sizeof *listed * (size_t)k);
+    int kz = k > 1 ? gs_sokoban_pi_corral_prune(x, k) : k;
+    struct sok_push kept[4 * 32];
+    memcpy(kept, x->pushes, sizeof *kept * (size_t)kz);
+    memcpy(x->pushes, listed, sizeof *listed * (size_t)k);
+    gs_sokoban_flood(x, pl); /* the player's region, as expand() has it */
+    gs_sokoban_zone_analyse(x, &x->zone);
+    int kf = k > 1 ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, pl, k) : k;
+    ck_assert_int_eq(kf, kz);
+    for (int j = 0; j < kz; j++) {
+        ck_assert_int_eq(x->pushes[j].box, kept[j].box);
+        ck_assert_int_eq(x->pushes[j].dir, kept[j].dir);
+    }
+    *before = k;
+    return kz;
+}
+
+/* prune_both at the start position. */
+static int prune_start(sok_level *L, int *before)
+{
+    return prune_both(L, L->x.start_player, before);
 }
 
 START_TEST(test_pi_corral_fires)
@@ -91,7 +115,7 @@ START_TEST(test_pi_corral_fires)
                                        "##$$$####", "#  @ $ .#", "#       #",
                                        "#########"};
     sok_level L;
-    rule_load(&L, rows, 7);
+    sok_level_load(&L, rows, 7, SOK_ANY);
     int before, after = prune_start(&L, &before);
     ck_assert_int_eq(before, 5);
     ck_assert_int_eq(after, 3);
@@ -109,7 +133,7 @@ START_TEST(test_pi_corral_not)
     static const char *const done[] = {"#########", "#       #", "#       #",
                                        "##***####", "#  @ $ .#", "#       #",
                                        "#########"};
-    rule_load(&L, done, 7);
+    sok_level_load(&L, done, 7, SOK_ANY);
     ck_assert_int_eq(prune_start(&L, &before), before);
     ck_assert(has_corral(&L));
     sok_level_free(&L);
@@ -118,7 +142,7 @@ START_TEST(test_pi_corral_not)
     static const char *const blocked[] = {"#########", "#  ..   #", "#    .  #",
                                           "##$$$####", "#  $@$ .#", "#.      #",
                                           "#########"};
-    rule_load(&L, blocked, 7);
+    sok_level_load(&L, blocked, 7, SOK_ANY);
     ck_assert_int_eq(prune_start(&L, &before), before);
     ck_assert(has_corral(&L));
     sok_level_free(&L);
@@ -126,11 +150,45 @@ START_TEST(test_pi_corral_not)
      * right, along the door, from where the player stands. */
     static const char *const along[] = {"#######", "#  .  #", "###.###",
                                         "#  $  #", "#  @  #", "#######"};
-    rule_load(&L, along, 6);
+    sok_level_load(&L, along, 6, SOK_ANY);
     ck_assert_int_eq(prune_start(&L, &before), 3);
     ck_assert(has_corral(&L));
-    ck_assert_int_eq(gs_sokoban_pi_corral_prune(&L.x, before), before);
     sok_level_free(&L);
+}
+END_TEST
+
+/* Random positions in a walled room: pruning by floods and off the areas'
+ * analysis keep the same pushes, and corrals are pruned often. */
+START_TEST(test_pi_corral_zone_same)
+{
+    static const char *const room[] = {"#########", "#.. #  .#", "#   #   #",
+                                       "#.      #", "##  ## .#", "#.      #",
+                                       "#########"};
+    uint64_t seed = 4711;
+    int pruned = 0;
+    for (int iter = 0; iter < 2000; iter++) {
+        char buf[7][10];
+        const char *rows[7];
+        for (int r = 0; r < 7; r++) {
+            memcpy(buf[r], room[r], 10);
+            rows[r] = buf[r];
+        }
+        int placed = 0;
+        while (placed < 8) { /* 6 boxes, then the player */
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            char *q = &buf[1 + (seed >> 33) % 5][1 + (seed >> 45) % 7];
+            if (*q != ' ' && *q != '.')
+                continue;
+            *q = placed < 6 ? (*q == '.' ? '*' : '$') : (*q == '.' ? '+' : '@');
+            placed += placed < 6 ? 1 : 2;
+        }
+        sok_level L;
+        sok_level_load(&L, rows, 7, SOK_ANY);
+        int before, after = prune_start(&L, &before);
+        pruned += after < before;
+        sok_level_free(&L);
+    }
+    ck_assert_int_gt(pruned, 100);
 }
 END_TEST
 
@@ -1139,6 +1197,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_freeze_not);
     tcase_add_test(tc, test_pi_corral_fires);
     tcase_add_test(tc, test_pi_corral_not);
+    tcase_add_test(tc, test_pi_corral_zone_same);
     tcase_add_test(tc, test_child_bound_exact);
     tcase_add_test(tc, test_matching_brute_force);
     tcase_add_test(tc, test_matching_warm);
