@@ -280,7 +280,9 @@ typedef struct sok_zone {
     int32_t *pre, *suf; /* time -> smallest cell of the area up to it,
                            from it on */
     int32_t *stack;
-    uint8_t *it; /* n: the search's next direction per cell */
+    uint8_t *it;  /* n: the search's next direction per cell */
+    uint8_t *cut; /* n: filling the cell cuts off some child's subtree
+                     (cut_off in zone.c) */
     int32_t ncomp;
 } sok_zone;
 

@@ -34,7 +34,8 @@ bool gs_sokoban_zone_alloc(sok_ctx *x, sok_zone *z)
         ok = ok && *tabs[i];
     }
     z->it = gs_sokoban_tab_alloc(x, n, false);
-    return ok && z->it;
+    z->cut = gs_sokoban_tab_alloc(x, n, false);
+    return ok && z->it && z->cut;
 }
 
 void gs_sokoban_zone_free(sok_zone *z)
@@ -45,6 +46,7 @@ void gs_sokoban_zone_free(sok_zone *z)
     for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++)
         gs_mem_free(tabs[i]);
     gs_mem_free(z->it);
+    gs_mem_free(z->cut);
     memset(z, 0, sizeof *z);
 }
 
@@ -148,6 +150,15 @@ void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
         nc++;
     }
     z->ncomp = nc;
+    /* Whether filling each cell cuts a child's subtree off (at the root,
+     * any child's): piece_of then looks at no neighbour of most cells. */
+    for (int c = 0; c < n; c++)
+        z->cut[c] = 0;
+    for (int c = 0; c < n; c++) {
+        int u = z->comp[c] >= 0 ? z->par[c] : -1;
+        if (u >= 0 && (z->par[u] < 0 || z->low[c] >= z->disc[u]))
+            z->cut[u] = 1;
+    }
 }
 
 /* Whether child v of `in` (in the search tree) is cut off from the rest
@@ -165,6 +176,8 @@ static int32_t piece_of(const sok_ctx *x, const sok_zone *z, int in, int y)
     int32_t area = z->comp[in];
     if (z->comp[y] != area)
         return z->comp[y];
+    if (!z->cut[in])
+        return -1;
     for (int d = 0; d < 4; d++) {
         int w = x->nb[in * 4 + d];
         if (w >= 0 && z->comp[w] == area && z->par[w] == in &&
@@ -177,7 +190,10 @@ static int32_t piece_of(const sok_ctx *x, const sok_zone *z, int in, int y)
 
 /* The smallest cell of piece `key` (piece_of) once `in` fills. The rest
  * of in's area: its cells before in's subtree and after it (prefix and
- * suffix minima), and the subtrees of in's children not cut off. */
+ * suffix minima). (It also holds the subtrees of in's children not cut
+ * off, but those never hold its smallest cell: the search starts each
+ * area at its smallest cell, which comes before in unless in is the
+ * root, and at the root every child is cut off.) */
 static int32_t piece_min(const sok_ctx *x, const sok_zone *z, int in,
                          int32_t key)
 {
@@ -189,12 +205,6 @@ static int32_t piece_min(const sok_ctx *x, const sok_zone *z, int in,
     int32_t lo = z->disc[in] > z->cstart[area] ? z->pre[z->disc[in] - 1] : x->n;
     if (z->fin[in] < z->cend[area] && z->suf[z->fin[in] + 1] < lo)
         lo = z->suf[z->fin[in] + 1];
-    for (int d = 0; d < 4; d++) {
-        int w = x->nb[in * 4 + d];
-        if (w >= 0 && z->comp[w] == area && z->par[w] == in &&
-            !cut_off(z, in, w) && z->smin[w] < lo)
-            lo = z->smin[w];
-    }
     return lo;
 }
 
