@@ -135,6 +135,23 @@ static bool corral_is_pi(sok_ctx *x, const int32_t *lab, int id, int *n)
     return *n > 0;
 }
 
+/* Keeps, of x->pushes[0..k), those into corral `best` (lab[] naming each
+ * free cell's corral) when it has fewer than k pushes; returns the count
+ * kept. */
+static int keep_corral(sok_ctx *x, const int32_t *lab, int best, int best_n,
+                       int k)
+{
+    if (best < 0 || best_n >= k)
+        return k;
+    int m = 0;
+    for (int j = 0; j < k; j++) {
+        int b = x->boxes[x->pushes[j].box];
+        if (lab[x->nb[b * 4 + x->pushes[j].dir]] == best)
+            x->pushes[m++] = x->pushes[j];
+    }
+    return m;
+}
+
 /* PI-corral pruning (for `any` only; it keeps solvability, not lengths):
  * when an area the player cannot reach needs work and every push of the
  * boxes around it goes into it and can be made now, some such push comes
@@ -160,16 +177,7 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
         }
         id++;
     }
-    if (best_id < 0 || best_n >= k)
-        return k;
-    int m = 0;
-    for (int j = 0; j < k; j++) {
-        int b = x->boxes[x->pushes[j].box];
-        int to = x->nb[b * 4 + x->pushes[j].dir];
-        if (x->corral[to] == best_id)
-            x->pushes[m++] = x->pushes[j];
-    }
-    return m;
+    return keep_corral(x, x->corral, best_id, best_n, k);
 }
 
 /* corral_fill for area a of the areas' analysis z (its cells are
@@ -211,14 +219,5 @@ int gs_sokoban_pi_corral_prune_zone(sok_ctx *x, const sok_zone *z, int player,
             best_n = n;
         }
     }
-    if (best_id < 0 || best_n >= k)
-        return k;
-    int m = 0;
-    for (int j = 0; j < k; j++) {
-        int b = x->boxes[x->pushes[j].box];
-        int to = x->nb[b * 4 + x->pushes[j].dir];
-        if (z->comp[to] == best_id)
-            x->pushes[m++] = x->pushes[j];
-    }
-    return m;
+    return keep_corral(x, z->comp, best_id, best_n, k);
 }
