@@ -39,17 +39,19 @@
  * patterns learned as they go (learn.c; not in `any`'s feature-space
  * search); the exact objectives and `any`'s A* also store one position
  * per class of the level's symmetries (sym.c; the answer then rebuilt by
- * rebuild_sym). `any` also applies PI-corral pruning, which keeps some
- * solution whenever one exists (so its "impossible" is a proof too) but
- * not the shortest one, and takes boxes frozen on goals as walls
- * (frozen.c).
+ * rebuild_sym). Every objective takes boxes frozen on goals as walls
+ * (frozen.c), and the exact ones push a box entering a one-wide dead end
+ * on to the goal it must end on when that costs nothing (corridor
+ * macros, macro.c). `any` also applies PI-corral pruning, which keeps
+ * some solution whenever one exists (so its "impossible" is a proof too)
+ * but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), frozen.c (frozen goal boxes as walls), learn.c
  * (learned deadlock patterns), sym.c
  * (symmetries), pack.c (packing order, connectivity), macro.c
- * (tunnel and goal-area macros), fess.c (the feature-space search's open
- * lists), zone.c (`any`'s children's areas without a flood), search.c
+ * (tunnel, goal-area and corridor macros), fess.c (the feature-space search's
+ * open lists), zone.c (`any`'s children's areas without a flood), search.c
  * (this: the search and the answer).
  */
 #include <stdio.h>
