@@ -508,15 +508,17 @@ END_TEST
 
 /* ---------------------------------------------------- tunnel macros */
 
-/* Where the tunnel macro takes the box at (r, c) pushed in direction d
- * (U D L R = 0 1 2 3) by a player behind it. */
-static int tunnel_from(sok_level *L, int r, int c, int d)
+/* Where the tunnel macro (corridor: the exact searches' corridor macro)
+ * takes the box at (r, c) pushed in direction d (U D L R = 0 1 2 3) by a
+ * player behind it. */
+static int macro_from(sok_level *L, int r, int c, int d, bool corridor)
 {
     sok_ctx *x = &L->x;
     int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d];
     x->occ[b] = 0;
     x->occ[to] = 1;
-    int end = gs_sokoban_tunnel_end(x, b, to, d);
+    int end = corridor ? gs_sokoban_corridor_end(x, to, d)
+                       : gs_sokoban_tunnel_end(x, b, to, d);
     x->occ[to] = 0;
     x->occ[b] = 1;
     return end;
@@ -528,7 +530,7 @@ START_TEST(test_tunnel_fires)
     static const char *const rows[] = {"########", "#@$   .#", "########"};
     sok_level L;
     sok_level_load(&L, rows, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 6));
+    ck_assert_int_eq(macro_from(&L, 1, 2, 3, false), sok_level_cell(&L, 1, 6));
     sok_level_free(&L);
     /* A tunnel between two rooms: the box leaves it and stops on the
      * first cell of the far room (not walled across). */
@@ -536,7 +538,7 @@ START_TEST(test_tunnel_fires)
                                         "# @$     .#", "#  #####  #",
                                         "###########"};
     sok_level_load(&L, rooms, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), sok_level_cell(&L, 2, 8));
+    ck_assert_int_eq(macro_from(&L, 2, 3, 3, false), sok_level_cell(&L, 2, 8));
     sok_level_free(&L);
     /* The whole solve: one state for the run, every push in the answer. */
     gs_result res;
@@ -555,43 +557,29 @@ START_TEST(test_tunnel_not)
     static const char *const open[] = {"#######", "#     #", "#@$  .#",
                                        "#     #", "#######"};
     sok_level_load(&L, open, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 2, 3), sok_level_cell(&L, 2, 3));
+    ck_assert_int_eq(macro_from(&L, 2, 2, 3, false), sok_level_cell(&L, 2, 3));
     sok_level_free(&L);
     /* A goal inside the tunnel stops the run on it; a box in the tunnel
      * stops it in front of that box. */
     static const char *const goal[] = {"########", "#@$ . .#", "########"};
     sok_level_load(&L, goal, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(macro_from(&L, 1, 2, 3, false), sok_level_cell(&L, 1, 4));
     sok_level_free(&L);
     static const char *const box[] = {"##########", "#@$  $ ..#", "##########"};
     sok_level_load(&L, box, 3, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 1, 2, 3), sok_level_cell(&L, 1, 4));
+    ck_assert_int_eq(macro_from(&L, 1, 2, 3, false), sok_level_cell(&L, 1, 4));
     sok_level_free(&L);
     /* The box enters a tunnel but the player behind it stands in the
      * open: no macro. */
     static const char *const mouth[] = {"########", "#   ####", "# @$  .#",
                                         "#   ####", "########"};
     sok_level_load(&L, mouth, 5, SOK_ANY);
-    ck_assert_int_eq(tunnel_from(&L, 2, 3, 3), sok_level_cell(&L, 2, 4));
+    ck_assert_int_eq(macro_from(&L, 2, 3, 3, false), sok_level_cell(&L, 2, 4));
     sok_level_free(&L);
 }
 END_TEST
 
 /* --------------------------------------------------- corridor macros */
-
-/* Where the exact searches' corridor macro takes the box at (r, c) pushed
- * in direction d (U D L R = 0 1 2 3) by a player behind it. */
-static int corridor_from(sok_level *L, int r, int c, int d)
-{
-    sok_ctx *x = &L->x;
-    int b = sok_level_cell(L, r, c), to = x->nb[b * 4 + d];
-    x->occ[b] = 0;
-    x->occ[to] = 1;
-    int end = gs_sokoban_corridor_end(x, to, d);
-    x->occ[to] = 0;
-    x->occ[b] = 1;
-    return end;
-}
 
 /* Three goals at the foot of a one-wide dead end below a room. */
 static const char *const DEAD_END[] = {"#######", "#  @  #", "# $$$ #",
@@ -604,11 +592,11 @@ START_TEST(test_corridor_fires)
     rule_load(&L, DEAD_END, 8);
     /* The first box in goes to the deepest goal... */
     shift_box(&L, 2, 3, 3, 3);
-    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 6, 3));
+    ck_assert_int_eq(macro_from(&L, 3, 3, 1, true), sok_level_cell(&L, 6, 3));
     /* ...the next one to the deepest goal left free. */
     shift_box(&L, 3, 3, 6, 3);
     shift_box(&L, 2, 2, 3, 3);
-    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 5, 3));
+    ck_assert_int_eq(macro_from(&L, 3, 3, 1, true), sok_level_cell(&L, 5, 3));
     sok_level_free(&L);
     /* Both exact objectives still find the optimum the searches without
      * the macro find (fewer states). */
@@ -641,7 +629,7 @@ START_TEST(test_corridor_not)
     shift_box(&L, 2, 2, 6, 3);
     shift_box(&L, 2, 3, 5, 3);
     shift_box(&L, 2, 4, 3, 3);
-    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    ck_assert_int_eq(macro_from(&L, 3, 3, 1, true), sok_level_cell(&L, 4, 3));
     sok_level_free(&L);
     /* The dead end's one goal is its foot, and no goal short of it is
      * left for a later box: the box's last push may end the solution, so
@@ -652,7 +640,7 @@ START_TEST(test_corridor_not)
                                        "#.$ $ #", "## ####", "## ####",
                                        "##.####", "#######"};
     rule_load(&L, last, 8);
-    ck_assert_int_eq(corridor_from(&L, 3, 2, 1), sok_level_cell(&L, 4, 2));
+    ck_assert_int_eq(macro_from(&L, 3, 2, 1, true), sok_level_cell(&L, 4, 2));
     sok_level_free(&L);
     gs_result res;
     sok_level_solve(last, 8, SOK_MOVES, &res);
@@ -665,23 +653,23 @@ START_TEST(test_corridor_not)
                                         "###.###", "#######"};
     rule_load(&L, spare, 8);
     shift_box(&L, 2, 2, 3, 3);
-    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    ck_assert_int_eq(macro_from(&L, 3, 3, 1, true), sok_level_cell(&L, 4, 3));
     sok_level_free(&L);
     /* The player's way back out is shut by a box on the mouth. */
     static const char *const shut[] = {"#######", "#     #", "#     #",
                                        "#  $  #", "###@###", "###$###",
                                        "###.###", "###.###", "#######"};
     rule_load(&L, shut, 9);
-    ck_assert_int_eq(corridor_from(&L, 5, 3, 1), sok_level_cell(&L, 6, 3));
+    ck_assert_int_eq(macro_from(&L, 5, 3, 1, true), sok_level_cell(&L, 6, 3));
     sok_level_free(&L);
     /* A corridor that opens into a room below is no dead end. */
     static const char *const open[] = {"#######", "#  @  #", "#  $  #",
                                        "#     #", "###.###", "###.###",
                                        "#     #", "#######"};
     rule_load(&L, open, 8);
-    ck_assert_int_eq(corridor_from(&L, 2, 3, 1), sok_level_cell(&L, 3, 3));
+    ck_assert_int_eq(macro_from(&L, 2, 3, 1, true), sok_level_cell(&L, 3, 3));
     shift_box(&L, 2, 3, 3, 3);
-    ck_assert_int_eq(corridor_from(&L, 3, 3, 1), sok_level_cell(&L, 4, 3));
+    ck_assert_int_eq(macro_from(&L, 3, 3, 1, true), sok_level_cell(&L, 4, 3));
     sok_level_free(&L);
 }
 END_TEST

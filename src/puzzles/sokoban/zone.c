@@ -117,6 +117,13 @@ int32_t gs_sokoban_dfs(const sok_ctx *x, const sok_dfs *d, int r, int32_t nc,
     return dfs_area(x, d, r, nc, t, false, false);
 }
 
+/* Whether child v of `in` (in the search tree) is cut off from the rest
+ * of the area when `in` fills. */
+static bool cut_off(const sok_zone *z, int in, int v)
+{
+    return z->par[in] < 0 || z->low[v] >= z->disc[in];
+}
+
 void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
 {
     int n = x->n;
@@ -156,16 +163,9 @@ void gs_sokoban_zone_analyse(sok_ctx *x, sok_zone *z)
         z->cut[c] = 0;
     for (int c = 0; c < n; c++) {
         int u = z->comp[c] >= 0 ? z->par[c] : -1;
-        if (u >= 0 && (z->par[u] < 0 || z->low[c] >= z->disc[u]))
+        if (u >= 0 && cut_off(z, u, c))
             z->cut[u] = 1;
     }
-}
-
-/* Whether child v of `in` (in the search tree) is cut off from the rest
- * of the area when `in` fills. */
-static bool cut_off(const sok_zone *z, int in, int v)
-{
-    return z->par[in] < 0 || z->low[v] >= z->disc[in];
 }
 
 /* The piece holding free cell y (y != in) once `in` fills: another area
