@@ -86,11 +86,14 @@ static void solve_rows(const char *const *rows, int n, const char *optimize,
  * most `cap` positions (small: a table that stops short of the start). */
 static void solve_rows_perim(const char *const *rows, int n,
                              const char *optimize, uint64_t trigger, size_t cap,
-                             size_t first, gs_result *res)
+                             size_t first, size_t unpack_at, gs_result *res)
 {
     gs_sokoban *g = parse_rows(rows, n, optimize);
     g->perim_trigger = trigger;
     g->perim_cap = cap;
+    /* `moves`: the table by box set turns into one by position there
+     * (0: only when it would take less room so). */
+    g->perim_unpack_at = unpack_at;
     /* Rounds: a table of `first` (0: cap / 4) positions first, then twice
      * as big each round, the search going on between them. */
     g->perim_first = first ? first : cap / 4;
@@ -988,6 +991,7 @@ static bool check_exact_pair(const char *const *rows, int n, gs_result *m,
 static void property_perimeter(uint64_t seed, size_t first)
 {
     static const size_t CAPS[] = {24, 60, 200, 800, 1u << 16};
+    static const size_t UNPACK[] = {0, 1, 30};
     int solvable = 0, impossible = 0;
     for (int iter = 0; iter < 500; iter++) {
         char buf[8][9];
@@ -996,8 +1000,12 @@ static void property_perimeter(uint64_t seed, size_t first)
         size_t cap = CAPS[iter % 5];
         uint64_t trigger = 1 + (uint64_t)(iter % 3) * 4;
         gs_result m, p;
-        solve_rows_perim(rows, n, "moves", trigger, cap, first, &m);
-        solve_rows_perim(rows, n, "pushes", trigger, cap, first, &p);
+        /* `moves`: by box set throughout, or by position from the first
+         * children or a few layers on (the test's tables are too small
+         * for the density's question). */
+        size_t unpack = UNPACK[iter / 5 % 3];
+        solve_rows_perim(rows, n, "moves", trigger, cap, first, unpack, &m);
+        solve_rows_perim(rows, n, "pushes", trigger, cap, first, 0, &p);
         if (check_exact_pair(rows, n, &m, &p, iter))
             solvable++;
         else
@@ -1108,8 +1116,8 @@ START_TEST(test_property_corridor)
         if (table) {
             size_t cap = iter % 8 == 1 ? 60 : (size_t)1 << 16;
             uint64_t trigger = 1 + (uint64_t)(iter % 3);
-            solve_rows_perim(rows, n, "moves", trigger, cap, 0, &m);
-            solve_rows_perim(rows, n, "pushes", trigger, cap, 0, &p);
+            solve_rows_perim(rows, n, "moves", trigger, cap, 0, 0, &m);
+            solve_rows_perim(rows, n, "pushes", trigger, cap, 0, 0, &p);
         } else {
             solve_rows(rows, n, "moves", NULL, &m);
             solve_rows(rows, n, "pushes", NULL, &p);
@@ -1232,10 +1240,12 @@ START_TEST(test_property_symmetric)
             continue;
         gs_result m, p;
         if (iter % 2) {
+            /* Classes keyed by box set, or by position from a few
+             * children on. */
             solve_rows_perim(rows, n, "moves", 1 + (uint64_t)(iter % 3), 1000,
-                             0, &m);
+                             0, iter % 4 == 1 ? 10 : 0, &m);
             solve_rows_perim(rows, n, "pushes", 1 + (uint64_t)(iter % 3), 1000,
-                             0, &p);
+                             0, 0, &p);
         } else {
             solve_rows(rows, n, "moves", NULL, &m);
             solve_rows(rows, n, "pushes", NULL, &p);
@@ -1246,7 +1256,7 @@ START_TEST(test_property_symmetric)
         gs_result a;
         if (iter % 2)
             solve_rows_perim(rows, n, "any-astar", 1 + (uint64_t)(iter % 3),
-                             1000, 0, &a);
+                             1000, 0, 0, &a);
         else
             solve_rows(rows, n, "any-astar", NULL, &a);
         long long lex = bf_solve(rows, n, true);

@@ -700,16 +700,26 @@ END_TEST
 /* ---------------------------------------------------------- perimeter */
 
 /* Loads rows for obj and builds the perimeter table of at most cap
- * positions; returns the start's bound with the table (h: the matching). */
-static uint32_t perim_start_bound(sok_level *L, const char *const *rows, int n,
-                                  sok_objective obj, size_t cap, uint32_t *h)
+ * positions (`moves`: turned into a slot per position once it holds
+ * unpack_at, 0: never in a test's small table). */
+static void perim_table(sok_level *L, const char *const *rows, int n,
+                        sok_objective obj, size_t cap, size_t unpack_at)
 {
     sok_level_load(L, rows, n, obj);
     L->g->perim_cap = cap;
-    sok_ctx *x = &L->x;
+    L->g->perim_unpack_at = unpack_at;
     gs_limits lim = {0};
-    ck_assert_int_eq(gs_sokoban_perim_build(x, &lim, cap), GS_OK);
-    ck_assert_ptr_nonnull(x->perim);
+    ck_assert_int_eq(gs_sokoban_perim_build(&L->x, &lim, cap), GS_OK);
+    ck_assert_ptr_nonnull(L->x.perim);
+}
+
+/* perim_table, then the start's bound with the table (h: the
+ * matching). */
+static uint32_t perim_start_bound(sok_level *L, const char *const *rows, int n,
+                                  sok_objective obj, size_t cap, uint32_t *h)
+{
+    perim_table(L, rows, n, obj, cap, 0);
+    sok_ctx *x = &L->x;
     gs_sokoban_occ_set(x, x->start_boxes, 1);
     *h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
     return gs_sokoban_perim_bound(x, *h, x->start_player, x->start_boxes);
@@ -772,6 +782,43 @@ START_TEST(test_perimeter_not)
 }
 END_TEST
 
+/* The moves table held by box set (a byte per cell for the player's
+ * depths) and the same table turned into a slot per position after its
+ * first children hold the same depth for every position of a small room,
+ * and both, whole, hold none of the dead ones. */
+START_TEST(test_perimeter_layouts)
+{
+    static const char *const room[] = {"#######", "#  .  #", "# $ $ #",
+                                       "#. @  #", "#######"};
+    sok_level S, P;
+    perim_table(&S, room, 5, SOK_MOVES, 1u << 16, 0);
+    perim_table(&P, room, 5, SOK_MOVES, 1u << 16, 1);
+    bool complete;
+    gs_sokoban_perim_depth(&S.x, &complete);
+    ck_assert(complete);
+    gs_sokoban_perim_depth(&P.x, &complete);
+    ck_assert(complete);
+    int n = S.x.n, held = 0, dead = 0;
+    ck_assert_int_eq(S.x.nboxes, 2);
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            for (int p = 0; p < n; p++) {
+                if (p == a || p == b)
+                    continue;
+                int32_t boxes[2] = {a, b};
+                uint32_t ds = gs_sokoban_perim_bound(&S.x, 0, p, boxes);
+                uint32_t dp = gs_sokoban_perim_bound(&P.x, 0, p, boxes);
+                ck_assert_uint_eq(ds, dp);
+                held += ds != SOK_INF;
+                dead += ds == SOK_INF;
+            }
+    ck_assert_int_gt(held, 100);
+    ck_assert_int_gt(dead, 100);
+    sok_level_free(&S);
+    sok_level_free(&P);
+}
+END_TEST
+
 /* Solves rows for obj with the perimeter table built in one round of at
  * most cap positions once the search stores `trigger` states (0: no
  * table); returns the bytes of the solver's tables at the end. */
@@ -792,6 +839,41 @@ static uint64_t perim_solve_tables(const char *const *rows, int n,
     sok_level_free(&L);
     return st.table_bytes;
 }
+
+/* A position of a box set more than 254 steps past the set's first one
+ * does not fit its byte: the moves table ends at the layer before, and
+ * the search still finds the 259 moves (a walk of 258, one push). */
+START_TEST(test_perimeter_offset_limit)
+{
+    static char mid[264];
+    memset(mid, ' ', sizeof mid - 1);
+    mid[0] = '#';
+    mid[1] = '@';
+    mid[260] = '$';
+    mid[261] = '.';
+    mid[262] = '#';
+    char wall[264];
+    memset(wall, '#', sizeof wall - 1);
+    wall[263] = 0;
+    const char *const rows[] = {wall, mid, wall};
+    sok_level L;
+    uint32_t h;
+    uint32_t b = perim_start_bound(&L, rows, 3, SOK_MOVES, 1u << 20, &h);
+    ck_assert_int_eq(L.x.w, 2);
+    bool complete;
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), 255);
+    ck_assert(!complete);
+    ck_assert_uint_ge(b, 256);
+    ck_assert_uint_le(b, 259);
+    sok_level_free(&L);
+    gs_result res;
+    perim_solve_tables(rows, 3, SOK_MOVES, 1, 1u << 20, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 259);
+    ck_assert(res.optimal);
+    gs_result_free(&res);
+}
+END_TEST
 
 /* Microban I level 5: the fewest pushes are 6 (27 moves), the fewest
  * moves 25. */
@@ -1201,6 +1283,8 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_regions);
     tcase_add_test(tc, test_perimeter_fires);
     tcase_add_test(tc, test_perimeter_not);
+    tcase_add_test(tc, test_perimeter_layouts);
+    tcase_add_test(tc, test_perimeter_offset_limit);
     tcase_add_test(tc, test_perimeter_kept_pushes);
     tcase_add_test(tc, test_perimeter_dropped_moves);
     tcase_add_test(tc, test_learn_fires);

@@ -6,8 +6,11 @@
  * `moves`: the search runs over single steps. Backwards, the player steps
  * onto a free neighbour, alone or pulling the box on its other side onto
  * the cell it leaves (the inverse of a push). Positions are keyed like the
- * search's store, [player cell][boxes], so a child's look-up needs no
- * work beyond one probe (prefetched with the store's).
+ * search's store, [player cell][boxes], but held one slot per box set,
+ * with a byte per cell for the player's depths there: half of a
+ * position's children differ from it only by the player and find their
+ * slot in the cache, and a slot takes less room than the twenty-odd keys
+ * it stands for (Microban I 139: 8.4 M positions in 331 K box sets).
  *
  * `pushes`: the search runs over pulls, and since the pushes left do not
  * depend on where in its area the player stands, a position is keyed by
@@ -41,17 +44,29 @@
 #define SOK_PERIM_EMPTY 0xffffu
 /* Slots of a new table: it doubles as it fills. */
 #define SOK_PERIM_FIRST_SLOTS ((size_t)1 << 20)
+/* The least slots a table starts with. */
+#define SOK_PERIM_MIN_SLOTS 16
+/* Moves: positions held by box set before set_sparse is asked. */
+#define SOK_PERIM_DENSITY_AT ((size_t)1 << 16)
 /* Children of one expansion whose slots are prefetched together. */
 #define SOK_PERIM_BATCH 64
 
 struct sok_perim {
     size_t cap, count;    /* positions held, at most cap */
-    size_t room;          /* positions before the slots must grow */
+    size_t room;          /* positions (moves: box sets) before the slots
+                             must grow */
     uint64_t max_bytes;   /* slots and queue together, at most */
     uint64_t mask;        /* slots - 1 (a power of two - 1) */
-    size_t ss;            /* bytes per slot: key_size + 2 */
-    unsigned char *slots; /* [key][depth, 2 bytes] per slot */
+    size_t ss;            /* bytes per slot (perim_slot_size) */
+    unsigned char *slots; /* [key][depth, 2 bytes] per slot; moves:
+                             [boxes][base, 2 bytes][a byte per cell] */
     unsigned char *queue; /* cap keys in breadth-first order (build only) */
+    size_t qcap;          /* moves: keys the queue has room for */
+    size_t sets;          /* moves: box sets held */
+    size_t kb;            /* moves: bytes of a key's boxes */
+    int w;                /* moves: bytes of a key's player cell */
+    bool by_set;          /* moves: held by box set (set_unpack ends it) */
+    bool density_seen;    /* moves: set_unpack's question was asked */
     uint64_t qbytes;      /* the queue's bytes in x->bytes */
     uint8_t *area;        /* n: scratch, the expanded position's area */
     sok_area an;          /* pushes: the expanded position's areas */
@@ -134,6 +149,80 @@ static unsigned char *perim_slot(const struct sok_perim *t,
     }
 }
 
+/* Moves. A box set's slot holds the least depth of its positions plus one
+ * (0: a free slot), the first one met (a breadth-first search meets
+ * depths in order), and a byte per cell: the player's depth there less
+ * that base, plus one (0: not held). A position 255 or more steps past
+ * the base ends the table at the layer before (set_add): its bound stays
+ * a bound, only shallower. */
+static inline int key_player(const struct sok_perim *t,
+                             const unsigned char *key)
+{
+    int p = 0;
+    for (int i = 0; i < t->w; i++)
+        p |= key[i] << (8 * i);
+    return p;
+}
+
+/* The hash of key's box set. */
+static inline uint64_t set_hash(const struct sok_perim *t,
+                                const unsigned char *key)
+{
+    return perim_hash(key + t->w, t->kb);
+}
+
+static inline uint16_t set_base(const struct sok_perim *t,
+                                const unsigned char *sl)
+{
+    uint16_t b;
+    memcpy(&b, sl + t->kb, sizeof b);
+    return b;
+}
+
+/* The slot of box set `boxes` (hash h), or the free slot where it would
+ * go. */
+static unsigned char *set_slot(const struct sok_perim *t,
+                               const unsigned char *boxes, uint64_t h)
+{
+    uint64_t i = h & t->mask;
+    for (;;) {
+        unsigned char *sl = t->slots + i * t->ss;
+        if (!set_base(t, sl) || gs_key_eq(sl, boxes, t->kb))
+            return sl;
+        i = (i + 1) & t->mask;
+    }
+}
+
+/* The depth held for `key` (h: set_hash), or SOK_PERIM_EMPTY. */
+static uint32_t set_depth(const struct sok_perim *t, const unsigned char *key,
+                          uint64_t h)
+{
+    const unsigned char *sl = set_slot(t, key + t->w, h);
+    uint16_t base = set_base(t, sl);
+    unsigned off = sl[t->kb + sizeof base + (size_t)key_player(t, key)];
+    if (!base || !off)
+        return SOK_PERIM_EMPTY;
+    return (uint32_t)base + off - 2;
+}
+
+/* The hash a child's look-up starts from (for perim_add or set_add). */
+static inline uint64_t child_hash(const struct sok_perim *t,
+                                  const unsigned char *key, size_t ks)
+{
+    return t->by_set ? set_hash(t, key) : perim_hash(key, ks);
+}
+
+/* Prefetches the slot of `key` (hash h from child_hash); moves: also its
+ * player's byte, which may lie on the next cache line. */
+static inline void child_prefetch(const struct sok_perim *t,
+                                  const unsigned char *key, uint64_t h)
+{
+    const unsigned char *sl = t->slots + (h & t->mask) * t->ss;
+    __builtin_prefetch(sl);
+    if (t->by_set)
+        __builtin_prefetch(sl + t->kb + sizeof(uint16_t) + key_player(t, key));
+}
+
 /* A slot array of n slots, all free, counted in x->bytes; NULL when out
  * of memory. */
 static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
@@ -142,6 +231,28 @@ static unsigned char *perim_slots_new(sok_ctx *x, size_t n, size_t ss)
     if (p) /* look-ups are random over hundreds of MB */
         gs_mem_advise_huge(p, n * ss);
     return p;
+}
+
+/* Puts a fresh array of n free slots of ss bytes in t's place and
+ * returns the old one, whose entries the caller moves over before
+ * slots_free; NULL (t unchanged) when out of memory. */
+static unsigned char *slots_swap(sok_ctx *x, struct sok_perim *t, size_t n,
+                                 size_t ss)
+{
+    unsigned char *sl = perim_slots_new(x, n, ss), *from = t->slots;
+    if (!sl)
+        return NULL;
+    t->slots = sl;
+    t->mask = n - 1;
+    t->ss = ss;
+    return from;
+}
+
+/* Frees an array slots_swap replaced: n slots of ss bytes. */
+static void slots_free(sok_ctx *x, unsigned char *from, size_t n, size_t ss)
+{
+    gs_mem_free(from);
+    x->bytes -= (uint64_t)n * ss;
 }
 
 /* Room for the positions a table of `slots` slots takes (load 5/8). */
@@ -154,6 +265,78 @@ static size_t perim_room(size_t slots)
 static uint64_t perim_bytes(size_t n, size_t ss, size_t ks)
 {
     return (uint64_t)n * ss + (uint64_t)perim_room(n) * ks;
+}
+
+/* Moves: doubles the queue (at most cap keys), within t->max_bytes. False
+ * when it cannot: the table is full. */
+static bool queue_grow(sok_ctx *x, struct sok_perim *t)
+{
+    size_t ks = x->key_size, n = t->qcap * 2 < t->cap ? t->qcap * 2 : t->cap;
+    uint64_t bytes = (uint64_t)(t->mask + 1) * t->ss + (uint64_t)n * ks;
+    if (n <= t->qcap || (t->max_bytes && bytes > t->max_bytes))
+        return false;
+    unsigned char *q = gs_mem_realloc(t->queue, n * ks);
+    if (!q)
+        return false;
+    t->queue = q;
+    x->bytes += (uint64_t)(n - t->qcap) * ks;
+    t->qcap = n;
+    t->qbytes = n * ks;
+    return true;
+}
+
+/* Moves: doubles the slots, within t->max_bytes. False when that refuses
+ * or memory runs out: the table is full. */
+static bool set_grow(sok_ctx *x, struct sok_perim *t)
+{
+    size_t old = t->mask + 1, n = old * 2;
+    uint64_t bytes = (uint64_t)n * t->ss + t->qbytes;
+    if (t->max_bytes && bytes > t->max_bytes)
+        return false;
+    unsigned char *from = slots_swap(x, t, n, t->ss);
+    if (!from)
+        return false;
+    for (size_t i = 0; i < old; i++) {
+        const unsigned char *e = from + i * t->ss;
+        if (set_base(t, e))
+            memcpy(set_slot(t, e, perim_hash(e, t->kb)), e, t->ss);
+    }
+    slots_free(x, from, old, t->ss);
+    t->room = perim_room(n);
+    return true;
+}
+
+/* Moves: adds key (h: set_hash) at `depth` when new. Returns 1 new, 0
+ * known, -1 full. */
+static int set_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
+                   uint64_t h, uint16_t depth)
+{
+    size_t ks = x->key_size;
+    if (t->count >= t->cap || (t->count == t->qcap && !queue_grow(x, t)))
+        return -1;
+    unsigned char *sl = set_slot(t, key + t->w, h);
+    uint16_t base = set_base(t, sl);
+    if (!base) {
+        if (t->sets == t->room) {
+            if (!set_grow(x, t))
+                return -1;
+            sl = set_slot(t, key + t->w, h);
+        }
+        base = (uint16_t)(depth + 1);
+        memcpy(sl, key + t->w, t->kb);
+        memcpy(sl + t->kb, &base, sizeof base);
+        t->sets++;
+    }
+    unsigned char *off = sl + t->kb + sizeof base + key_player(t, key);
+    if (*off)
+        return 0;
+    unsigned d = (unsigned)depth + 1 - base; /* base <= depth + 1 */
+    if (d >= 255)
+        return -1; /* past what a byte holds: the table ends here */
+    *off = (unsigned char)(d + 1);
+    memcpy(t->queue + t->count * ks, key, ks);
+    t->count++;
+    return 1;
 }
 
 /* Doubles the slots (and the queue), within t->cap and t->max_bytes.
@@ -171,19 +354,15 @@ static bool perim_grow(sok_ctx *x, struct sok_perim *t)
     t->queue = q;
     x->bytes += (perim_room(n) - perim_room(old)) * ks;
     t->qbytes = perim_room(n) * ks;
-    unsigned char *sl = perim_slots_new(x, n, t->ss), *from = t->slots;
-    if (!sl)
+    unsigned char *from = slots_swap(x, t, n, t->ss);
+    if (!from)
         return false;
-    t->slots = sl;
-    t->mask = n - 1;
     for (size_t i = 0; i < old; i++) {
         const unsigned char *e = from + i * t->ss;
-        if (slot_depth(t, e, ks) == SOK_PERIM_EMPTY)
-            continue;
-        memcpy(perim_slot(t, e, ks, perim_hash(e, ks)), e, t->ss);
+        if (slot_depth(t, e, ks) != SOK_PERIM_EMPTY)
+            memcpy(perim_slot(t, e, ks, perim_hash(e, ks)), e, t->ss);
     }
-    gs_mem_free(from);
-    x->bytes -= (uint64_t)old * t->ss;
+    slots_free(x, from, old, t->ss);
     t->room = perim_room(n);
     if (t->room > t->cap)
         t->room = t->cap;
@@ -208,6 +387,60 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
         memcpy(t->queue + t->count * ks, key, ks);
     t->count++;
     return 1;
+}
+
+/* Moves: whether the table, held by box set, would take less room with a
+ * slot per position: its box sets hold few positions each (Microban I
+ * 144: about 6 of 64 cells, against 25 of 58 in 139). */
+static bool set_sparse(const sok_ctx *x, const struct sok_perim *t)
+{
+    return (uint64_t)t->count * (x->key_size + sizeof(uint16_t)) <
+           (uint64_t)t->sets * t->ss;
+}
+
+/* Moves: holds the table by position from now on, one slot per key as
+ * in pushes mode. False (the table as it was) when memory refuses. */
+static bool set_unpack(sok_ctx *x, struct sok_perim *t)
+{
+    size_t ks = x->key_size, ss = ks + sizeof(uint16_t),
+           n = SOK_PERIM_MIN_SLOTS;
+    while (perim_room(n) <= t->count)
+        n *= 2;
+    if (t->max_bytes && perim_bytes(n, ss, ks) > t->max_bytes)
+        return false;
+    unsigned char *q = gs_mem_realloc(t->queue, perim_room(n) * ks);
+    if (!q)
+        return false;
+    t->queue = q;
+    x->bytes = x->bytes - t->qbytes + perim_room(n) * ks;
+    t->qbytes = perim_room(n) * ks;
+    size_t old = t->mask + 1, oss = t->ss;
+    unsigned char *from = slots_swap(x, t, n, ss), *key = x->key;
+    if (!from)
+        return false;
+    t->by_set = false;
+    for (size_t i = 0; i < old; i++) {
+        const unsigned char *e = from + i * oss;
+        uint16_t base;
+        memcpy(&base, e + t->kb, sizeof base);
+        if (!base)
+            continue;
+        memcpy(key + t->w, e, t->kb);
+        for (int p = 0; p < x->n; p++) {
+            unsigned off = e[t->kb + sizeof base + (size_t)p];
+            if (!off)
+                continue;
+            for (int b = 0; b < t->w; b++)
+                key[b] = (unsigned char)(p >> (8 * b));
+            uint16_t stored = (uint16_t)(base + off - 1); /* depth + 1 */
+            unsigned char *dst = perim_slot(t, key, ks, perim_hash(key, ks));
+            memcpy(dst, key, ks);
+            memcpy(dst + ks, &stored, sizeof stored);
+        }
+    }
+    slots_free(x, from, old, oss);
+    t->room = perim_room(n) < t->cap ? perim_room(n) : t->cap;
+    return true;
 }
 
 /* Packs the table's key of a position into x->key: one position for each
@@ -251,18 +484,20 @@ static void perim_child(sok_ctx *x, struct sok_perim *t, int *nc)
 {
     size_t ks = x->key_size;
     memcpy(t->ckeys + (size_t)*nc * ks, x->key, ks);
-    t->chash[*nc] = perim_hash(x->key, ks);
-    __builtin_prefetch(t->slots + (t->chash[*nc] & t->mask) * t->ss);
+    t->chash[*nc] = child_hash(t, x->key, ks);
+    child_prefetch(t, x->key, t->chash[*nc]);
     (*nc)++;
 }
 
 /* Adds the nc queued children at `depth`. False when the table is full. */
 static bool perim_flush(sok_ctx *x, struct sok_perim *t, int nc, uint16_t depth)
 {
-    for (int j = 0; j < nc; j++)
-        if (perim_add(x, t, t->ckeys + (size_t)j * x->key_size, t->chash[j],
-                      depth) < 0)
+    for (int j = 0; j < nc; j++) {
+        const unsigned char *k = t->ckeys + (size_t)j * x->key_size;
+        if ((t->by_set ? set_add(x, t, k, t->chash[j], depth)
+                       : perim_add(x, t, k, t->chash[j], depth)) < 0)
             return false;
+    }
     return true;
 }
 
@@ -286,7 +521,9 @@ static bool perim_roots(sok_ctx *x, struct sok_perim *t)
                     t->area[v] = 1;
         }
         perim_pack(x, t, lo, t->boxes);
-        ok = perim_add(x, t, x->key, perim_hash(x->key, x->key_size), 0) >= 0;
+        uint64_t h = child_hash(t, x->key, x->key_size);
+        ok = (t->by_set ? set_add(x, t, x->key, h, 0)
+                        : perim_add(x, t, x->key, h, 0)) >= 0;
     }
     gs_sokoban_occ_set(x, t->boxes, 0);
     return ok;
@@ -337,8 +574,8 @@ static bool perim_expand_pulls(sok_ctx *x, struct sok_perim *t, size_t r,
 static void perim_child_made(struct sok_perim *t, size_t ks, int *nc)
 {
     const unsigned char *k = t->ckeys + (size_t)*nc * ks;
-    t->chash[*nc] = perim_hash(k, ks);
-    __builtin_prefetch(t->slots + (t->chash[*nc] & t->mask) * t->ss);
+    t->chash[*nc] = child_hash(t, k, ks);
+    child_prefetch(t, k, t->chash[*nc]);
     (*nc)++;
 }
 
@@ -437,22 +674,33 @@ void gs_sokoban_perim_free(sok_ctx *x)
     x->perim = NULL;
 }
 
-/* The least slots a table starts with. */
-#define SOK_PERIM_MIN_SLOTS 16
+/* Bytes of a slot: a key and its depth; moves: a box set, its base and
+ * a byte per cell. */
+static size_t perim_slot_size(const sok_ctx *x, bool steps)
+{
+    return steps ? x->key_size - (size_t)x->w + sizeof(uint16_t) + (size_t)x->n
+                 : x->key_size + sizeof(uint16_t);
+}
 
 /* Allocates a table for up to `cap` positions and max_bytes (0: no
  * limit), small at first (it grows), its first slots within max_bytes
  * too (the caller checked that the least table fits); false when out of
  * memory. */
-static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes)
+static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes, bool steps)
 {
     struct sok_perim *t = gs_sokoban_tab_alloc(x, sizeof *t, true);
     if (!t)
         return false;
     x->perim = t;
+    t->steps = steps;
+    t->by_set = steps;
+    t->w = x->w;
+    t->kb = x->key_size - (size_t)x->w;
     size_t slots = SOK_PERIM_MIN_SLOTS, ks = x->key_size;
-    size_t ss = ks + sizeof(uint16_t);
-    while (perim_room(slots) < cap && slots < SOK_PERIM_FIRST_SLOTS &&
+    size_t ss = perim_slot_size(x, steps);
+    /* Moves: a slot holds many positions; fewer slots to start with. */
+    size_t first = steps ? SOK_PERIM_FIRST_SLOTS / 16 : SOK_PERIM_FIRST_SLOTS;
+    while (perim_room(slots) < cap && slots < first &&
            (!max_bytes || perim_bytes(slots * 2, ss, ks) <= max_bytes))
         slots *= 2;
     t->cap = cap;
@@ -460,6 +708,7 @@ static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes)
     t->mask = slots - 1;
     t->ss = ss;
     t->room = perim_room(slots) < cap ? perim_room(slots) : cap;
+    t->qcap = t->room;
     t->slots = perim_slots_new(x, slots, t->ss);
     t->qbytes = perim_room(slots) * ks;
     t->queue = gs_sokoban_tab_alloc(x, t->qbytes, false);
@@ -512,17 +761,17 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
         return false;
     uint64_t before = x->bytes, max_bytes = lim ? lim->max_bytes : 0;
     size_t ks = x->key_size;
-    if (max_bytes &&
-        perim_bytes(SOK_PERIM_MIN_SLOTS, ks + sizeof(uint16_t), ks) > max_bytes)
+    bool steps = x->obj == SOK_MOVES;
+    if (max_bytes && perim_bytes(SOK_PERIM_MIN_SLOTS, perim_slot_size(x, steps),
+                                 ks) > max_bytes)
         return false; /* not even the least table fits the budget */
-    if (!perim_alloc(x, cap, max_bytes)) {
+    if (!perim_alloc(x, cap, max_bytes, steps)) {
         gs_sokoban_perim_free(x);
         x->bytes = before;
         *rc = GS_ENOMEM;
         return false;
     }
     struct sok_perim *t = x->perim;
-    t->steps = x->obj == SOK_MOVES;
     if (!t->steps && !gs_sokoban_area_alloc(x, &t->an)) {
         gs_sokoban_perim_free(x);
         x->bytes = before;
@@ -572,6 +821,13 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
                 while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
                     perim_expand_steps(x, t, t->r++, &nc);
                 t->full = !perim_flush(x, t, nc, next);
+                size_t at = x->g->perim_unpack_at;
+                if (t->by_set && !t->density_seen &&
+                    t->count >= (at ? at : SOK_PERIM_DENSITY_AT)) {
+                    t->density_seen = true;
+                    if (at || set_sparse(x, t))
+                        set_unpack(x, t);
+                }
             } else {
                 t->full = !perim_expand_pulls(x, t, t->r++, next);
             }
@@ -637,8 +893,7 @@ bool gs_sokoban_perim_growing(const sok_ctx *x)
 void gs_sokoban_perim_prefetch(const sok_ctx *x, const unsigned char *key)
 {
     const struct sok_perim *t = x->perim;
-    __builtin_prefetch(t->slots +
-                       (perim_hash(key, x->key_size) & t->mask) * t->ss);
+    child_prefetch(t, key, child_hash(t, key, x->key_size));
 }
 
 /* The bound of a position the table does not hold, h its matching. */
@@ -651,9 +906,11 @@ static uint32_t perim_outside(const struct sok_perim *t, uint32_t h)
 /* The depth the table holds for `key`, or SOK_PERIM_EMPTY. */
 static uint32_t key_depth(const sok_ctx *x, const unsigned char *key)
 {
+    const struct sok_perim *t = x->perim;
     size_t ks = x->key_size;
-    return slot_depth(x->perim,
-                      perim_slot(x->perim, key, ks, perim_hash(key, ks)), ks);
+    if (t->by_set)
+        return set_depth(t, key, set_hash(t, key));
+    return slot_depth(t, perim_slot(t, key, ks, perim_hash(key, ks)), ks);
 }
 
 /* The bound h raised by the entry of `key` (see sokoban.h). */

@@ -41,8 +41,12 @@ typedef struct gs_sokoban {
     uint64_t perim_trigger;
     size_t perim_cap;
     size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
-    bool learn_always;  /* tests: learn deadlock patterns with few boxes */
-    bool no_corridors;  /* tests: the exact searches without corridor macros */
+    /* Tests: the moves table turns from a slot per box set into a slot per
+     * position once it holds so many (0: when it would take less room so,
+     * asked once, perim.c). */
+    size_t perim_unpack_at;
+    bool learn_always; /* tests: learn deadlock patterns with few boxes */
+    bool no_corridors; /* tests: the exact searches without corridor macros */
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
 } gs_sokoban;
 
