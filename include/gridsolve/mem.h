@@ -89,6 +89,11 @@ void *gs_mem_calloc(size_t count, size_t size);
 void *gs_mem_realloc(void *p, size_t n);
 void gs_mem_free(void *p);
 
+/* Fixes the C library's threshold above which a block is mapped on its
+ * own (glibc), so that freeing a large block gives its pages back. Call
+ * once, first thing in main. */
+void gs_mem_fix_map_threshold(void);
+
 /* Asks the kernel to back the 2 MB-aligned part of [p, p + n) with huge
  * pages (MADV_HUGEPAGE): random probes over tables of hundreds of MB
  * then spare most TLB misses. Advice only; best made before the pages

@@ -285,6 +285,7 @@ static int cmd_solve(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    gs_mem_fix_map_threshold();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

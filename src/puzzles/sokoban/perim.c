@@ -46,8 +46,12 @@
 #define SOK_PERIM_FIRST_SLOTS ((size_t)1 << 20)
 /* The least slots a table starts with. */
 #define SOK_PERIM_MIN_SLOTS 16
-/* Moves: positions held by box set before set_sparse is asked. */
+/* Moves: positions held by box set, or bytes of its slots (a level of
+ * many cells has big ones), before set_sparse is asked; the most bytes
+ * of its first slots. */
 #define SOK_PERIM_DENSITY_AT ((size_t)1 << 16)
+#define SOK_PERIM_DENSITY_BYTES ((uint64_t)64 << 20)
+#define SOK_PERIM_SET_FIRST_BYTES ((uint64_t)4 << 20)
 /* Children of one expansion whose slots are prefetched together. */
 #define SOK_PERIM_BATCH 64
 
@@ -443,6 +447,24 @@ static bool set_unpack(sok_ctx *x, struct sok_perim *t)
     return true;
 }
 
+/* Moves: asks set_sparse once, when the table held by box set holds
+ * SOK_PERIM_DENSITY_AT positions or its slots SOK_PERIM_DENSITY_BYTES
+ * (tests: at g->perim_unpack_at positions, then unpacks whatever the
+ * answer), and unpacks the table if so. */
+static void set_check(sok_ctx *x, struct sok_perim *t)
+{
+    size_t at = x->g->perim_unpack_at;
+    bool due =
+        at ? t->count >= at
+           : t->count >= SOK_PERIM_DENSITY_AT ||
+                 (uint64_t)(t->mask + 1) * t->ss >= SOK_PERIM_DENSITY_BYTES;
+    if (!t->by_set || t->density_seen || !due)
+        return;
+    t->density_seen = true;
+    if (at || set_sparse(x, t))
+        set_unpack(x, t);
+}
+
 /* Packs the table's key of a position into x->key: one position for each
  * class of images under the level's symmetries. Moves: the player's
  * cell, as the search's store keys it. Pushes: the player's area, flooded
@@ -701,6 +723,7 @@ static bool perim_alloc(sok_ctx *x, size_t cap, uint64_t max_bytes, bool steps)
     /* Moves: a slot holds many positions; fewer slots to start with. */
     size_t first = steps ? SOK_PERIM_FIRST_SLOTS / 16 : SOK_PERIM_FIRST_SLOTS;
     while (perim_room(slots) < cap && slots < first &&
+           (!steps || (uint64_t)slots * 2 * ss <= SOK_PERIM_SET_FIRST_BYTES) &&
            (!max_bytes || perim_bytes(slots * 2, ss, ks) <= max_bytes))
         slots *= 2;
     t->cap = cap;
@@ -821,13 +844,7 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
                 while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
                     perim_expand_steps(x, t, t->r++, &nc);
                 t->full = !perim_flush(x, t, nc, next);
-                size_t at = x->g->perim_unpack_at;
-                if (t->by_set && !t->density_seen &&
-                    t->count >= (at ? at : SOK_PERIM_DENSITY_AT)) {
-                    t->density_seen = true;
-                    if (at || set_sparse(x, t))
-                        set_unpack(x, t);
-                }
+                set_check(x, t);
             } else {
                 t->full = !perim_expand_pulls(x, t, t->r++, next);
             }
