@@ -175,6 +175,7 @@ static inline uint64_t set_hash(const struct sok_perim *t,
     return perim_hash(key + t->w, t->kb);
 }
 
+/* The base of slot sl, plus one (0: a free slot). */
 static inline uint16_t set_base(const struct sok_perim *t,
                                 const unsigned char *sl)
 {
