@@ -7,10 +7,11 @@
  * onto a free neighbour, alone or pulling the box on its other side onto
  * the cell it leaves (the inverse of a push). Positions are keyed like the
  * search's store, [player cell][boxes], but held one slot per box set,
- * with a byte per cell for the player's depths there: half of a
- * position's children differ from it only by the player and find their
- * slot in the cache, and a slot takes less room than the twenty-odd keys
- * it stands for (Microban I 139: 8.4 M positions in 331 K box sets).
+ * with a byte per cell for the player's depths there: the children that
+ * only move the player find their slot in the cache, and a slot takes
+ * less room than the keys it stands for (Microban I 139: 8.4 M positions
+ * in 331 K box sets; set_sparse turns a table whose sets hold few into
+ * one slot per position).
  *
  * `pushes`: the search runs over pulls, and since the pushes left do not
  * depend on where in its area the player stands, a position is keyed by
