@@ -420,6 +420,7 @@ static bool set_unpack(sok_ctx *x, struct sok_perim *t)
     t->queue = q;
     x->bytes = x->bytes - t->qbytes + perim_room(n) * ks;
     t->qbytes = perim_room(n) * ks;
+    t->qcap = perim_room(n); /* set_add's bound, should the slots fail */
     size_t old = t->mask + 1, oss = t->ss;
     unsigned char *from = slots_swap(x, t, n, ss), *key = x->key;
     if (!from)
