@@ -82,29 +82,11 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_sokoban_frozen_free(x);
 }
 
-/* Writes v into slot `slot` of key k, w bytes little-endian. */
-static void key_put(unsigned char *k, int w, int slot, uint32_t v)
-{
-    unsigned char *p = k + (size_t)slot * (size_t)w;
-    for (int i = 0; i < w; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-/* Reads slot `slot` of key k (w bytes little-endian). */
-static uint32_t key_get(const unsigned char *k, int w, int slot)
-{
-    const unsigned char *p = k + (size_t)slot * (size_t)w;
-    uint32_t v = 0;
-    for (int i = 0; i < w; i++)
-        v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-
 /* Key = [player][boxes in ascending order], or with x->bitkey
  * [player][one bit per cell, set under a box]; boxes must be sorted. */
 void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes)
 {
-    key_put(x->key, x->w, 0, (uint32_t)player);
+    gs_sokoban_key_put(x->key, x->w, 0, (uint32_t)player);
     if (x->bitkey) {
         unsigned char *set = x->key + x->w;
         memset(set, 0, x->key_size - (size_t)x->w);
@@ -113,7 +95,7 @@ void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes)
         return;
     }
     for (int i = 0; i < x->nboxes; i++)
-        key_put(x->key, x->w, i + 1, (uint32_t)boxes[i]);
+        gs_sokoban_key_put(x->key, x->w, i + 1, (uint32_t)boxes[i]);
 }
 
 int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
@@ -131,11 +113,11 @@ int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
             for (; v; v &= v - 1)
                 boxes[o++] = (int32_t)(at * 8 + (size_t)__builtin_ctzll(v));
         }
-        return (int)key_get(k, x->w, 0);
+        return (int)gs_sokoban_key_get(k, x->w, 0);
     }
     for (int i = 0; i < x->nboxes; i++)
-        boxes[i] = (int32_t)key_get(k, x->w, i + 1);
-    return (int)key_get(k, x->w, 0);
+        boxes[i] = (int32_t)gs_sokoban_key_get(k, x->w, i + 1);
+    return (int)gs_sokoban_key_get(k, x->w, 0);
 }
 
 void gs_sokoban_boxes_move(const sok_ctx *x, const int32_t *boxes, int i,

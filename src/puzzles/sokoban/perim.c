@@ -163,10 +163,7 @@ static unsigned char *perim_slot(const struct sok_perim *t,
 static inline int key_player(const struct sok_perim *t,
                              const unsigned char *key)
 {
-    int p = 0;
-    for (int i = 0; i < t->w; i++)
-        p |= key[i] << (8 * i);
-    return p;
+    return (int)gs_sokoban_key_get(key, t->w, 0);
 }
 
 /* The hash of key's box set. */
@@ -183,6 +180,13 @@ static inline uint16_t set_base(const struct sok_perim *t,
     uint16_t b;
     memcpy(&b, sl + t->kb, sizeof b);
     return b;
+}
+
+/* Slot sl's bytes per cell. */
+static inline unsigned char *set_cells(const struct sok_perim *t,
+                                       const unsigned char *sl)
+{
+    return (unsigned char *)sl + t->kb + sizeof(uint16_t);
 }
 
 /* The slot of box set `boxes` (hash h), or the free slot where it would
@@ -205,7 +209,7 @@ static uint32_t set_depth(const struct sok_perim *t, const unsigned char *key,
 {
     const unsigned char *sl = set_slot(t, key + t->w, h);
     uint16_t base = set_base(t, sl);
-    unsigned off = sl[t->kb + sizeof base + (size_t)key_player(t, key)];
+    unsigned off = set_cells(t, sl)[key_player(t, key)];
     if (!base || !off)
         return SOK_PERIM_EMPTY;
     return (uint32_t)base + off - 2;
@@ -226,7 +230,7 @@ static inline void child_prefetch(const struct sok_perim *t,
     const unsigned char *sl = t->slots + (h & t->mask) * t->ss;
     __builtin_prefetch(sl);
     if (t->by_set)
-        __builtin_prefetch(sl + t->kb + sizeof(uint16_t) + key_player(t, key));
+        __builtin_prefetch(set_cells(t, sl) + key_player(t, key));
 }
 
 /* A slot array of n slots, all free, counted in x->bytes; NULL when out
@@ -273,22 +277,31 @@ static uint64_t perim_bytes(size_t n, size_t ss, size_t ks)
     return (uint64_t)n * ss + (uint64_t)perim_room(n) * ks;
 }
 
-/* Moves: doubles the queue (at most cap keys), within t->max_bytes. False
- * when it cannot: the table is full. */
-static bool queue_grow(sok_ctx *x, struct sok_perim *t)
+/* Gives the queue room for n keys (it holds t->count), counted in
+ * x->bytes. False (the queue as it was) when out of memory. */
+static bool queue_resize(sok_ctx *x, struct sok_perim *t, size_t n)
 {
-    size_t ks = x->key_size, n = t->qcap * 2 < t->cap ? t->qcap * 2 : t->cap;
-    uint64_t bytes = (uint64_t)(t->mask + 1) * t->ss + (uint64_t)n * ks;
-    if (n <= t->qcap || (t->max_bytes && bytes > t->max_bytes))
-        return false;
+    size_t ks = x->key_size;
     unsigned char *q = gs_mem_realloc(t->queue, n * ks);
     if (!q)
         return false;
     t->queue = q;
-    x->bytes += (uint64_t)(n - t->qcap) * ks;
+    x->bytes = x->bytes - t->qbytes + (uint64_t)n * ks;
+    t->qbytes = (uint64_t)n * ks;
     t->qcap = n;
-    t->qbytes = n * ks;
     return true;
+}
+
+/* Moves: doubles the queue (at most cap keys), within t->max_bytes. False
+ * when it cannot: the table is full. */
+static bool queue_grow(sok_ctx *x, struct sok_perim *t)
+{
+    size_t n = t->qcap * 2 < t->cap ? t->qcap * 2 : t->cap;
+    uint64_t bytes =
+        (uint64_t)(t->mask + 1) * t->ss + (uint64_t)n * x->key_size;
+    if (n <= t->qcap || (t->max_bytes && bytes > t->max_bytes))
+        return false;
+    return queue_resize(x, t, n);
 }
 
 /* Moves: doubles the slots, within t->max_bytes. False when that refuses
@@ -333,7 +346,7 @@ static int set_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
         memcpy(sl + t->kb, &base, sizeof base);
         t->sets++;
     }
-    unsigned char *off = sl + t->kb + sizeof base + key_player(t, key);
+    unsigned char *off = set_cells(t, sl) + key_player(t, key);
     if (*off)
         return 0;
     unsigned d = (unsigned)depth + 1 - base; /* base <= depth + 1 */
@@ -354,12 +367,8 @@ static bool perim_grow(sok_ctx *x, struct sok_perim *t)
     if (t->count >= t->cap || !t->queue ||
         (t->max_bytes && bytes > t->max_bytes))
         return false;
-    unsigned char *q = gs_mem_realloc(t->queue, perim_room(n) * ks);
-    if (!q)
+    if (!queue_resize(x, t, perim_room(n)))
         return false;
-    t->queue = q;
-    x->bytes += (perim_room(n) - perim_room(old)) * ks;
-    t->qbytes = perim_room(n) * ks;
     unsigned char *from = slots_swap(x, t, n, t->ss);
     if (!from)
         return false;
@@ -395,6 +404,15 @@ static int perim_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
     return 1;
 }
 
+/* Adds key (h: child_hash) at `depth` in the table's layout. Returns 1
+ * new, 0 known, -1 full. */
+static int table_add(sok_ctx *x, struct sok_perim *t, const unsigned char *key,
+                     uint64_t h, uint16_t depth)
+{
+    return t->by_set ? set_add(x, t, key, h, depth)
+                     : perim_add(x, t, key, h, depth);
+}
+
 /* Moves: whether the table, held by box set, would take less room with a
  * slot per position: its box sets hold few positions each (Microban I
  * 144: about 6 of 64 cells, against 25 of 58 in 139). */
@@ -414,31 +432,26 @@ static bool set_unpack(sok_ctx *x, struct sok_perim *t)
         n *= 2;
     if (t->max_bytes && perim_bytes(n, ss, ks) > t->max_bytes)
         return false;
-    unsigned char *q = gs_mem_realloc(t->queue, perim_room(n) * ks);
-    if (!q)
+    /* (Its bound, qcap, moves with it: set_add's, should the slots
+     * fail.) */
+    if (!queue_resize(x, t, perim_room(n)))
         return false;
-    t->queue = q;
-    x->bytes = x->bytes - t->qbytes + perim_room(n) * ks;
-    t->qbytes = perim_room(n) * ks;
-    t->qcap = perim_room(n); /* set_add's bound, should the slots fail */
     size_t old = t->mask + 1, oss = t->ss;
     unsigned char *from = slots_swap(x, t, n, ss), *key = x->key;
     if (!from)
         return false;
     t->by_set = false;
     for (size_t i = 0; i < old; i++) {
-        const unsigned char *e = from + i * oss;
-        uint16_t base;
-        memcpy(&base, e + t->kb, sizeof base);
+        const unsigned char *e = from + i * oss, *cells = set_cells(t, e);
+        uint16_t base = set_base(t, e);
         if (!base)
             continue;
         memcpy(key + t->w, e, t->kb);
         for (int p = 0; p < x->n; p++) {
-            unsigned off = e[t->kb + sizeof base + (size_t)p];
+            unsigned off = cells[p];
             if (!off)
                 continue;
-            for (int b = 0; b < t->w; b++)
-                key[b] = (unsigned char)(p >> (8 * b));
+            gs_sokoban_key_put(key, t->w, 0, (uint32_t)p);
             uint16_t stored = (uint16_t)(base + off - 1); /* depth + 1 */
             unsigned char *dst = perim_slot(t, key, ks, perim_hash(key, ks));
             memcpy(dst, key, ks);
@@ -519,8 +532,7 @@ static bool perim_flush(sok_ctx *x, struct sok_perim *t, int nc, uint16_t depth)
 {
     for (int j = 0; j < nc; j++) {
         const unsigned char *k = t->ckeys + (size_t)j * x->key_size;
-        if ((t->by_set ? set_add(x, t, k, t->chash[j], depth)
-                       : perim_add(x, t, k, t->chash[j], depth)) < 0)
+        if (table_add(x, t, k, t->chash[j], depth) < 0)
             return false;
     }
     return true;
@@ -546,9 +558,8 @@ static bool perim_roots(sok_ctx *x, struct sok_perim *t)
                     t->area[v] = 1;
         }
         perim_pack(x, t, lo, t->boxes);
-        uint64_t h = child_hash(t, x->key, x->key_size);
-        ok = (t->by_set ? set_add(x, t, x->key, h, 0)
-                        : perim_add(x, t, x->key, h, 0)) >= 0;
+        ok =
+            table_add(x, t, x->key, child_hash(t, x->key, x->key_size), 0) >= 0;
     }
     gs_sokoban_occ_set(x, t->boxes, 0);
     return ok;

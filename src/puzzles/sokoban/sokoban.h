@@ -421,6 +421,25 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
 void gs_sokoban_ctx_free(sok_ctx *x);
 /* Key = [player][boxes in ascending order] into x->key; boxes sorted. */
 void gs_sokoban_key_pack(sok_ctx *x, int player, const int32_t *boxes);
+/* Writes v into slot `slot` of key k, w bytes little-endian (slot 0: the
+ * player; then the boxes, unless the key holds them as a set). */
+static inline void gs_sokoban_key_put(unsigned char *k, int w, int slot,
+                                      uint32_t v)
+{
+    unsigned char *p = k + (size_t)slot * (size_t)w;
+    for (int i = 0; i < w; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+/* Reads slot `slot` of key k (w bytes little-endian). */
+static inline uint32_t gs_sokoban_key_get(const unsigned char *k, int w,
+                                          int slot)
+{
+    const unsigned char *p = k + (size_t)slot * (size_t)w;
+    uint32_t v = 0;
+    for (int i = 0; i < w; i++)
+        v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
 /* Reads a key's boxes into boxes[]; returns its player cell. */
 int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
                           int32_t *boxes);
