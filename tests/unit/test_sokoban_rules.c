@@ -909,6 +909,41 @@ START_TEST(test_perimeter_kept_pushes)
 }
 END_TEST
 
+START_TEST(test_perimeter_finish_layer)
+{
+    /* A pull table paused within a layer at 40 positions (as `any`'s A*
+     * slice leaves it when its time runs out): finishing it adds that
+     * layer and no more, and seals it; a sealed table takes no more. The
+     * start's bound stays within its 6 pushes. */
+    sok_level L;
+    perim_table(&L, MB5, 7, SOK_PUSHES, 1u << 16, 0);
+    bool complete;
+    uint32_t whole = gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(complete);
+    sok_level_free(&L);
+    sok_level_load(&L, MB5, 7, SOK_PUSHES);
+    gs_limits lim = {0};
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, 40), GS_OK);
+    uint32_t k = gs_sokoban_perim_depth(&L.x, &complete);
+    ck_assert(!complete);
+    ck_assert(gs_sokoban_perim_growing(&L.x));
+    ck_assert_uint_lt(k + 1, whole);
+    gs_sokoban_perim_finish_layer(&L.x, &lim);
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k + 1);
+    ck_assert(!complete);
+    ck_assert(!gs_sokoban_perim_growing(&L.x));
+    gs_sokoban_perim_finish_layer(&L.x, &lim);
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k + 1);
+    sok_ctx *x = &L.x;
+    gs_sokoban_occ_set(x, x->start_boxes, 1);
+    uint32_t h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
+    uint32_t b = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
+    ck_assert_uint_ge(b, h);
+    ck_assert_uint_le(b, 6);
+    sok_level_free(&L);
+}
+END_TEST
+
 START_TEST(test_perimeter_dropped_moves)
 {
     /* A box 8 pushes from its goal down a corridor: a moves table of 16
@@ -1286,6 +1321,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_perimeter_layouts);
     tcase_add_test(tc, test_perimeter_offset_limit);
     tcase_add_test(tc, test_perimeter_kept_pushes);
+    tcase_add_test(tc, test_perimeter_finish_layer);
     tcase_add_test(tc, test_perimeter_dropped_moves);
     tcase_add_test(tc, test_learn_fires);
     tcase_add_test(tc, test_learn_not);

@@ -90,6 +90,7 @@ struct sok_perim {
     bool complete;        /* the search ran out: the others are dead */
     bool steps;           /* moves: keyed by the player's cell, depth in
                              steps (else pushes, keyed by its area) */
+    bool one_layer;       /* the build pauses once a layer completes */
 };
 
 /* 64-bit mix over a key (splitmix-style finalizers; short keys as two
@@ -868,6 +869,10 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         t->ls = t->r = t->le;
         t->le = t->count;
         t->dep++;
+        if (t->one_layer) {
+            paused = true;
+            break;
+        }
     }
     t->complete = !paused && !t->full && t->ls == t->le;
     t->k = t->dep;
@@ -892,6 +897,18 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
     if (t->complete || t->full)
         gs_sokoban_perim_seal(x);
     return GS_OK;
+}
+
+void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
+{
+    struct sok_perim *t = x->perim;
+    if (t && t->queue && t->r > t->ls) {
+        /* The table exists: the build cannot fail, only stop. */
+        t->one_layer = true;
+        (void)gs_sokoban_perim_build(x, lim, SIZE_MAX);
+        t->one_layer = false;
+    }
+    gs_sokoban_perim_seal(x);
 }
 
 void gs_sokoban_perim_seal(sok_ctx *x)

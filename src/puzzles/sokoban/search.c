@@ -1162,7 +1162,9 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
                 return gs_error_set(err, rc,
                                     "sokoban: cannot start the search");
         }
-        if (last)
+        /* `any`'s A* leaves a table cut within a layer to the slice
+         * that uses it next (gs_sokoban_perim_finish_layer). */
+        if (last && x->obj != SOK_ANY_ASTAR)
             gs_sokoban_perim_seal(x);
         /* The store gets what the tables leave of the budget. */
         if (slim->max_bytes) {
@@ -1181,6 +1183,23 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     gs_progress_add_expanded(slim, here);
     search_close(x, s, st);
     return rc;
+}
+
+/* `any`'s slice of the feature-space search with the A*'s table, from
+ * `start` to lim's deadline. The A* slice's deadline cut the table's
+ * last round within a layer, at a depth that depends on the machine's
+ * speed; that layer is finished first, in at most SOK_TABLE_FINISH_SHARE
+ * percent of the slice (Microban II 109: solved at about 2.5 s at a 10 s
+ * limit with layer 13 whole, else at 7.5 s or past the limit). */
+static int table_fess(sok_ctx *x, const gs_limits *lim, int64_t start,
+                      gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    gs_limits flim = *lim;
+    if (lim->deadline_ns > start)
+        flim.deadline_ns =
+            start + (lim->deadline_ns - start) / 100 * SOK_TABLE_FINISH_SHARE;
+    gs_sokoban_perim_finish_layer(x, &flim);
+    return fess_pair(x, lim, INT64_MAX, 0, res, st, err);
 }
 
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
@@ -1301,6 +1320,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         uint64_t expanded = 0, tables = x.bytes;
         for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
             gs_limits part = slim;
+            if (phase > SOK_SLICE_TABLE_FESS)
+                gs_sokoban_perim_seal(&x); /* no slice uses it more */
             if (slim.max_bytes && x.bytes > tables) {
                 /* The A*'s perimeter table stays (it serves a later
                  * search's estimate): their stores get the rest. */
@@ -1342,7 +1363,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             else if (phase == SOK_SLICE_GREEDY)
                 rc = greedy_phase(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = fess_pair(&x, &part, INT64_MAX, 0, res, st, err);
+                rc = table_fess(&x, &part, now + end[phase - 1], res, st, err);
             else
                 rc = fess_pair(&x, &part,
                                end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]

@@ -123,9 +123,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * slice solves 278 of the 290 levels; the plain slice those the others
  * miss (Microban II 115, 118, 120) within 0.13 s, the weighted one
  * (104, 126) within 0.26 s; the search with the table solves Microban I
- * 93 in 1.06 s and Microban II 124 in 0.4 s (without: none and 4.8 s),
- * and the one without needs 5.3 and 5.9 s for Microban II 109 and 131
- * (with the table it loses 109). Past it the plain, weighted and table
+ * 93 in 1.06 s, Microban II 124 in 0.4 s (without: none and 4.8 s) and
+ * 109 at about 2.5 s once the table's layer 13 is whole (table_fess
+ * finishes the layer the A* slice's deadline cut), and the one without
+ * needs 5.9 s for Microban II 131. Past it the plain, weighted and table
  * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
  * search by estimate goes on alone until SOK_ANY_SHORT_NS, and the rest
  * it shares with the search by weight, in turns, each kept between them
@@ -149,6 +150,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #endif
 #ifndef SOK_TABLE_FESS_END
 #define SOK_TABLE_FESS_END 31
+#endif
+/* Percent of the table slice that may go to finishing the A*'s table
+ * (search.c, table_fess). */
+#ifndef SOK_TABLE_FINISH_SHARE
+#define SOK_TABLE_FINISH_SHARE 25
 #endif
 #ifndef SOK_FESS_SHARE
 #define SOK_FESS_SHARE 50
@@ -532,6 +538,9 @@ bool gs_sokoban_perim_growing(const sok_ctx *x);
 bool gs_sokoban_perim_lifts_start(sok_ctx *x);
 /* Ends the build: frees what only growing needs. */
 void gs_sokoban_perim_seal(sok_ctx *x);
+/* Goes on with a build paused within a layer until that layer is whole
+ * (k one more) or lim's deadline, then seals the table. */
+void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
  * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
