@@ -914,7 +914,8 @@ START_TEST(test_perimeter_finish_layer)
     /* A pull table paused within a layer at 40 positions (as `any`'s A*
      * slice leaves it when its time runs out): finishing it adds that
      * layer and no more, and seals it; a sealed table takes no more. The
-     * start's bound stays within its 6 pushes. */
+     * start's bound stays within its 6 pushes. Without the time the
+     * layer would take at the build's rate, it is only sealed. */
     sok_level L;
     perim_table(&L, MB5, 7, SOK_PUSHES, 1u << 16, 0);
     bool complete;
@@ -940,6 +941,16 @@ START_TEST(test_perimeter_finish_layer)
     uint32_t b = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
     ck_assert_uint_ge(b, h);
     ck_assert_uint_le(b, 6);
+    sok_level_free(&L);
+    /* With no time left for the rest of the layer, nothing is added:
+     * the table is sealed as it was. */
+    sok_level_load(&L, MB5, 7, SOK_PUSHES);
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, 40), GS_OK);
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
+    gs_limits late = {.deadline_ns = gs_now_ns()};
+    gs_sokoban_perim_finish_layer(&L.x, &late);
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
+    ck_assert(!gs_sokoban_perim_growing(&L.x));
     sok_level_free(&L);
 }
 END_TEST

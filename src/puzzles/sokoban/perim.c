@@ -86,6 +86,7 @@ struct sok_perim {
     uint32_t dep;         /* the build: layer dep is queue[ls, le), */
     size_t ls, le, r;     /* expanded before r */
     uint64_t done;        /* batches, for the clock */
+    int64_t spent_ns;     /* in the build's layers, for the rate */
     bool full;            /* out of room: the build is over */
     bool complete;        /* the search ran out: the others are dead */
     bool steps;           /* moves: keyed by the player's cell, depth in
@@ -874,6 +875,7 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
             break;
         }
     }
+    t->spent_ns += gs_now_ns() - t0;
     t->complete = !paused && !t->full && t->ls == t->le;
     t->k = t->dep;
     if (!t->complete && t->gap_k != t->k) {
@@ -899,10 +901,25 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
     return GS_OK;
 }
 
+/* Whether the rest of the layer under way would be whole by lim's
+ * deadline at the build's rate so far (the queue's first r positions were
+ * expanded in spent_ns). */
+static bool layer_fits(const struct sok_perim *t, const gs_limits *lim)
+{
+    if (!t->r || t->spent_ns <= 0)
+        return false;
+    if (!lim->deadline_ns)
+        return true;
+    double need = (double)(t->le - t->r) / (double)t->r * (double)t->spent_ns;
+    return (double)gs_now_ns() + need <= (double)lim->deadline_ns;
+}
+
 void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
 {
     struct sok_perim *t = x->perim;
-    if (t && t->queue && t->r > t->ls) {
+    /* A layer that would not be whole in time would only take the time of
+     * the slice: its positions are left out. */
+    if (t && t->queue && t->r > t->ls && layer_fits(t, lim)) {
         /* The table exists: the build cannot fail, only stop. */
         t->one_layer = true;
         (void)gs_sokoban_perim_build(x, lim, SIZE_MAX);

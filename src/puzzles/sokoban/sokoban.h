@@ -539,7 +539,8 @@ bool gs_sokoban_perim_lifts_start(sok_ctx *x);
 /* Ends the build: frees what only growing needs. */
 void gs_sokoban_perim_seal(sok_ctx *x);
 /* Goes on with a build paused within a layer until that layer is whole
- * (k one more) or lim's deadline, then seals the table. */
+ * (k one more) or lim's deadline, when the build's rate so far says it
+ * will be whole by then; then seals the table. */
 void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
