@@ -1185,21 +1185,21 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
-/* `any`'s slice of the feature-space search with the A*'s table, from
- * `start` to lim's deadline. The A* slice's deadline cut the table's
- * last round within a layer, at a depth that depends on the machine's
- * speed; that layer is finished first, in at most SOK_TABLE_FINISH_SHARE
- * percent of the slice (Microban II 109: solved at about 2.5 s at a 10 s
- * limit with layer 13 whole, else at 7.5 s or past the limit). */
-static int table_fess(sok_ctx *x, const gs_limits *lim, int64_t start,
-                      gs_result *res, gs_sokoban_stats *st, gs_error *err)
+/* `any`: before the slice of the feature-space search with the A*'s
+ * table (from `start` to lim's deadline). The A* slice's deadline cut the
+ * table's last round within a layer, at a depth that depends on the
+ * machine's speed; that layer is finished, in at most
+ * SOK_TABLE_FINISH_SHARE percent of the slice and only when the build's
+ * rate says it fits (Microban II 109: solved at about 2.5 s at a 10 s
+ * limit with layer 13 whole, else at 7.5 s or past the limit). The table
+ * may grow: the caller gives the slice's store what is left after. */
+static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
 {
     gs_limits flim = *lim;
     if (lim->deadline_ns > start)
         flim.deadline_ns =
             start + (lim->deadline_ns - start) / 100 * SOK_TABLE_FINISH_SHARE;
     gs_sokoban_perim_finish_layer(x, &flim);
-    return fess_pair(x, lim, INT64_MAX, 0, res, st, err);
 }
 
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
@@ -1320,15 +1320,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         uint64_t expanded = 0, tables = x.bytes;
         for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
             gs_limits part = slim;
-            if (phase > SOK_SLICE_TABLE_FESS)
-                gs_sokoban_perim_seal(&x); /* no slice uses it more */
-            if (slim.max_bytes && x.bytes > tables) {
-                /* The A*'s perimeter table stays (it serves a later
-                 * search's estimate): their stores get the rest. */
-                uint64_t more = x.bytes - tables;
-                part.max_bytes =
-                    slim.max_bytes > more ? slim.max_bytes - more : 1;
-            }
             if (phase < SOK_SLICE_FESS && span > 0)
                 part.deadline_ns = now + end[phase];
             if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
@@ -1342,6 +1333,17 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                 expanded += res->expanded;
                 gs_result_clear(res);
                 res->pushes = -1;
+            }
+            if (phase == SOK_SLICE_TABLE_FESS)
+                table_finish(&x, &part, now + end[phase - 1]);
+            else if (phase > SOK_SLICE_TABLE_FESS)
+                gs_sokoban_perim_seal(&x); /* no slice uses it more */
+            if (slim.max_bytes && x.bytes > tables) {
+                /* The A*'s perimeter table stays (it serves a later
+                 * search's estimate): their stores get the rest. */
+                uint64_t more = x.bytes - tables;
+                part.max_bytes =
+                    slim.max_bytes > more ? slim.max_bytes - more : 1;
             }
             x.obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
             x.sym_store = phase == SOK_SLICE_ASTAR;
@@ -1363,7 +1365,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             else if (phase == SOK_SLICE_GREEDY)
                 rc = greedy_phase(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = table_fess(&x, &part, now + end[phase - 1], res, st, err);
+                rc = fess_pair(&x, &part, INT64_MAX, 0, res, st, err);
             else
                 rc = fess_pair(&x, &part,
                                end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]

@@ -124,7 +124,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * miss (Microban II 115, 118, 120) within 0.13 s, the weighted one
  * (104, 126) within 0.26 s; the search with the table solves Microban I
  * 93 in 1.06 s, Microban II 124 in 0.4 s (without: none and 4.8 s) and
- * 109 at about 2.5 s once the table's layer 13 is whole (table_fess
+ * 109 at about 2.5 s once the table's layer 13 is whole (table_finish
  * finishes the layer the A* slice's deadline cut), and the one without
  * needs 5.9 s for Microban II 131. Past it the plain, weighted and table
  * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
@@ -152,7 +152,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_TABLE_FESS_END 31
 #endif
 /* Percent of the table slice that may go to finishing the A*'s table
- * (search.c, table_fess). */
+ * (search.c, table_finish). */
 #ifndef SOK_TABLE_FINISH_SHARE
 #define SOK_TABLE_FINISH_SHARE 25
 #endif
