@@ -870,8 +870,8 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         t->ls = t->r = t->le;
         t->le = t->count;
         t->dep++;
-        if (t->one_layer) {
-            paused = true;
+        if (t->one_layer && t->ls < t->le) {
+            paused = true; /* (an empty next layer: the table is whole) */
             break;
         }
     }
