@@ -901,12 +901,12 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
     return GS_OK;
 }
 
-/* Whether the rest of the layer under way would be whole by lim's
+/* Whether a layer is under way and its rest would be whole by lim's
  * deadline at the build's rate so far (the queue's first r positions were
  * expanded in spent_ns). */
 static bool layer_fits(const struct sok_perim *t, const gs_limits *lim)
 {
-    if (!t->r || t->spent_ns <= 0)
+    if (t->r <= t->ls || t->spent_ns <= 0)
         return false;
     if (!lim->deadline_ns)
         return true;
@@ -919,7 +919,7 @@ void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
     struct sok_perim *t = x->perim;
     /* A layer that would not be whole in time would only take the time of
      * the slice: its positions are left out. */
-    if (t && t->queue && t->r > t->ls && layer_fits(t, lim)) {
+    if (t && t->queue && layer_fits(t, lim)) {
         /* The table exists: the build cannot fail, only stop. */
         t->one_layer = true;
         (void)gs_sokoban_perim_build(x, lim, SIZE_MAX);

@@ -1085,6 +1085,13 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     return rc;
 }
 
+/* The time `pct` percent of the way from `from` to `deadline`; deadline
+ * itself when it is not after from (0: none). */
+static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
+{
+    return deadline > from ? from + (deadline - from) / 100 * pct : deadline;
+}
+
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
  * states solves most levels at once. Past it, rounds: the perimeter
  * table (perim.c) grows to SOK_PERIM_FIRST positions, doubling each
@@ -1134,11 +1141,9 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
-    int64_t now = gs_now_ns();
-    int64_t share =
-        x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES : SOK_PERIM_SHARE;
-    if (slim->deadline_ns > now)
-        plim.deadline_ns = now + (slim->deadline_ns - now) / 100 * share;
+    plim.deadline_ns = deadline_share(
+        gs_now_ns(), slim->deadline_ns,
+        x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES : SOK_PERIM_SHARE);
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
     while (rc == 2) {
@@ -1196,9 +1201,8 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
 static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
 {
     gs_limits flim = *lim;
-    if (lim->deadline_ns > start)
-        flim.deadline_ns =
-            start + (lim->deadline_ns - start) / 100 * SOK_TABLE_FINISH_SHARE;
+    flim.deadline_ns =
+        deadline_share(start, lim->deadline_ns, SOK_TABLE_FINISH_SHARE);
     gs_sokoban_perim_finish_layer(x, &flim);
 }
 
