@@ -909,31 +909,61 @@ START_TEST(test_perimeter_kept_pushes)
 }
 END_TEST
 
-START_TEST(test_perimeter_finish_layer)
+START_TEST(test_perimeter_round_layers)
 {
-    /* A pull table paused within a layer at 40 positions (as `any`'s A*
-     * slice leaves it when its time runs out): finishing it adds that
-     * layer and no more, and seals it; a sealed table takes no more. The
-     * start's bound stays within its 6 pushes. Without the time the
-     * layer would take at the build's rate, it is only sealed. */
+    /* Only a whole layer adds to the bound, so a build given a target
+     * count ends at a layer's boundary, never within one: finishing the
+     * layer afterwards adds nothing, whatever the target. The depth grows
+     * with the target, and a build to the same target again adds
+     * nothing. */
     sok_level L;
     perim_table(&L, MB5, 7, SOK_PUSHES, 1u << 16, 0);
     bool complete;
     uint32_t whole = gs_sokoban_perim_depth(&L.x, &complete);
     ck_assert(complete);
     sok_level_free(&L);
+    uint32_t before = 0;
+    for (size_t upto = 1; upto < (1u << 16); upto += 1 + upto / 16) {
+        sok_level_load(&L, MB5, 7, SOK_PUSHES);
+        gs_limits lim = {0};
+        ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, upto), GS_OK);
+        uint32_t k = gs_sokoban_perim_depth(&L.x, &complete);
+        ck_assert_uint_ge(k, before);
+        ck_assert_uint_le(k, whole);
+        gs_sokoban_perim_finish_layer(&L.x, &lim);
+        ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
+        ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, upto), GS_OK);
+        ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
+        before = k;
+        sok_level_free(&L);
+    }
+    ck_assert_uint_eq(before, whole);
+}
+END_TEST
+
+START_TEST(test_perimeter_finish_layer)
+{
+    /* A pull table whose deadline passed: the build stops within its
+     * first 64 positions, in the middle of a layer (as `any`'s A* slice
+     * may leave it when its time runs out). Finishing it adds that layer
+     * and no more; a second call adds nothing. The start's bound stays
+     * within its 6 pushes. With no time for the rest of the layer at the
+     * build's rate, nothing is added, and no layer is begun. */
+    sok_level L;
     sok_level_load(&L, MB5, 7, SOK_PUSHES);
-    gs_limits lim = {0};
-    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, 40), GS_OK);
+    gs_limits past = {.deadline_ns = gs_now_ns()}, none = {0};
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &past, SIZE_MAX), GS_OK);
+    bool complete;
     uint32_t k = gs_sokoban_perim_depth(&L.x, &complete);
     ck_assert(!complete);
     ck_assert(gs_sokoban_perim_growing(&L.x));
-    ck_assert_uint_lt(k + 1, whole);
-    gs_sokoban_perim_finish_layer(&L.x, &lim);
+    ck_assert(!gs_sokoban_perim_layer_fits(&L.x, &past));
+    ck_assert(gs_sokoban_perim_layer_fits(&L.x, &none));
+    gs_sokoban_perim_finish_layer(&L.x, &none);
     ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k + 1);
     ck_assert(!complete);
-    ck_assert(!gs_sokoban_perim_growing(&L.x));
-    gs_sokoban_perim_finish_layer(&L.x, &lim);
+    ck_assert(gs_sokoban_perim_growing(&L.x));
+    gs_sokoban_perim_finish_layer(&L.x, &none);
     ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k + 1);
     sok_ctx *x = &L.x;
     gs_sokoban_occ_set(x, x->start_boxes, 1);
@@ -941,16 +971,22 @@ START_TEST(test_perimeter_finish_layer)
     uint32_t b = gs_sokoban_perim_bound(x, h, x->start_player, x->start_boxes);
     ck_assert_uint_ge(b, h);
     ck_assert_uint_le(b, 6);
+    gs_sokoban_occ_set(x, x->start_boxes, 0);
+    /* At a boundary now, with the time measured: a passed deadline
+     * begins no layer (had it begun one, finishing would add it). */
+    past.deadline_ns = gs_now_ns();
+    ck_assert(!gs_sokoban_perim_layer_fits(&L.x, &past));
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &past, SIZE_MAX), GS_OK);
+    gs_sokoban_perim_finish_layer(&L.x, &none);
+    ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k + 1);
     sok_level_free(&L);
-    /* With no time left for the rest of the layer, nothing is added:
-     * the table is sealed as it was. */
+    /* Cut again; no time for the rest: nothing is added. */
     sok_level_load(&L, MB5, 7, SOK_PUSHES);
-    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &lim, 40), GS_OK);
+    past.deadline_ns = gs_now_ns();
+    ck_assert_int_eq(gs_sokoban_perim_build(&L.x, &past, SIZE_MAX), GS_OK);
     ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
-    gs_limits late = {.deadline_ns = gs_now_ns()};
-    gs_sokoban_perim_finish_layer(&L.x, &late);
+    gs_sokoban_perim_finish_layer(&L.x, &past);
     ck_assert_uint_eq(gs_sokoban_perim_depth(&L.x, &complete), k);
-    ck_assert(!gs_sokoban_perim_growing(&L.x));
     sok_level_free(&L);
 }
 END_TEST
@@ -1332,6 +1368,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_perimeter_layouts);
     tcase_add_test(tc, test_perimeter_offset_limit);
     tcase_add_test(tc, test_perimeter_kept_pushes);
+    tcase_add_test(tc, test_perimeter_round_layers);
     tcase_add_test(tc, test_perimeter_finish_layer);
     tcase_add_test(tc, test_perimeter_dropped_moves);
     tcase_add_test(tc, test_learn_fires);

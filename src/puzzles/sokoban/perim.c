@@ -53,6 +53,8 @@
 #define SOK_PERIM_DENSITY_AT ((size_t)1 << 16)
 #define SOK_PERIM_DENSITY_BYTES ((uint64_t)64 << 20)
 #define SOK_PERIM_SET_FIRST_BYTES ((uint64_t)4 << 20)
+/* Positions a build call must expand for its rate to count (last_ns). */
+#define SOK_PERIM_RATE_MIN 1000
 /* Children of one expansion whose slots are prefetched together. */
 #define SOK_PERIM_BATCH 64
 
@@ -87,6 +89,9 @@ struct sok_perim {
     size_t ls, le, r;     /* expanded before r */
     uint64_t done;        /* batches, for the clock */
     int64_t spent_ns;     /* in the build's layers, for the rate */
+    double last_ns;       /* per position, in the last call that expanded
+                             many (deeper layers cost more a position) */
+    double growth;        /* the last layer's size over the one before */
     bool full;            /* out of room: the build is over */
     bool complete;        /* the search ran out: the others are dead */
     bool steps;           /* moves: keyed by the player's cell, depth in
@@ -829,6 +834,46 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
     return true;
 }
 
+/* Whether the rest of the layer under way (the next one when none is)
+ * would be whole by lim's deadline: at the build's rate so far (the
+ * queue's first r positions were expanded in spent_ns), or at the last
+ * call's when slower. */
+static bool rest_fits(const struct sok_perim *t, const gs_limits *lim)
+{
+    if (!lim->deadline_ns)
+        return true;
+    double rate = (double)t->spent_ns / (double)t->r;
+    if (t->last_ns > rate)
+        rate = t->last_ns;
+    double need = (double)(t->le - t->r) * rate;
+    return (double)gs_now_ns() + need <= (double)lim->deadline_ns;
+}
+
+/* Whether a layer is under way and its rest fits (rest_fits). */
+static bool layer_fits(const struct sok_perim *t, const gs_limits *lim)
+{
+    return t->r > t->ls && t->spent_ns > 0 && rest_fits(t, lim);
+}
+
+/* At the start of layer dep: whether the build call with target `upto`
+ * expands it whole. Only a whole layer adds to the bound (a position the
+ * table lacks is at k + 1 already, as are the next layer's), so a call
+ * ends at the layer boundary nearest its target: it takes the layer when
+ * the count it would reach (at the last layer's growth) is nearer upto
+ * than the count now, and the layer fits lim's deadline. */
+static bool layer_worth(const struct sok_perim *t, const gs_limits *lim,
+                        size_t upto)
+{
+    if (t->count >= upto)
+        return false;
+    if (t->growth > 0) {
+        double after = (double)t->count + (double)(t->le - t->ls) * t->growth;
+        if (after - (double)upto > (double)(upto - t->count))
+            return false;
+    }
+    return t->r == 0 || t->spent_ns <= 0 || rest_fits(t, lim);
+}
+
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
 {
     int rc;
@@ -839,6 +884,7 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         return GS_OK;                /* complete or full: nothing to add */
     memset(x->occ, 0, (size_t)x->n); /* the expansions mark their boxes */
     int64_t t0 = gs_now_ns();
+    size_t r0 = t->r;
     /* Layer by layer: layer dep is queue[ls, le), expanded up to r. */
     bool paused = false;
     while (!t->full && t->ls < t->le) {
@@ -847,8 +893,14 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
             break;
         }
         uint16_t next = (uint16_t)(t->dep + 1);
+        if (t->r == t->ls && !t->one_layer && !layer_worth(t, lim, upto)) {
+            paused = true;
+            break;
+        }
         while (t->r < t->le && !t->full) {
-            if (t->count >= upto ||
+            /* (A layer far past its estimate is cut: the round has
+             * spent its share.) */
+            if (t->count / 2 >= upto ||
                 (++t->done % 64 == 0 && gs_limits_expired(lim))) {
                 paused = true;
                 break;
@@ -867,15 +919,21 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
         }
         if (paused || t->full)
             break; /* layer dep is complete, the next one is not */
+        size_t was = t->le - t->ls;
         t->ls = t->r = t->le;
         t->le = t->count;
         t->dep++;
+        if (was)
+            t->growth = (double)(t->le - t->ls) / (double)was;
         if (t->one_layer && t->ls < t->le) {
             paused = true; /* (an empty next layer: the table is whole) */
             break;
         }
     }
-    t->spent_ns += gs_now_ns() - t0;
+    int64_t spent = gs_now_ns() - t0;
+    t->spent_ns += spent;
+    if (t->r > r0 + SOK_PERIM_RATE_MIN)
+        t->last_ns = (double)spent / (double)(t->r - r0);
     t->complete = !paused && !t->full && t->ls == t->le;
     t->k = t->dep;
     if (!t->complete && t->gap_k != t->k) {
@@ -901,17 +959,12 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
     return GS_OK;
 }
 
-/* Whether a layer is under way and its rest would be whole by lim's
- * deadline at the build's rate so far (the queue's first r positions were
- * expanded in spent_ns). */
-static bool layer_fits(const struct sok_perim *t, const gs_limits *lim)
+bool gs_sokoban_perim_layer_fits(const sok_ctx *x, const gs_limits *lim)
 {
-    if (t->r <= t->ls || t->spent_ns <= 0)
-        return false;
-    if (!lim->deadline_ns)
-        return true;
-    double need = (double)(t->le - t->r) / (double)t->r * (double)t->spent_ns;
-    return (double)gs_now_ns() + need <= (double)lim->deadline_ns;
+    const struct sok_perim *t = x->perim;
+    if (!t || !t->queue || t->r == 0 || t->spent_ns <= 0)
+        return true; /* nothing measured yet */
+    return rest_fits(t, lim);
 }
 
 void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
@@ -925,7 +978,6 @@ void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
         (void)gs_sokoban_perim_build(x, lim, SIZE_MAX);
         t->one_layer = false;
     }
-    gs_sokoban_perim_seal(x);
 }
 
 void gs_sokoban_perim_seal(sok_ctx *x)

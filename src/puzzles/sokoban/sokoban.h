@@ -524,11 +524,13 @@ void gs_sokoban_frozen_free(sok_ctx *x);
 bool gs_sokoban_frozen_goal_dead(sok_ctx *x, int slot, int to);
 
 /* perim.c */
-/* Builds the perimeter table (see perim.c), or goes on building it, until
- * it holds `upto` positions (at most g->perim_cap or SOK_PERIM_MAX_STATES,
- * and lim->max_bytes when set) or lim's deadline; nothing when the level
- * has more goals than boxes. Clears x->occ and uses the flood scratch.
- * GS_OK, or GS_ENOMEM with no table. */
+/* Builds the perimeter table (see perim.c), or goes on building it, to
+ * about `upto` positions: to the layer boundary nearest it, a layer begun
+ * only when the build's rate says it is whole by lim's deadline (cut
+ * there all the same, or at twice upto). At most g->perim_cap or
+ * SOK_PERIM_MAX_STATES positions, and lim->max_bytes when set; nothing
+ * when the level has more goals than boxes. Clears x->occ and uses the
+ * flood scratch. GS_OK, or GS_ENOMEM with no table. */
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto);
 /* Whether gs_sokoban_perim_build can still add positions. */
 bool gs_sokoban_perim_growing(const sok_ctx *x);
@@ -539,9 +541,12 @@ bool gs_sokoban_perim_lifts_start(sok_ctx *x);
 /* Ends the build: frees what only growing needs. */
 void gs_sokoban_perim_seal(sok_ctx *x);
 /* Goes on with a build paused within a layer until that layer is whole
- * (k one more) or lim's deadline, when the build's rate so far says it
- * will be whole by then; then seals the table. */
+ * (k one more) or lim's deadline, when the build's rate says it will be
+ * whole by then. */
 void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim);
+/* Whether the build's rate says the layer under way (or the next one)
+ * would be whole by lim's deadline; true before anything was measured. */
+bool gs_sokoban_perim_layer_fits(const sok_ctx *x, const gs_limits *lim);
 void gs_sokoban_perim_free(sok_ctx *x);
 /* The bound h (the matching) raised by the table for the boxes (sorted,
  * in x->occ) with the player on pl: max(h, min(exact pushes, k + 1)), or
