@@ -113,6 +113,7 @@ static void solve_rows_perim_timed(const char *const *rows, int n,
     ck_assert_uint_le(atomic_load(&prog.expanded), res->expanded);
 }
 
+/* solve_rows_perim_timed without a deadline (rounds counted in states). */
 static void solve_rows_perim(const char *const *rows, int n,
                              const char *optimize, uint64_t trigger, size_t cap,
                              size_t first, size_t unpack_at, gs_result *res)
