@@ -837,10 +837,10 @@ static bool perim_start(sok_ctx *x, const gs_limits *lim, int *rc)
 /* Whether the rest of the layer under way (the next one when none is)
  * would be whole by lim's deadline: at the build's rate so far (the
  * queue's first r positions were expanded in spent_ns), or at the last
- * call's when slower. */
+ * call's when slower; true before anything was measured. */
 static bool rest_fits(const struct sok_perim *t, const gs_limits *lim)
 {
-    if (!lim->deadline_ns)
+    if (!lim->deadline_ns || t->r == 0 || t->spent_ns <= 0)
         return true;
     double rate = (double)t->spent_ns / (double)t->r;
     if (t->last_ns > rate)
@@ -852,7 +852,7 @@ static bool rest_fits(const struct sok_perim *t, const gs_limits *lim)
 /* Whether a layer is under way and its rest fits (rest_fits). */
 static bool layer_fits(const struct sok_perim *t, const gs_limits *lim)
 {
-    return t->r > t->ls && t->spent_ns > 0 && rest_fits(t, lim);
+    return t->r > t->ls && rest_fits(t, lim);
 }
 
 /* At the start of layer dep: whether the build call with target `upto`
@@ -871,7 +871,7 @@ static bool layer_worth(const struct sok_perim *t, const gs_limits *lim,
         if (after - (double)upto > (double)(upto - t->count))
             return false;
     }
-    return t->r == 0 || t->spent_ns <= 0 || rest_fits(t, lim);
+    return rest_fits(t, lim);
 }
 
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
@@ -962,9 +962,7 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
 bool gs_sokoban_perim_layer_fits(const sok_ctx *x, const gs_limits *lim)
 {
     const struct sok_perim *t = x->perim;
-    if (!t || !t->queue || t->r == 0 || t->spent_ns <= 0)
-        return true; /* nothing measured yet */
-    return rest_fits(t, lim);
+    return !t || !t->queue || rest_fits(t, lim);
 }
 
 void gs_sokoban_perim_finish_layer(sok_ctx *x, const gs_limits *lim)
