@@ -103,4 +103,15 @@ int gs_service_puzzles_json(gs_buf *out);
 void gs_service_problem_json(const gs_error *err, int http_status,
                              const char *instance, gs_buf *out);
 
+/* Room for gs_service_problem_fallback's document. */
+#define GS_PROBLEM_FALLBACK_MAX 512
+
+/* The same document written into buf (len bytes, at least
+ * GS_PROBLEM_FALLBACK_MAX) without allocating, for when the memory
+ * budget refuses gs_service_problem_json: the detail and the instance
+ * keep printable ASCII only (any other byte becomes '?') and are cut to
+ * fit. Returns the document's length. */
+size_t gs_service_problem_fallback(const gs_error *err, int http_status,
+                                   const char *instance, char *buf, size_t len);
+
 #endif

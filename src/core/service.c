@@ -819,3 +819,41 @@ void gs_service_problem_json(const gs_error *err, int http_status,
     gs_buf_puts(out, "\n");
     cJSON_free(text);
 }
+
+/* Writes s as the inside of a JSON string into dst, at most cap bytes
+ * (a NUL after them): printable ASCII kept, quote and backslash escaped,
+ * any other byte '?'; stops before an escape that would not fit. */
+static void ascii_json(char *dst, size_t cap, const char *s)
+{
+    size_t n = 0;
+
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        bool esc = c == '"' || c == '\\';
+        if (n + (esc ? 2 : 1) > cap)
+            break;
+        if (esc)
+            dst[n++] = '\\';
+        dst[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    dst[n] = '\0';
+}
+
+size_t gs_service_problem_fallback(const gs_error *err, int http_status,
+                                   const char *instance, char *buf, size_t len)
+{
+    /* The type and title are ours (ASCII, no quotes); 160 bytes each for
+     * the detail and the instance leave room for them and the keys. */
+    enum { PART = 160 };
+    char detail[PART + 1], inst[PART + 1];
+    const char *title = gs_problem_title(http_status);
+
+    ascii_json(detail, PART, err && err->detail[0] ? err->detail : title);
+    ascii_json(inst, PART, instance ? instance : "");
+    int n = snprintf(buf, len,
+                     "{\"type\":\"%s\",\"title\":\"%s\",\"status\":%d,"
+                     "\"detail\":\"%s\",\"instance\":\"%s\"}\n",
+                     gs_problem_type(http_status), title, http_status, detail,
+                     inst);
+    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}

@@ -149,6 +149,7 @@ typedef struct req {
     char *resp; /* malloc'd unless resp_static */
     size_t resp_len;
     bool resp_static;
+    bool resp_fallback; /* no body: send_response writes the problem's */
     const char *ctype;
     const char *allow;
     const char *etag;  /* ETag of the body, or NULL */
@@ -181,6 +182,7 @@ static void set_response(req *r, int status, const char *ctype, char *body,
     r->resp = body;
     r->resp_len = body ? len : 0;
     r->resp_static = false;
+    r->resp_fallback = false;
 }
 
 static void set_buf_response(req *r, int status, const char *ctype, gs_buf *b)
@@ -190,8 +192,10 @@ static void set_buf_response(req *r, int status, const char *ctype, gs_buf *b)
     set_response(r, status, ctype, data, len);
 }
 
-/* A problem+json response for err at this request's path. When even that
- * cannot be allocated the status goes out with an empty body. */
+/* A problem+json response for err at this request's path. When the
+ * memory budget refuses the document (a 503 under memory pressure, say),
+ * send_response writes a plainer one without allocating, so that every
+ * error still carries its problem document. */
 static void set_problem_err(req *r, int status, const gs_error *err)
 {
     gs_buf b = GS_BUF_INIT;
@@ -199,7 +203,8 @@ static void set_problem_err(req *r, int status, const gs_error *err)
     gs_service_problem_json(err, status, r->path, &b);
     if (gs_buf_status(&b)) {
         gs_buf_free(&b);
-        set_response(r, status, NULL, NULL, 0);
+        set_response(r, status, "application/problem+json", NULL, 0);
+        r->resp_fallback = true;
         return;
     }
     set_buf_response(r, status, "application/problem+json", &b);
@@ -458,7 +463,14 @@ static enum MHD_Result send_response(req *r)
         count_request(r); /* before the client can see the answer */
         return MHD_queue_response(r->conn, (unsigned)r->status, resp);
     }
-    if (r->resp && !r->resp_static) {
+    if (r->resp_fallback) {
+        /* The detail is the title's: the error's own did not fit the
+         * budget (a request's struct has no room to keep it). */
+        char doc[GS_PROBLEM_FALLBACK_MAX];
+        size_t n = gs_service_problem_fallback(NULL, r->status, r->path, doc,
+                                               sizeof doc);
+        resp = MHD_create_response_from_buffer(n, doc, MHD_RESPMEM_MUST_COPY);
+    } else if (r->resp && !r->resp_static) {
         resp = MHD_create_response_from_buffer(r->resp_len, r->resp,
                                                MHD_RESPMEM_MUST_FREE);
         if (resp)

@@ -299,6 +299,46 @@ START_TEST(problem_document_fields)
 }
 END_TEST
 
+START_TEST(problem_fallback_document)
+{
+    /* The document written without allocating: the same fields, the
+     * detail and instance escaped into printable ASCII. */
+    char buf[GS_PROBLEM_FALLBACK_MAX];
+    gs_error err;
+    gs_error_set(&err, GS_EINVALID, "row 2: \"x\" \\ \x01 caf\xc3\xa9");
+    size_t n = gs_service_problem_fallback(&err, 503, "/solve/so\"ko\\ban", buf,
+                                           sizeof buf);
+    ck_assert_uint_eq(n, strlen(buf));
+    cJSON *d = cJSON_Parse(buf);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "type")->valuestring,
+                     "https://gridsolve.dev/problems/unavailable");
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "title")->valuestring,
+                     "Service unavailable");
+    ck_assert_int_eq(cJSON_GetObjectItem(d, "status")->valueint, 503);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring,
+                     "row 2: \"x\" \\ ? caf??");
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "instance")->valuestring,
+                     "/solve/so\"ko\\ban");
+    cJSON_Delete(d);
+
+    /* Without an error the detail is the title; a long instance is cut
+     * (at 160 bytes escaped: 80 quotes) and the document stays whole. */
+    char path[2000];
+    memset(path, '"', sizeof path - 1);
+    path[sizeof path - 1] = '\0';
+    n = gs_service_problem_fallback(NULL, 422, path, buf, sizeof buf);
+    ck_assert_uint_lt(n, sizeof buf);
+    d = cJSON_Parse(buf);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring,
+                     "Invalid puzzle");
+    ck_assert_uint_eq(strlen(cJSON_GetObjectItem(d, "instance")->valuestring),
+                      80);
+    cJSON_Delete(d);
+}
+END_TEST
+
 /* ---- the process memory budget ---------------------------------------- */
 
 /* A budget that leaves `room` bytes free now. */
@@ -553,6 +593,7 @@ Suite *gs_test_service_suite(void)
     tcase_add_test(tc, text_mode_error_names_case);
     tcase_add_test(tc, puzzles_document_lists_registry);
     tcase_add_test(tc, problem_document_fields);
+    tcase_add_test(tc, problem_fallback_document);
     tcase_add_test(tc, budget_refused_parse_is_503);
     tcase_add_test(tc, budget_refused_solve_is_limit_memory);
     tcase_add_test(tc, budget_refused_text_case_is_limit);
