@@ -278,23 +278,31 @@ START_TEST(puzzles_document_lists_registry)
 }
 END_TEST
 
+/* Parses the problem document `text` and checks its five fields (type
+ * after the base address); frees it. */
+static void check_problem(const char *text, const char *kind, const char *title,
+                          int status, const char *detail, const char *instance)
+{
+    char type[128];
+    snprintf(type, sizeof type, "https://gridsolve.dev/problems/%s", kind);
+    cJSON *d = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "type")->valuestring, type);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "title")->valuestring, title);
+    ck_assert_int_eq(cJSON_GetObjectItem(d, "status")->valueint, status);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring, detail);
+    ck_assert_str_eq(cJSON_GetObjectItem(d, "instance")->valuestring, instance);
+    cJSON_Delete(d);
+}
+
 START_TEST(problem_document_fields)
 {
     gs_buf out = GS_BUF_INIT;
     gs_error err;
     gs_error_set(&err, GS_EINVALID, "grid row 3 has 6 cells, expected 7");
     gs_service_problem_json(&err, 422, "/solve/bloxorz", &out);
-    cJSON *d = cJSON_Parse(out.data);
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "type")->valuestring,
-                     "https://gridsolve.dev/problems/invalid-puzzle");
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "title")->valuestring,
-                     "Invalid puzzle");
-    ck_assert_int_eq(cJSON_GetObjectItem(d, "status")->valueint, 422);
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring,
-                     "grid row 3 has 6 cells, expected 7");
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "instance")->valuestring,
-                     "/solve/bloxorz");
-    cJSON_Delete(d);
+    check_problem(out.data, "invalid-puzzle", "Invalid puzzle", 422,
+                  "grid row 3 has 6 cells, expected 7", "/solve/bloxorz");
     gs_buf_free(&out);
 }
 END_TEST
@@ -309,18 +317,8 @@ START_TEST(problem_fallback_document)
     size_t n = gs_service_problem_fallback(&err, 503, "/solve/so\"ko\\ban", buf,
                                            sizeof buf);
     ck_assert_uint_eq(n, strlen(buf));
-    cJSON *d = cJSON_Parse(buf);
-    ck_assert_ptr_nonnull(d);
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "type")->valuestring,
-                     "https://gridsolve.dev/problems/unavailable");
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "title")->valuestring,
-                     "Service unavailable");
-    ck_assert_int_eq(cJSON_GetObjectItem(d, "status")->valueint, 503);
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring,
-                     "row 2: \"x\" \\ ? caf??");
-    ck_assert_str_eq(cJSON_GetObjectItem(d, "instance")->valuestring,
-                     "/solve/so\"ko\\ban");
-    cJSON_Delete(d);
+    check_problem(buf, "unavailable", "Service unavailable", 503,
+                  "row 2: \"x\" \\ ? caf??", "/solve/so\"ko\\ban");
 
     /* Without an error the detail is the title; a long instance is cut
      * (at 160 bytes escaped: 80 quotes) and the document stays whole. */
@@ -329,7 +327,7 @@ START_TEST(problem_fallback_document)
     path[sizeof path - 1] = '\0';
     n = gs_service_problem_fallback(NULL, 422, path, buf, sizeof buf);
     ck_assert_uint_lt(n, sizeof buf);
-    d = cJSON_Parse(buf);
+    cJSON *d = cJSON_Parse(buf);
     ck_assert_ptr_nonnull(d);
     ck_assert_str_eq(cJSON_GetObjectItem(d, "detail")->valuestring,
                      "Invalid puzzle");
