@@ -50,7 +50,9 @@
  * deadlock.c (pruning), frozen.c (frozen goal boxes as walls), learn.c
  * (learned deadlock patterns), sym.c
  * (symmetries), pack.c (packing order, connectivity), macro.c
- * (tunnel, goal-area and corridor macros), fess.c (the feature-space search's
+ * (tunnel, goal-area and corridor macros), perim.c (the perimeter table:
+ * exact distances near the solved positions), area.c (its keys' player
+ * areas without a flood), fess.c (the feature-space search's
  * open lists), zone.c (`any`'s children's areas without a flood), search.c
  * (this: the search and the answer).
  */

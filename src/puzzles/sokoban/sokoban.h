@@ -60,7 +60,7 @@ int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
 
 void gs_sokoban_free(void *inst);
 
-/* The puzzle's solve entry (solve.c): solves one level for its objective
+/* The puzzle's solve entry (search.c): solves one level for its objective
  * within lim. Returns GS_OK with res filled, or an error. */
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err);
