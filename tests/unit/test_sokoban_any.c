@@ -808,6 +808,25 @@ START_TEST(test_any_slices)
             ck_assert(end[f] >= 10 * S);
         }
     }
+    /* The feature-space searches run to the deadline at every span, also
+     * past about 68 s, where the table's slice ends after 10 s and their
+     * time alone is empty (until then the portfolio skipped them there:
+     * a 120 s solve answered `limit` after 15 s). An empty slice before
+     * them is skipped. */
+    int64_t longer[] = {S, 10 * S, 60 * S, 68 * S, 69 * S, 120 * S, 600 * S};
+    int empty_alone = 0;
+    for (size_t i = 0; i < sizeof longer / sizeof *longer; i++) {
+        for (int re = 0; re < 2; re++) {
+            gs_sokoban_any_slices(longer[i], re, end);
+            ck_assert(gs_sokoban_any_slice_runs(end, SOK_SLICE_FESS));
+            empty_alone += end[f] == end[f - 1];
+        }
+    }
+    ck_assert_int_gt(empty_alone, 2);
+    gs_sokoban_any_slices(120 * S, false, end);
+    end[SOK_SLICE_GREEDY] = end[SOK_SLICE_PLAIN];
+    ck_assert(!gs_sokoban_any_slice_runs(end, SOK_SLICE_GREEDY));
+    ck_assert(gs_sokoban_any_slice_runs(end, SOK_SLICE_ASTAR));
 }
 END_TEST
 

@@ -1266,6 +1266,14 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
     end[f] = end[f - 1] > SOK_ANY_SHORT_NS ? end[f - 1] : SOK_ANY_SHORT_NS;
 }
 
+bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase)
+{
+    if (phase == 0)
+        return true;
+    int last = phase == SOK_SLICE_FESS ? SOK_SLICE_DUAL : phase;
+    return end[last] > end[phase - 1];
+}
+
 bool gs_sokoban_rearranges(sok_ctx *x)
 {
     uint32_t h = gs_sokoban_lower_bound(x, x->start_player, x->start_boxes);
@@ -1351,7 +1359,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             gs_limits part = slim;
             if (phase < SOK_SLICE_FESS && span > 0)
                 part.deadline_ns = now + end[phase];
-            if (phase > 0 && span > 0 && end[phase] <= end[phase - 1])
+            if (span > 0 && !gs_sokoban_any_slice_runs(end, phase))
                 continue; /* an empty slice */
             if (phase == SOK_SLICE_TABLE_FESS && !x.perim)
                 continue; /* no table: the same search as the next */

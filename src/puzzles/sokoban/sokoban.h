@@ -815,6 +815,11 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
  * SOK_ANY_SHORT_NS. */
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES]);
+/* Whether phase (a slice number up to SOK_SLICE_FESS) of a portfolio with
+ * these ends runs: one ending where the one before does is empty, but the
+ * last, the feature-space searches, runs to the deadline (end of
+ * SOK_SLICE_DUAL) even when its time alone is empty (past about 68 s). */
+bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
 
 /* Whether the level is a rearrangement (SOK_REARRANGE_DIV): its bound at
  * the start times SOK_REARRANGE_DIV is below its boxes. */
