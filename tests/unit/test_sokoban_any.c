@@ -383,6 +383,52 @@ START_TEST(test_fess_features)
 }
 END_TEST
 
+/* The connectivity advisor (search by weight) names the child that joins
+ * the most areas, only when it joins any, never a dead or already advised
+ * child. */
+START_TEST(test_fess_conn_advisor)
+{
+    static const char *const lvl[] = {"#########", "#..$    #", "##### ###",
+                                      "# $ @   #", "#       #", "#########"};
+    sok_level L;
+    sok_level_load(&L, lvl, NROWS(lvl), SOK_ANY);
+    L.x.fess_dual = true; /* the search by weight */
+    sok_fess *f = gs_sokoban_fess_new(&L.x, 0);
+    L.x.fess_dual = false;
+    ck_assert_ptr_nonnull(f);
+    int32_t b[2] = {sok_level_cell(&L, 3, 2), sok_level_cell(&L, 4, 6)};
+    struct sok_pend p[4];
+    memset(p, 0, sizeof p);
+    const int areas[4] = {3, 2, 2, 1};
+    const uint32_t h[4] = {5, 9, 7, 4};
+    for (int i = 0; i < 4; i++) {
+        p[i].feat = gs_sokoban_fess_features(&L.x, f, b, 0, areas[i]);
+        p[i].h = h[i];
+    }
+    /* The parent has 3 areas: the child left with 1 joins the most. */
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 4, 3), 3);
+    /* That one dead, or advised already: of the two left with 2 areas,
+     * the lower estimate. */
+    p[3].h = SOK_INF;
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 4, 3), 2);
+    p[3].h = 4;
+    p[3].advised = true;
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 4, 3), 2);
+    /* No child joins areas: no advice. */
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 3, 2), -1);
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 1, 3), -1);
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 0, 3), -1);
+    gs_sokoban_fess_free(f);
+    /* The search by estimate never asks it. */
+    p[3].advised = false;
+    f = gs_sokoban_fess_new(&L.x, 0);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gs_sokoban_fess_conn_advice(f, p, 4, 3), -1);
+    gs_sokoban_fess_free(f);
+    sok_level_free(&L);
+}
+END_TEST
+
 /* A one-row level for the feature-space search's open lists alone. */
 static const char *const ONE_ROW[] = {"#####", "#@$.#", "#####"};
 
@@ -1097,6 +1143,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_solve);
     tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
+    tcase_add_test(tc, test_fess_conn_advisor);
     tcase_add_test(tc, test_fess_order);
     tcase_add_test(tc, test_fess_dual_order);
     tcase_add_test(tc, test_fess_pack_advisor);

@@ -225,7 +225,8 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
                                              .prio = priority(x, cost, h),
                                              .h = h,
                                              .feat = feat,
-                                             .tag = 8};
+                                             .tag = 8,
+                                             .advised = true};
     }
     x->occ[to] = 0;
     x->occ[b] = 1;
@@ -359,8 +360,15 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         x->occ[to] = 0;
         x->occ[b] = 1;
     }
-    if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess))
+    if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess)) {
         npend = advise_pack(x, s, player, g, hp, zone, npend);
+        /* The areas are counted only with the analysis (zone). */
+        int j = zone ? gs_sokoban_fess_conn_advice(x->fess, x->pend, npend,
+                                                   x->zone.ncomp)
+                     : -1;
+        if (j >= 0)
+            x->pend[j].advised = true;
+    }
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
@@ -385,7 +393,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         if (rc == 1)
             rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
                                       x->pend[j].h, x->pend[j].cost,
-                                      x->pend[j].tag == 8);
+                                      x->pend[j].advised);
     }
     return rc < 0 ? rc : GS_OK;
 }

@@ -363,7 +363,8 @@ typedef struct sok_ctx {
         /* The bound (exact objectives: before the perimeter table's) or
          * the estimate (`any`), and the features (fess.c). */
         uint32_t h, feat;
-        uint8_t tag; /* the move byte: direction, bit 2 a goal macro */
+        uint8_t tag;  /* the move byte: direction, bit 2 a goal macro */
+        bool advised; /* an advisor's move (fess.c): weight 0 */
     } * pend;
     unsigned char *pkeys; /* 4*nboxes keys of key_size bytes */
     /* Packing order for `any` (pack.c): NULL on the exact objectives. */
@@ -772,6 +773,13 @@ bool gs_sokoban_fess_over(const sok_fess *f);
 /* Whether the last pick was the first round-robin pick of its cell or an
  * advised state: the packing advisor's turn (gs_sokoban_fess_pack_move). */
 bool gs_sokoban_fess_advise(const sok_fess *f);
+/* FESS's connectivity advisor, in the search by weight only: of the n
+ * children in pend, the one that leaves the fewest areas of free cells,
+ * when fewer than the parent's `areas` (ties: the lower estimate), not
+ * counting children already advised or dead. Its index, or -1 when no
+ * child joins areas or f searches by estimate. */
+int gs_sokoban_fess_conn_advice(const sok_fess *f, const struct sok_pend *pend,
+                                int n, int areas);
 /* FESS's packing advisor: the box off goal (slot in x->boxes, x->occ
  * holding them, the player on `player`) with the fewest pushes to the
  * deepest empty goal of the packing order (of the first SOK_FESS_TARGETS
