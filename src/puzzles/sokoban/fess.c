@@ -152,6 +152,17 @@ sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes)
     return f;
 }
 
+/* Where a feature key keeps the connectivity feature (8 bits). */
+#define FEAT_CONN_SHIFT 8
+
+/* The connectivity feature of `regions` areas of free cells: the areas
+ * the player is shut out of, saturated to its 8 bits. */
+static uint32_t conn_feature(int regions)
+{
+    uint32_t conn = regions > 0 ? (uint32_t)regions - 1 : 0;
+    return conn < 0xff ? conn : 0xff;
+}
+
 uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
                                   const int32_t *boxes, uint32_t pen,
                                   int regions)
@@ -163,14 +174,11 @@ uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
     }
     /* Packed: boxes on goals less those out of order (never below 0). */
     uint32_t packed = on > pen ? on - pen : 0;
-    uint32_t conn = regions > 0 ? (uint32_t)regions - 1 : 0;
     if (packed > 0xfff)
         packed = 0xfff;
-    if (conn > 0xff)
-        conn = 0xff;
     if (doors > 0xff)
         doors = 0xff;
-    return packed << 16 | conn << 8 | doors;
+    return packed << 16 | conn_feature(regions) << FEAT_CONN_SHIFT | doors;
 }
 
 int gs_sokoban_fess_conn_advice(const sok_fess *f, const struct sok_pend *pend,
@@ -178,12 +186,13 @@ int gs_sokoban_fess_conn_advice(const sok_fess *f, const struct sok_pend *pend,
 {
     if (!f->dual)
         return -1;
+    /* Compared as the features store them, saturation included. */
     int best = -1;
-    uint32_t fewest = areas > 0 ? (uint32_t)areas : 0, h = 0;
+    uint32_t fewest = conn_feature(areas), h = 0;
     for (int j = 0; j < n; j++) {
         if (pend[j].advised || pend[j].h >= SOK_INF / 2)
             continue;
-        uint32_t a = ((pend[j].feat >> 8) & 0xff) + 1; /* the `conn` field */
+        uint32_t a = pend[j].feat >> FEAT_CONN_SHIFT & 0xff;
         if (a < fewest || (best >= 0 && a == fewest && pend[j].h < h)) {
             best = j;
             fewest = a;
