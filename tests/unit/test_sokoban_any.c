@@ -803,10 +803,10 @@ END_TEST
 
 /* `any`'s time split: up to 10 s A*, plain and weighted greedy and the
  * feature-space search with the table end at their percentages and the
- * two without the table share the rest, the one by weight with its lean
- * share to the end; past it the greedy and table slices keep 3/2 of
- * their 10 s length, and the lean share holds until 10 s; the ends always
- * rise and the last is the deadline. */
+ * one by estimate has the rest (the one by weight none); past it the
+ * greedy and table slices keep 3/2 of their 10 s length, the search by
+ * estimate goes on alone until 10 s and then shares the rest with the
+ * one by weight; the ends always rise and the last is the deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
@@ -816,16 +816,16 @@ START_TEST(test_any_slices)
     gs_sokoban_any_slices(10 * S, false, end);
     for (int i = 0; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] == 10 * S / 100 * pct[i]);
-    ck_assert(end[SOK_SLICE_FESS] == 10 * S); /* lean to the end */
-    ck_assert(end[SOK_SLICE_DUAL] == 10 * S);
+    ck_assert(end[SOK_SLICE_FESS] == 10 * S);
+    ck_assert(end[SOK_SLICE_DUAL] == 10 * S); /* no weight slice */
     for (int i = 1; i < SOK_ANY_SLICES; i++)
         len10[i] = end[i] - end[i - 1];
     gs_sokoban_any_slices(60 * S, false, end);
     ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] - end[i - 1] == len10[i] / 100 * SOK_ANY_GREEDY_SLACK);
-    /* The search by weight with the lean share until 10 s, then half to
-     * the deadline. */
+    /* The search by estimate alone until 10 s, then the two
+     * feature-space searches in turns to the deadline. */
     int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
     ck_assert(end[f] == 10 * S);
     ck_assert(end[d] == 60 * S);
@@ -856,7 +856,7 @@ START_TEST(test_any_slices)
     }
     /* The feature-space searches run to the deadline at every span, also
      * past about 68 s, where the table's slice ends after 10 s and their
-     * lean part is empty (until then the portfolio skipped them there:
+     * time alone is empty (until then the portfolio skipped them there:
      * a 120 s solve answered `limit` after 15 s). An empty slice before
      * them is skipped. */
     int64_t longer[] = {S, 10 * S, 60 * S, 68 * S, 69 * S, 120 * S, 600 * S};
@@ -873,30 +873,6 @@ START_TEST(test_any_slices)
     end[SOK_SLICE_GREEDY] = end[SOK_SLICE_PLAIN];
     ck_assert(!gs_sokoban_any_slice_runs(end, SOK_SLICE_GREEDY));
     ck_assert(gs_sokoban_any_slice_runs(end, SOK_SLICE_ASTAR));
-}
-END_TEST
-
-/* The turns of the two feature-space searches: before lean_end the one
- * by estimate (run 0) has SOK_FESS_LEAN_SHARE percent of each turn and
- * the one by weight the rest, from lean_end on SOK_FESS_SHARE; a pair of
- * turns always spans SOK_FESS_TURN_NS. */
-START_TEST(test_fess_turn_shares)
-{
-    const int64_t T = SOK_FESS_TURN_NS, at = 5000000000LL;
-    ck_assert(SOK_FESS_LEAN_SHARE > SOK_FESS_SHARE);
-    ck_assert(gs_sokoban_fess_turn(0, at - 1, at) ==
-              T / 100 * SOK_FESS_LEAN_SHARE);
-    ck_assert(gs_sokoban_fess_turn(1, at - 1, at) ==
-              T / 100 * (100 - SOK_FESS_LEAN_SHARE));
-    ck_assert(gs_sokoban_fess_turn(0, at, at) == T / 100 * SOK_FESS_SHARE);
-    ck_assert(gs_sokoban_fess_turn(1, at + 1, at) ==
-              T / 100 * (100 - SOK_FESS_SHARE));
-    for (int64_t now = at - 2; now <= at + 2; now++) {
-        int64_t pair =
-            gs_sokoban_fess_turn(0, now, at) + gs_sokoban_fess_turn(1, now, at);
-        ck_assert(pair == T);
-        ck_assert(gs_sokoban_fess_turn(1, now, at) > 0);
-    }
 }
 END_TEST
 
@@ -1174,7 +1150,6 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_fess_turns);
     tcase_add_test(tc, test_any_slices);
-    tcase_add_test(tc, test_fess_turn_shares);
     tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_zone_push);

@@ -27,9 +27,9 @@
  *     the player is shut out of (pack.c), with tunnel and goal-area
  *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
  *     and macros in a feature-space search (fess.c), first with the A*'s
- *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
- *     in turns with one whose cells also pick by weight (fess_pair: the
- *     lean share until 10 s, half after). When a macro
+ *     table in the estimate to SOK_TABLE_FESS_END percent, then without;
+ *     past 10 s that one shares the time left, in turns, with one whose
+ *     cells also pick by weight (fess_pair). When a macro
  *     search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
@@ -999,27 +999,21 @@ static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
     return rc;
 }
 
-int64_t gs_sokoban_fess_turn(int run, int64_t now, int64_t lean_end)
-{
-    int64_t share = now < lean_end ? SOK_FESS_LEAN_SHARE : SOK_FESS_SHARE;
-    return SOK_FESS_TURN_NS / 100 * (run == 0 ? share : 100 - share);
-}
-
-/* `any`'s last slices: the feature-space search by estimate, alone when
- * not `pair` (to the end, in turns of solo_turn when not 0, which tests
- * use), else in turns with the one whose cells also pick by weight
- * (gs_sokoban_fess_turn: until `lean_end` the search by weight has the
- * smaller share; the memory budget is halved between them). Both are kept
- * between turns, so no work is lost: each finds whatever it finds alone,
- * at the time it would alone divided by its share, roughly. The search by
- * weight solves within about a second XSokoban levels the other misses in
- * a minute (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II
- * 131, which the other misses. When every run ran dry (the macros may
+/* `any`'s last slices: the feature-space search by estimate alone until
+ * `alone` (a time; INT64_MAX: to the end, in turns of solo_turn when not
+ * 0, which tests use), then in turns with the one whose cells also pick by
+ * weight (each gets SOK_FESS_SHARE and the rest percent of every
+ * SOK_FESS_TURN_NS, and the memory budget is halved between them). Both
+ * are kept between turns, so no work is lost: each finds whatever it
+ * finds alone, at the time it would alone times two, roughly. The
+ * searches by weight solve in under a second XSokoban levels the other
+ * misses in a minute (37, 61, 70, 76, 81), the one by estimate Microban
+ * II 131, which the other misses. When every run ran dry (the macros may
  * have skipped the only way) the plain search decides (as in
  * greedy_phase); when they ended otherwise, one refused memory: `limit`. */
-static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
-                     int64_t lean_end, int64_t solo_turn, gs_result *res,
-                     gs_sokoban_stats *st, gs_error *err)
+static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
+                     int64_t solo_turn, gs_result *res, gs_sokoban_stats *st,
+                     gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
@@ -1033,6 +1027,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
+    bool pair = alone < lim->deadline_ns;
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;
@@ -1043,11 +1038,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
     int found = -1;
     bool dry = true;     /* every run that ended ran dry (none out of memory) */
     uint64_t others = 0; /* states expanded by the runs not answering */
-    /* The first turn: by estimate. */
-    int64_t now = gs_now_ns();
-    int64_t until = pair        ? now + gs_sokoban_fess_turn(0, now, lean_end)
-                    : solo_turn ? now + solo_turn
-                                : 0;
+    /* The first turn: by estimate, alone. */
+    int64_t until = pair ? alone : solo_turn ? gs_now_ns() + solo_turn : 0;
     while (!rc && found < 0 && (live[0] || live[1])) {
         for (int i = 0; i < 2 && !rc && found < 0; i++) {
             if (!live[i])
@@ -1074,11 +1066,11 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
                     run[1 - i].lim.max_bytes =
                         lim->max_bytes - lim->max_bytes / 4;
             }
-            now = gs_now_ns();
-            int64_t turn = gs_sokoban_fess_turn(1 - i, now, lean_end);
+            int64_t turn = SOK_FESS_TURN_NS / 100 *
+                           (i == 0 ? 100 - SOK_FESS_SHARE : SOK_FESS_SHARE);
             if (!live[0] || !live[1])
                 turn = solo_turn; /* one left: it runs to its end */
-            until = turn ? now + turn : 0;
+            until = turn ? gs_now_ns() + turn : 0;
         }
     }
     for (int i = 0; i < 2; i++)
@@ -1266,9 +1258,11 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
         return;
     /* Longer: the greedy slices and the feature-space search with the
      * table keep their length at SOK_ANY_SHORT_NS times
-     * SOK_ANY_GREEDY_SLACK percent (at most their share); the search by
-     * weight keeps its lean share until SOK_ANY_SHORT_NS (end of
-     * SOK_SLICE_FESS), and has half of the rest (fess_pair). */
+     * SOK_ANY_GREEDY_SLACK percent (at most their share); the
+     * feature-space search by estimate goes on alone until
+     * SOK_ANY_SHORT_NS (what it solves at that limit it still solves
+     * past it, Microban II 109), then shares the rest with the one that
+     * also picks by weight (fess_pair). */
     int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, base);
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
@@ -1360,8 +1354,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * weighted one misses, Microban II 74, 115), the feature-weighted
          * greedy phase (it dives straight to many answers), then the
          * feature-space search (fess.c: it spreads its effort over ways
-         * of packing the greedy ones never leave), in turns with the
-         * one whose cells pick by weight every other time. A
+         * of packing the greedy ones never leave), past 10 s in turns
+         * with the one whose cells pick by weight every other time. A
          * phase exhausting the space proves the level impossible
          * (greedy_phase and fess_pair re-check without macros). */
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
@@ -1416,16 +1410,19 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             else if (phase == SOK_SLICE_GREEDY)
                 rc = greedy_phase(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = fess_pair(&x, &part, false, 0, 0, res, st, err);
+                rc = fess_pair(&x, &part, INT64_MAX, 0, res, st, err);
             else
-                rc = fess_pair(&x, &part, true, now + end[SOK_SLICE_FESS], 0,
-                               res, st, err);
+                rc = fess_pair(&x, &part,
+                               end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
+                                   ? now + end[SOK_SLICE_FESS]
+                                   : INT64_MAX,
+                               0, res, st, err);
             if (hide)
                 x.perim = table;
         }
         res->expanded += expanded;
     } else if (g->objective == SOK_ANY_FESS) {
-        rc = fess_pair(&x, &slim, false, 0, g->fess_turn_ns, res, st, err);
+        rc = fess_pair(&x, &slim, INT64_MAX, g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

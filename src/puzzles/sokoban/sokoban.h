@@ -125,16 +125,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (104, 126) within 0.26 s; the search with the table solves Microban I
  * 93 in 1.06 s, Microban II 124 in 0.4 s (without: none and 4.8 s) and
  * 109 at about 2.5 s once the table's layer 13 is whole (table_finish
- * finishes the layer the A* slice's deadline cut). The last slice runs
- * the search without the table in turns with the one that also picks by
- * weight (fess_pair, each kept between its turns): the first has
- * SOK_FESS_LEAN_SHARE percent of every SOK_FESS_TURN_NS and needs about
- * 3 s of its own for Microban II 131; the second, on its own, solves
- * XSokoban 21, 37, 47, 61, 70, 76 and 81 within 1.1 s each, which the
- * others miss at 10 s. Past SOK_ANY_SHORT_NS the plain, weighted and
- * table slices keep SOK_ANY_GREEDY_SLACK percent of their length there,
- * the lean share holds until SOK_ANY_SHORT_NS, and from then on each
- * search has half (SOK_FESS_SHARE). */
+ * finishes the layer the A* slice's deadline cut), and the one without
+ * needs 5.9 s for Microban II 131. Past it the plain, weighted and table
+ * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
+ * search by estimate goes on alone until SOK_ANY_SHORT_NS, and the rest
+ * it shares with the search by weight, in turns, each kept between them
+ * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to
+ * the search by estimate). */
 #define SOK_ANY_SLICES 6
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
@@ -161,9 +158,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #endif
 #ifndef SOK_FESS_SHARE
 #define SOK_FESS_SHARE 50
-#endif
-#ifndef SOK_FESS_LEAN_SHARE
-#define SOK_FESS_LEAN_SHARE 80
 #endif
 /* The turns of the two feature-space searches past their slices
  * (search.c, fess_pair). */
@@ -822,9 +816,8 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 
 /* `any`'s portfolio (search.c) */
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
- * weighted greedy, feature-space search with the table, then by estimate
- * and by weight in turns, fess_pair: the search by weight with the lean
- * share, then with half) in
+ * weighted greedy, feature-space search with the table, by estimate
+ * alone, then by estimate and by weight in turns: fess_pair) in
  * nanoseconds after the start, for a deadline span ns away (all 0 when
  * span <= 0; a slice ending where the one before does is empty); see
  * SOK_ANY_SHORT_NS. */
@@ -833,13 +826,8 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
 /* Whether phase (a slice number up to SOK_SLICE_FESS) of a portfolio with
  * these ends runs: one ending where the one before does is empty, but the
  * last, the feature-space searches, runs to the deadline (end of
- * SOK_SLICE_DUAL) even when its lean part is empty (past about 68 s). */
+ * SOK_SLICE_DUAL) even when its time alone is empty (past about 68 s). */
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
-/* The length of the next turn of run 0 (the feature-space search by
- * estimate) or 1 (by weight) when they take turns, at time `now`: run 0
- * has SOK_FESS_LEAN_SHARE percent of each SOK_FESS_TURN_NS before
- * lean_end, SOK_FESS_SHARE from then on; run 1 the rest. */
-int64_t gs_sokoban_fess_turn(int run, int64_t now, int64_t lean_end);
 
 /* Whether the level is a rearrangement (SOK_REARRANGE_DIV): its bound at
  * the start times SOK_REARRANGE_DIV is below its boxes. */
