@@ -152,15 +152,17 @@ sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes)
     return f;
 }
 
-/* Where a feature key keeps the connectivity feature (8 bits). */
+/* Where a feature key keeps the connectivity feature, and its largest
+ * value (8 bits). */
 #define FEAT_CONN_SHIFT 8
+#define FEAT_CONN_MAX 0xffu
 
 /* The connectivity feature of `regions` areas of free cells: the areas
  * the player is shut out of, saturated to its 8 bits. */
 static uint32_t conn_feature(int regions)
 {
     uint32_t conn = regions > 0 ? (uint32_t)regions - 1 : 0;
-    return conn < 0xff ? conn : 0xff;
+    return conn < FEAT_CONN_MAX ? conn : FEAT_CONN_MAX;
 }
 
 uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
@@ -192,7 +194,7 @@ int gs_sokoban_fess_conn_advice(const sok_fess *f, const struct sok_pend *pend,
     for (int j = 0; j < n; j++) {
         if (pend[j].advised || pend[j].h >= SOK_INF / 2)
             continue;
-        uint32_t a = pend[j].feat >> FEAT_CONN_SHIFT & 0xff;
+        uint32_t a = pend[j].feat >> FEAT_CONN_SHIFT & FEAT_CONN_MAX;
         if (a < fewest || (best >= 0 && a == fewest && pend[j].h < h)) {
             best = j;
             fewest = a;
