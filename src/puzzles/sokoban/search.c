@@ -999,18 +999,26 @@ static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
     return rc;
 }
 
+/* The length of a turn of run i (0: by estimate) when the two take turns
+ * (fess_pair). */
+static int64_t fess_turn(int i)
+{
+    return SOK_FESS_TURN_NS / 100 *
+           (i == 0 ? SOK_FESS_SHARE : 100 - SOK_FESS_SHARE);
+}
+
 /* `any`'s last slices: the feature-space search by estimate alone until
  * `alone` (a time; INT64_MAX: to the end, in turns of solo_turn when not
- * 0, which tests use), then in turns with the one whose cells also pick by
- * weight (each gets SOK_FESS_SHARE and the rest percent of every
- * SOK_FESS_TURN_NS, and the memory budget is halved between them). Both
- * are kept between turns, so no work is lost: each finds whatever it
- * finds alone, at the time it would alone times two, roughly. The
- * searches by weight solve in under a second XSokoban levels the other
- * misses in a minute (37, 61, 70, 76, 81), the one by estimate Microban
- * II 131, which the other misses. When every run ran dry (the macros may
- * have skipped the only way) the plain search decides (as in
- * greedy_phase); when they ended otherwise, one refused memory: `limit`. */
+ * 0, which tests use; 0: not at all), then in turns with the one whose
+ * cells also pick by weight (fess_turn; the memory budget is halved
+ * between them). Both are kept between turns, so no work is lost: each
+ * finds whatever it finds alone, at the time it would alone times two,
+ * roughly. The searches by weight solve in under a second XSokoban levels
+ * the other misses in a minute (37, 61, 70, 76, 81), the one by estimate
+ * Microban II 131, which the other misses. When a run ran dry (the macros
+ * may have skipped the only way) the plain search decides (as in
+ * greedy_phase); when both ended otherwise, they refused memory:
+ * `limit`. */
 static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                      int64_t solo_turn, gs_result *res, gs_sokoban_stats *st,
                      gs_error *err)
@@ -1027,7 +1035,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
-    bool pair = alone < lim->deadline_ns;
+    bool pair = alone < INT64_MAX &&
+                (!lim->deadline_ns || alone < lim->deadline_ns);
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;
@@ -1036,10 +1045,13 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
         rc = frun_open(x, &run[1], &each, true, err);
     bool live[2] = {!rc, !rc && pair};
     int found = -1;
-    bool dry = true;     /* every run that ended ran dry (none out of memory) */
+    bool dry = false;    /* a run ran dry */
     uint64_t others = 0; /* states expanded by the runs not answering */
-    /* The first turn: by estimate, alone. */
-    int64_t until = pair ? alone : solo_turn ? gs_now_ns() + solo_turn : 0;
+    /* The first turn: by estimate, alone until `alone`. */
+    int64_t now = gs_now_ns();
+    int64_t until = pair        ? (alone > now ? alone : now + fess_turn(0))
+                    : solo_turn ? now + solo_turn
+                                : 0;
     while (!rc && found < 0 && (live[0] || live[1])) {
         for (int i = 0; i < 2 && !rc && found < 0; i++) {
             if (!live[i])
@@ -1056,18 +1068,22 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                  * its macros may have skipped the only way). */
                 run[i].rc = GS_ELIMIT;
                 found = i;
+            } else if (r == 0) {
+                /* Ran dry: the other has the same children and macros, so
+                 * it would too, only later (SokHard Eiligh: each run
+                 * expands 563,195 states); the plain search decides now. */
+                dry = true;
+                live[0] = live[1] = false;
             } else if (r != SOK_PAUSED) {
-                /* Ran dry, or refused memory: its store goes, and the
-                 * other may use the whole budget. */
+                /* Refused memory: its store goes, and the other may use
+                 * the whole budget. */
                 live[i] = false;
-                dry = dry && r == 0;
                 frun_close(x, &run[i], lim, NULL, &others, st, err);
                 if (live[1 - i] && lim->max_bytes)
                     run[1 - i].lim.max_bytes =
                         lim->max_bytes - lim->max_bytes / 4;
             }
-            int64_t turn = SOK_FESS_TURN_NS / 100 *
-                           (i == 0 ? 100 - SOK_FESS_SHARE : SOK_FESS_SHARE);
+            int64_t turn = fess_turn(1 - i);
             if (!live[0] || !live[1])
                 turn = solo_turn; /* one left: it runs to its end */
             until = turn ? gs_now_ns() + turn : 0;
@@ -1079,7 +1095,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     if (!rc && found >= 0) {
         rc = frun_close(x, &run[found], lim, res, NULL, st, err);
     } else if (!rc && dry) {
-        /* Every run ran dry: the plain search decides. */
+        /* A run ran dry, but its macros may have skipped the only way:
+         * the plain search decides. */
         x->tunnels = false;
         x->goal_macros = false;
         x->learning = learning;
@@ -1422,7 +1439,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         }
         res->expanded += expanded;
     } else if (g->objective == SOK_ANY_FESS) {
-        rc = fess_pair(&x, &slim, INT64_MAX, g->fess_turn_ns, res, st, err);
+        rc = fess_pair(&x, &slim, g->fess_paired ? 0 : INT64_MAX,
+                       g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
