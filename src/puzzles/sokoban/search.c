@@ -1035,8 +1035,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
-    bool pair = alone < INT64_MAX &&
-                (!lim->deadline_ns || alone < lim->deadline_ns);
+    bool pair =
+        alone < INT64_MAX && (!lim->deadline_ns || alone < lim->deadline_ns);
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;

@@ -48,8 +48,8 @@ typedef struct gs_sokoban {
     bool learn_always; /* tests: learn deadlock patterns with few boxes */
     bool no_corridors; /* tests: the exact searches without corridor macros */
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
-    bool fess_paired; /* tests: SOK_ANY_FESS in turns with the search by
-                       * weight from the start (fess_pair) */
+    bool fess_paired;     /* tests: SOK_ANY_FESS in turns with the search by
+                           * weight from the start (fess_pair) */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
