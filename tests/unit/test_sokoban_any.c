@@ -655,6 +655,27 @@ START_TEST(test_fess_pair)
 }
 END_TEST
 
+START_TEST(test_fess_until)
+{
+    /* The search by weight alone in its burst (the search by estimate one
+     * expansion), then the search by estimate alone, then turns. */
+    const int64_t burst = 500, alone = 10000, T = SOK_FESS_TURN_NS;
+    ck_assert(gs_sokoban_fess_until(1, 100, burst, alone) == burst);
+    ck_assert(gs_sokoban_fess_until(0, 100, burst, alone) == 100);
+    ck_assert(gs_sokoban_fess_until(0, burst, burst, alone) == alone);
+    ck_assert(gs_sokoban_fess_until(1, burst, burst, alone) == burst);
+    ck_assert(gs_sokoban_fess_until(0, alone, burst, alone) ==
+              alone + T / 100 * SOK_FESS_SHARE);
+    ck_assert(gs_sokoban_fess_until(1, alone, burst, alone) ==
+              alone + T / 100 * (100 - SOK_FESS_SHARE));
+    /* No burst, the search by estimate alone to the end. */
+    ck_assert(gs_sokoban_fess_until(0, 7, 0, INT64_MAX) == INT64_MAX);
+    /* Turns from the start. */
+    ck_assert(gs_sokoban_fess_until(1, 7, 0, 0) ==
+              7 + T / 100 * (100 - SOK_FESS_SHARE));
+}
+END_TEST
+
 /* ------------------------------------------------ frozen goal boxes */
 
 /* Pushes the box at (r, c) one step in direction d in x->occ and asks
@@ -1200,6 +1221,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_solve);
     tcase_add_test(tc, test_fess_turns);
     tcase_add_test(tc, test_fess_pair);
+    tcase_add_test(tc, test_fess_until);
     tcase_add_test(tc, test_any_slices);
     tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);

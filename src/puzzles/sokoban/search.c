@@ -27,9 +27,10 @@
  *     the player is shut out of (pack.c), with tunnel and goal-area
  *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
  *     and macros in a feature-space search (fess.c), first with the A*'s
- *     table in the estimate to SOK_TABLE_FESS_END percent, then without;
- *     past 10 s that one shares the time left, in turns, with one whose
- *     cells also pick by weight (fess_pair). When a macro
+ *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
+ *     beside one whose cells also pick by weight: a burst of that one
+ *     first (SOK_FESS_BURST), and past 10 s the two in turns (fess_pair).
+ *     When a macro
  *     search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
@@ -1007,21 +1008,32 @@ static int64_t fess_turn(int i)
            (i == 0 ? SOK_FESS_SHARE : 100 - SOK_FESS_SHARE);
 }
 
-/* `any`'s last slices: the feature-space search by estimate alone until
- * `alone` (a time; INT64_MAX: to the end, in turns of solo_turn when not
- * 0, which tests use; 0: not at all), then in turns with the one whose
- * cells also pick by weight (fess_turn; the memory budget is halved
- * between them). Both are kept between turns, so no work is lost: each
- * finds whatever it finds alone, at the time it would alone times two,
- * roughly. The searches by weight solve in under a second XSokoban levels
- * the other misses in a minute (37, 61, 70, 76, 81), the one by estimate
- * Microban II 131, which the other misses. When a run ran dry (the macros
- * may have skipped the only way) the plain search decides (as in
- * greedy_phase); when both ended otherwise, they refused memory:
- * `limit`. */
-static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
-                     int64_t solo_turn, gs_result *res, gs_sokoban_stats *st,
-                     gs_error *err)
+int64_t gs_sokoban_fess_until(int run, int64_t now, int64_t burst_end,
+                              int64_t alone)
+{
+    if (now < burst_end)
+        return run == 1 ? burst_end : now;
+    if (now < alone)
+        return run == 0 ? alone : now;
+    return now + fess_turn(run);
+}
+
+/* `any`'s last slices: the feature-space search by estimate, and when
+ * `pair` the one whose cells also pick by weight, on the schedule of
+ * gs_sokoban_fess_until (the search by weight alone until burst_end, the
+ * one by estimate alone until `alone`, INT64_MAX: to the end; then
+ * turns; the memory budget is halved between them); alone, in turns of
+ * solo_turn when not 0, which tests use. Both are kept between turns, so
+ * no work is lost: each finds whatever it finds alone, at the time it
+ * would alone divided by its share, roughly. The search by weight solves
+ * within about a second XSokoban levels the other misses in a minute
+ * (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II 131,
+ * which the other misses. When a run ran dry (the macros may have skipped
+ * the only way) the plain search decides (as in greedy_phase); when both
+ * ended otherwise, they refused memory: `limit`. */
+static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
+                     int64_t burst_end, int64_t alone, int64_t solo_turn,
+                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
@@ -1035,8 +1047,6 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
-    bool pair =
-        alone < INT64_MAX && (!lim->deadline_ns || alone < lim->deadline_ns);
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;
@@ -1047,17 +1057,19 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     int found = -1;
     bool dry = false;    /* a run ran dry */
     uint64_t others = 0; /* states expanded by the runs not answering */
-    /* The first turn: by estimate, alone until `alone`. */
-    int64_t now = gs_now_ns();
-    int64_t until = pair        ? (alone > now ? alone : now + fess_turn(0))
-                    : solo_turn ? now + solo_turn
-                                : 0;
     while (!rc && found < 0 && (live[0] || live[1])) {
         for (int i = 0; i < 2 && !rc && found < 0; i++) {
             if (!live[i])
                 continue;
+            int64_t now = gs_now_ns(), until;
+            if (live[0] && live[1])
+                until = gs_sokoban_fess_until(i, now, burst_end, alone);
+            else /* one: it runs to its end */
+                until = solo_turn ? now + solo_turn : 0;
             frun_turn(x, &run[i], until);
             int r = run[i].rc;
+            bool last = i == 1 && r == SOK_PAUSED && alone == INT64_MAX &&
+                        gs_now_ns() >= burst_end;
             if (r < 0 && r != GS_ELIMIT) {
                 rc = gs_error_set(err, r,
                                   "sokoban: out of memory in the search");
@@ -1074,19 +1086,15 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
                  * expands 563,195 states); the plain search decides now. */
                 dry = true;
                 live[0] = live[1] = false;
-            } else if (r != SOK_PAUSED) {
-                /* Refused memory: its store goes, and the other may use
-                 * the whole budget. */
+            } else if (r != SOK_PAUSED || last) {
+                /* Refused memory, or its burst was its last turn: its
+                 * store goes, and the other may use the whole budget. */
                 live[i] = false;
                 frun_close(x, &run[i], lim, NULL, &others, st, err);
                 if (live[1 - i] && lim->max_bytes)
                     run[1 - i].lim.max_bytes =
                         lim->max_bytes - lim->max_bytes / 4;
             }
-            int64_t turn = fess_turn(1 - i);
-            if (!live[0] || !live[1])
-                turn = solo_turn; /* one left: it runs to its end */
-            until = turn ? gs_now_ns() + turn : 0;
         }
     }
     for (int i = 0; i < 2; i++)
@@ -1110,6 +1118,16 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t alone,
     x->goal_macros = false;
     x->learning = learning;
     return rc;
+}
+
+/* The search by weight's burst at the start of `any`'s last slice, for a
+ * deadline span ns away: SOK_FESS_BURST percent of it, up to
+ * SOK_ANY_SHORT_NS. */
+static int64_t fess_burst(int64_t span)
+{
+    if (span > SOK_ANY_SHORT_NS)
+        span = SOK_ANY_SHORT_NS;
+    return span > 0 ? span / 100 * SOK_FESS_BURST : 0;
 }
 
 /* The time `pct` percent of the way from `from` to `deadline`; deadline
@@ -1276,10 +1294,10 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
     /* Longer: the greedy slices and the feature-space search with the
      * table keep their length at SOK_ANY_SHORT_NS times
      * SOK_ANY_GREEDY_SLACK percent (at most their share); the
-     * feature-space search by estimate goes on alone until
-     * SOK_ANY_SHORT_NS (what it solves at that limit it still solves
-     * past it, Microban II 109), then shares the rest with the one that
-     * also picks by weight (fess_pair). */
+     * feature-space search by estimate goes on alone (after the burst
+     * of the one that also picks by weight) until SOK_ANY_SHORT_NS (what
+     * it solves at that limit it still solves past it, Microban II 109),
+     * then shares the rest with the other (fess_pair). */
     int64_t base[SOK_ANY_SLICES];
     gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, base);
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
@@ -1371,8 +1389,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * weighted one misses, Microban II 74, 115), the feature-weighted
          * greedy phase (it dives straight to many answers), then the
          * feature-space search (fess.c: it spreads its effort over ways
-         * of packing the greedy ones never leave), past 10 s in turns
-         * with the one whose cells pick by weight every other time. A
+         * of packing the greedy ones never leave), after a burst of, and
+         * past 10 s in turns with, the one whose cells pick by weight
+         * every other time. A
          * phase exhausting the space proves the level impossible
          * (greedy_phase and fess_pair re-check without macros). */
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
@@ -1427,9 +1446,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             else if (phase == SOK_SLICE_GREEDY)
                 rc = greedy_phase(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = fess_pair(&x, &part, INT64_MAX, 0, res, st, err);
+                rc = fess_pair(&x, &part, false, 0, INT64_MAX, 0, res, st, err);
             else
-                rc = fess_pair(&x, &part,
+                rc = fess_pair(&x, &part, true, gs_now_ns() + fess_burst(span),
                                end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
                                    ? now + end[SOK_SLICE_FESS]
                                    : INT64_MAX,
@@ -1439,8 +1458,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         }
         res->expanded += expanded;
     } else if (g->objective == SOK_ANY_FESS) {
-        rc = fess_pair(&x, &slim, g->fess_paired ? 0 : INT64_MAX,
-                       g->fess_turn_ns, res, st, err);
+        rc = fess_pair(&x, &slim, g->fess_paired, 0,
+                       g->fess_paired ? 0 : INT64_MAX, g->fess_turn_ns, res, st,
+                       err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

@@ -133,7 +133,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * search by estimate goes on alone until SOK_ANY_SHORT_NS, and the rest
  * it shares with the search by weight, in turns, each kept between them
  * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to
- * the search by estimate). */
+ * the search by estimate). At any deadline the search by weight has the
+ * last slice alone first, for SOK_FESS_BURST percent of the time up to
+ * SOK_ANY_SHORT_NS (0.5 s at 10 s): on its own it solves XSokoban 37, 61
+ * and 70 within that. */
 #define SOK_ANY_SLICES 6
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
@@ -160,6 +163,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #endif
 #ifndef SOK_FESS_SHARE
 #define SOK_FESS_SHARE 50
+#endif
+/* The search by weight's burst at the start of the last slice (search.c,
+ * fess_burst): percent of the time, up to SOK_ANY_SHORT_NS. */
+#ifndef SOK_FESS_BURST
+#define SOK_FESS_BURST 5
 #endif
 /* The turns of the two feature-space searches past their slices
  * (search.c, fess_pair). */
@@ -819,7 +827,8 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 /* `any`'s portfolio (search.c) */
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
  * weighted greedy, feature-space search with the table, by estimate
- * alone, then by estimate and by weight in turns: fess_pair) in
+ * alone after a burst by weight, then by estimate and by weight in
+ * turns: fess_pair) in
  * nanoseconds after the start, for a deadline span ns away (all 0 when
  * span <= 0; a slice ending where the one before does is empty); see
  * SOK_ANY_SHORT_NS. */
@@ -830,6 +839,13 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
  * last, the feature-space searches, runs to the deadline (end of
  * SOK_SLICE_DUAL) even when its time alone is empty (past about 68 s). */
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
+/* When the turn of `run` (0: the feature-space search by estimate, 1: by
+ * weight) that starts at `now` ends, when the two take turns (fess_pair):
+ * run 1 alone until burst_end, then run 0 alone until `alone`, then each
+ * SOK_FESS_SHARE and the rest percent of every SOK_FESS_TURN_NS. A turn
+ * ending at `now` is one expansion. */
+int64_t gs_sokoban_fess_until(int run, int64_t now, int64_t burst_end,
+                              int64_t alone);
 
 /* Whether the level is a rearrangement (SOK_REARRANGE_DIV): its bound at
  * the start times SOK_REARRANGE_DIV is below its boxes. */
