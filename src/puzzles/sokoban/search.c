@@ -30,8 +30,7 @@
  *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
  *     beside one whose cells also pick by weight: a burst of that one
  *     first (SOK_FESS_BURST), and past 10 s the two in turns (fess_pair).
- *     When a macro
- *     search runs out of states, the plain search decides.
+ *     When a macro search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
  * can never be pushed to a goal from any side), matchings with no finite
@@ -1391,9 +1390,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
          * feature-space search (fess.c: it spreads its effort over ways
          * of packing the greedy ones never leave), after a burst of, and
          * past 10 s in turns with, the one whose cells pick by weight
-         * every other time. A
-         * phase exhausting the space proves the level impossible
-         * (greedy_phase and fess_pair re-check without macros). */
+         * every other time. A phase exhausting the space proves the
+         * level impossible (greedy_phase and fess_pair re-check without
+         * macros). */
         int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
         int64_t end[SOK_ANY_SLICES];
         x.rearrange = gs_sokoban_rearranges(&x);

@@ -828,10 +828,9 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
  * weighted greedy, feature-space search with the table, by estimate
  * alone after a burst by weight, then by estimate and by weight in
- * turns: fess_pair) in
- * nanoseconds after the start, for a deadline span ns away (all 0 when
- * span <= 0; a slice ending where the one before does is empty); see
- * SOK_ANY_SHORT_NS. */
+ * turns: fess_pair) in nanoseconds after the start, for a deadline span
+ * ns away (all 0 when span <= 0; a slice ending where the one before
+ * does is empty); see SOK_ANY_SHORT_NS. */
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES]);
 /* Whether phase (a slice number up to SOK_SLICE_FESS) of a portfolio with
