@@ -461,6 +461,13 @@ START_TEST(test_fess_order)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_ELIMIT);
     ck_assert(gs_sokoban_fess_over(f));
+    /* Given a larger budget (its twin gone, fess_pair), it takes more. */
+    gs_sokoban_fess_set_budget(f, 1 << 20);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_OK);
+    uint64_t got, gv;
+    ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 1);
+    ck_assert_uint_eq(got, 1);
+    ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 0);
     gs_sokoban_fess_free(f);
     sok_level_free(&L);
 }

@@ -426,6 +426,11 @@ bool gs_sokoban_fess_over(const sok_fess *f)
     return f->over;
 }
 
+void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes)
+{
+    f->max_bytes = max_bytes;
+}
+
 bool gs_sokoban_fess_advise(const sok_fess *f)
 {
     return f->advise;

@@ -1090,9 +1090,12 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
                  * store goes, and the other may use the whole budget. */
                 live[i] = false;
                 frun_close(x, &run[i], lim, NULL, &others, st, err);
-                if (live[1 - i] && lim->max_bytes)
+                if (live[1 - i] && lim->max_bytes) {
                     run[1 - i].lim.max_bytes =
                         lim->max_bytes - lim->max_bytes / 4;
+                    gs_sokoban_fess_set_budget(run[1 - i].fess,
+                                               lim->max_bytes / 4);
+                }
             }
         }
     }

@@ -780,6 +780,9 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
+/* Sets the open lists' budget (0: no cap), as gs_sokoban_fess_new's
+ * max_bytes: a search given the whole budget once its twin is gone. */
+void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes);
 /* Whether the last pick was the first round-robin pick of its cell or an
  * advised state: the packing advisor's turn (gs_sokoban_fess_pack_move). */
 bool gs_sokoban_fess_advise(const sok_fess *f);
