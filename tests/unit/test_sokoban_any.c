@@ -566,15 +566,18 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
-/* Solves rows with the feature-space search alone, paused and resumed
- * every turn_ns (0: never) as `any`'s last slices do (fess_pair). */
-static void fess_solve_turns(const char *const *rows, int n, int64_t turn_ns,
-                             gs_result *res)
+/* Solves rows with the feature-space search alone (SOK_ANY_FESS), paused
+ * and resumed every turn_ns (0: never) as `any`'s last slices do
+ * (fess_pair), or when paired in turns with the search by weight from
+ * the start. */
+static void fess_solve(const char *const *rows, int n, int64_t turn_ns,
+                       bool paired, gs_result *res)
 {
     gs_sokoban *g = sok_level_build(rows, n);
     gs_error err = {0};
     g->objective = SOK_ANY_FESS;
     g->fess_turn_ns = turn_ns;
+    g->fess_paired = paired;
     gs_limits none = {0};
     gs_result_clear(res);
     ck_assert_int_eq(gs_sokoban_solve(g, &none, res, &err), GS_OK);
@@ -598,8 +601,8 @@ START_TEST(test_fess_turns)
     int n[3] = {NROWS(mb60), NROWS(tunnel), NROWS(stuck)};
     for (int i = 0; i < 3; i++) {
         gs_result whole, turns;
-        fess_solve_turns(levels[i], n[i], 0, &whole);
-        fess_solve_turns(levels[i], n[i], 1, &turns);
+        fess_solve(levels[i], n[i], 0, false, &whole);
+        fess_solve(levels[i], n[i], 1, false, &turns);
         ck_assert_int_eq(turns.status, whole.status);
         ck_assert_uint_eq(turns.expanded, whole.expanded);
         if (whole.status == GS_SOLVED) {
@@ -611,21 +614,6 @@ START_TEST(test_fess_turns)
     }
 }
 END_TEST
-
-/* Solves rows with the feature-space search alone (SOK_ANY_FESS), with
- * the search by weight taking turns from the start when paired. */
-static void fess_solve_paired(const char *const *rows, int n, bool paired,
-                              gs_result *res)
-{
-    gs_sokoban *g = sok_level_build(rows, n);
-    gs_error err = {0};
-    g->objective = SOK_ANY_FESS;
-    g->fess_paired = paired;
-    gs_limits none = {0};
-    gs_result_clear(res);
-    ck_assert_int_eq(gs_sokoban_solve(g, &none, res, &err), GS_OK);
-    gs_sokoban_free(g);
-}
 
 START_TEST(test_fess_pair)
 {
@@ -639,7 +627,7 @@ START_TEST(test_fess_pair)
     int n[2] = {NROWS(room), NROWS(tunnel)};
     for (int i = 0; i < 2; i++) {
         gs_result res;
-        fess_solve_paired(levels[i], n[i], true, &res);
+        fess_solve(levels[i], n[i], 0, true, &res);
         ck_assert_int_eq(res.status, GS_SOLVED);
         long pushes = any_replay(levels[i], n[i], res.moves);
         ck_assert_msg(pushes == res.pushes, "level %d: %s does not replay", i,
@@ -651,8 +639,8 @@ START_TEST(test_fess_pair)
      * used to: SokHard Eiligh, 563,195 states each, twice the time). */
     static const char *const stuck[] = {"########", "#..$$ @#", "########"};
     gs_result alone, paired;
-    fess_solve_paired(stuck, NROWS(stuck), false, &alone);
-    fess_solve_paired(stuck, NROWS(stuck), true, &paired);
+    fess_solve(stuck, NROWS(stuck), 0, false, &alone);
+    fess_solve(stuck, NROWS(stuck), 0, true, &paired);
     ck_assert_int_eq(alone.status, GS_IMPOSSIBLE);
     ck_assert_int_eq(paired.status, GS_IMPOSSIBLE);
     ck_assert_uint_gt(alone.expanded, 0);

@@ -1017,22 +1017,22 @@ int64_t gs_sokoban_fess_until(int run, int64_t now, int64_t burst_end,
     return now + fess_turn(run);
 }
 
-/* `any`'s last slices: the feature-space search by estimate, and when
- * `pair` the one whose cells also pick by weight, on the schedule of
- * gs_sokoban_fess_until (the search by weight alone until burst_end, the
- * one by estimate alone until `alone`, INT64_MAX: to the end; then
- * turns; the memory budget is halved between them); alone, in turns of
- * solo_turn when not 0, which tests use. Both are kept between turns, so
- * no work is lost: each finds whatever it finds alone, at the time it
- * would alone divided by its share, roughly. The search by weight solves
- * within about a second XSokoban levels the other misses in a minute
- * (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II 131,
+/* `any`'s last slices: the feature-space search by estimate, and with a
+ * burst_end or an `alone` before INT64_MAX the one whose cells also pick
+ * by weight, on the schedule of gs_sokoban_fess_until (the search by
+ * weight alone until burst_end, the one by estimate alone until `alone`,
+ * INT64_MAX: to the end; then turns; the memory budget is halved between
+ * them); else alone, in turns of solo_turn when not 0, which tests use. Both
+ * are kept between turns, so no work is lost: each finds whatever it finds
+ * alone, at the time it would alone divided by its share, roughly. The search
+ * by weight solves within about a second XSokoban levels the other misses in a
+ * minute (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II 131,
  * which the other misses. When a run ran dry (the macros may have skipped
  * the only way) the plain search decides (as in greedy_phase); when both
  * ended otherwise, they refused memory: `limit`. */
-static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
-                     int64_t burst_end, int64_t alone, int64_t solo_turn,
-                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
+static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
+                     int64_t alone, int64_t solo_turn, gs_result *res,
+                     gs_sokoban_stats *st, gs_error *err)
 {
     x->obj = SOK_ANY;
     x->plain = false;
@@ -1046,6 +1046,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, bool pair,
     x->learning = false;
     sok_frun run[2];
     memset(run, 0, sizeof run);
+    bool pair = burst_end > 0 || alone < INT64_MAX;
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;
@@ -1448,9 +1449,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
             else if (phase == SOK_SLICE_GREEDY)
                 rc = greedy_phase(&x, &part, res, st, err);
             else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = fess_pair(&x, &part, false, 0, INT64_MAX, 0, res, st, err);
+                rc = fess_pair(&x, &part, 0, INT64_MAX, 0, res, st, err);
             else
-                rc = fess_pair(&x, &part, true, gs_now_ns() + fess_burst(span),
+                rc = fess_pair(&x, &part, gs_now_ns() + fess_burst(span),
                                end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
                                    ? now + end[SOK_SLICE_FESS]
                                    : INT64_MAX,
@@ -1460,9 +1461,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         }
         res->expanded += expanded;
     } else if (g->objective == SOK_ANY_FESS) {
-        rc = fess_pair(&x, &slim, g->fess_paired, 0,
-                       g->fess_paired ? 0 : INT64_MAX, g->fess_turn_ns, res, st,
-                       err);
+        rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
+                       g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
