@@ -1194,11 +1194,14 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
-    plim.deadline_ns = deadline_share(
-        gs_now_ns(), slim->deadline_ns,
-        x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES : SOK_PERIM_SHARE);
+    int share = x->g->perim_share      ? x->g->perim_share
+                : x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES
+                                       : SOK_PERIM_SHARE;
+    plim.deadline_ns =
+        deadline_share(gs_now_ns(), slim->deadline_ns, share > 0 ? share : 0);
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
+    bool first = true;
     while (rc == 2) {
         /* Only a whole layer adds to the bound, so a round ends at a
          * layer's boundary (perim.c); when not even the next layer would
@@ -1206,9 +1209,19 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
          * instead (Microban I 144 `pushes` at a 10 s limit: 7.7 to 7.8 s
          * -> 5.3 to 5.8 s, the 2 s of a layer the deadline cut spared). */
         int64_t round_ns = gs_now_ns();
-        bool last = !gs_sokoban_perim_layer_fits(x, &plim);
+        /* The first round, small (SOK_PERIM_FIRST), is cut by the
+         * solve's deadline only: cut by the share, its depth followed the
+         * machine's load (SokHard Zandra `any`: its whole table of
+         * 514,902 positions took 0.32 s alone and up to 0.52 s beside
+         * another solve, against a share of 0.45 s; the A* slice solved
+         * it at 0.5 s, or nothing did within 10 s). */
+        gs_limits rlim = plim;
+        if (first)
+            rlim.deadline_ns = slim->deadline_ns;
+        first = false;
+        bool last = !gs_sokoban_perim_layer_fits(x, &rlim);
         if (!last) {
-            gs_sokoban_perim_build(x, &plim, upto);
+            gs_sokoban_perim_build(x, &rlim, upto);
             last = !gs_sokoban_perim_growing(x) || gs_limits_expired(&plim);
         }
         if (!x->perim) {

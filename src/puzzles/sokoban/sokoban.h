@@ -41,6 +41,9 @@ typedef struct gs_sokoban {
     uint64_t perim_trigger;
     size_t perim_cap;
     size_t perim_first; /* the table's first round (SOK_PERIM_FIRST) */
+    int perim_share;    /* tests: percent of the time left to the table's
+                         * rounds after the first (0: SOK_PERIM_SHARE...;
+                         * negative: none) */
     /* Tests: the moves table turns from a slot per box set into a slot per
      * position once it holds so many (0: when it would take less room so,
      * asked once, perim.c). */
@@ -207,8 +210,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_FIRST (512u << 10)
 #define SOK_PERIM_RATIO 16
 /* Percent of the time left at the first round within which the table
- * grows: `pushes`, whose table is kept and grows about a layer a round
- * (Microban I 144: the round that solves it ends at about 8 s); the
+ * grows past that round: `pushes`, whose table is kept and grows about a layer
+ * a round (Microban I 144: the round that solves it ends at about 8 s); the
  * others (the `moves` table is often dropped, and its search then starts
  * afresh: Microban I 139). */
 #define SOK_PERIM_SHARE_PUSHES 65
