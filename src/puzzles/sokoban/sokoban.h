@@ -210,10 +210,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_PERIM_FIRST (512u << 10)
 #define SOK_PERIM_RATIO 16
 /* Percent of the time left at the first round within which the table
- * grows past that round: `pushes`, whose table is kept and grows about a layer
- * a round (Microban I 144: the round that solves it ends at about 8 s); the
- * others (the `moves` table is often dropped, and its search then starts
- * afresh: Microban I 139). */
+ * grows past that round (the first is cut by the deadline alone):
+ * `pushes`, whose table is kept and grows about a layer a round (Microban
+ * I 144: the round that solves it ends at about 8 s); the others (the
+ * `moves` table is often dropped, and its search then starts afresh:
+ * Microban I 139). */
 #define SOK_PERIM_SHARE_PUSHES 65
 #define SOK_PERIM_SHARE 50
 
