@@ -12,6 +12,14 @@
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* Goal rooms that several tests solve whole: four goals and two boxes;
+ * six goals and three boxes, two of them to bring round. */
+static const char *const GOAL_ROOM[] = {"########", "#..$ @ #", "#..$   #",
+                                        "########"};
+static const char *const GOAL_TUNNEL[] = {"##########", "#..  ### #",
+                                          "#..$     #", "#.. #$$  #",
+                                          "####  @  #", "##########"};
+
 /* Pushes the box at (r, c) one step in direction d (U D L R = 0 1 2 3)
  * in x->occ and asks the goal macro where it goes on to; *player gets
  * the cell behind it there. Puts the box back. The macro gives the same
@@ -104,10 +112,8 @@ START_TEST(test_goal_macro_fires)
     /* A goal room of four, open to the right: a box pushed onto its door
      * goal goes on to the innermost goal of its row, the player behind
      * it. */
-    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
-                                       "########"};
     sok_level L;
-    sok_level_load(&L, room, NROWS(room), SOK_ANY);
+    sok_level_load(&L, GOAL_ROOM, NROWS(GOAL_ROOM), SOK_ANY);
     sok_ctx *x = &L.x;
     ck_assert_ptr_nonnull(x->garea);
     ck_assert_int_ge(x->garea[sok_level_cell(&L, 1, 1)], 0);
@@ -176,9 +182,7 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(player, sok_level_cell(&L, 3, 3));
     sok_level_free(&L);
     /* The exact objectives have no goal areas at all. */
-    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
-                                       "########"};
-    sok_level_load(&L, room, NROWS(room), SOK_MOVES);
+    sok_level_load(&L, GOAL_ROOM, NROWS(GOAL_ROOM), SOK_MOVES);
     ck_assert_ptr_null(L.x.garea);
     ck_assert_int_eq(macro_from(&L, 1, 3, 2, &player),
                      sok_level_cell(&L, 1, 2));
@@ -287,13 +291,8 @@ START_TEST(test_goal_macro_solve)
     /* Whole `any` solves with goal macros (the second with spare goals
      * and boxes to bring round): every push spelled out, the answer
      * replays. */
-    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
-                                       "########"};
-    static const char *const tunnel[] = {"##########", "#..  ### #",
-                                         "#..$     #", "#.. #$$  #",
-                                         "####  @  #", "##########"};
-    const char *const *levels[2] = {room, tunnel};
-    int n[2] = {NROWS(room), NROWS(tunnel)}, boxes[2] = {2, 3};
+    const char *const *levels[2] = {GOAL_ROOM, GOAL_TUNNEL};
+    int n[2] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL)}, boxes[2] = {2, 3};
     for (int i = 0; i < 2; i++) {
         gs_result res;
         sok_level_solve(levels[i], n[i], SOK_ANY, &res);
@@ -537,15 +536,10 @@ START_TEST(test_fess_solve)
 {
     /* Whole solves by the feature-space phase alone: the answers replay,
      * an unsolvable level is impossible (its space exhausted). */
-    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
-                                       "########"};
-    static const char *const tunnel[] = {"##########", "#..  ### #",
-                                         "#..$     #", "#.. #$$  #",
-                                         "####  @  #", "##########"};
     static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
                                         "#   @   #", "#########"};
-    const char *const *levels[3] = {room, tunnel, split};
-    int n[3] = {NROWS(room), NROWS(tunnel), NROWS(split)};
+    const char *const *levels[3] = {GOAL_ROOM, GOAL_TUNNEL, split};
+    int n[3] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL), NROWS(split)};
     for (int i = 0; i < 3; i++) {
         gs_result res;
         sok_level_solve(levels[i], n[i], SOK_ANY_FESS, &res);
@@ -592,13 +586,10 @@ START_TEST(test_fess_turns)
     static const char *const mb60[] = {
         " #########", " #       #", "##@##### #", "#  #   # #", "#  #   $.#",
         "#  ##$##.#", "##$##  #.#", "#   $  #.#", "#   #  ###", "########"};
-    static const char *const tunnel[] = {"##########", "#..  ### #",
-                                         "#..$     #", "#.. #$$  #",
-                                         "####  @  #", "##########"};
     static const char *const stuck[] = {"#######", "#$#  .#", "# # $ #",
                                         "#  @ .#", "#######"};
-    const char *const *levels[3] = {mb60, tunnel, stuck};
-    int n[3] = {NROWS(mb60), NROWS(tunnel), NROWS(stuck)};
+    const char *const *levels[3] = {mb60, GOAL_TUNNEL, stuck};
+    int n[3] = {NROWS(mb60), NROWS(GOAL_TUNNEL), NROWS(stuck)};
     for (int i = 0; i < 3; i++) {
         gs_result whole, turns;
         fess_solve(levels[i], n[i], 0, false, &whole);
@@ -618,13 +609,8 @@ END_TEST
 START_TEST(test_fess_pair)
 {
     /* In turns with the search by weight the answers still replay. */
-    static const char *const room[] = {"########", "#..$ @ #", "#..$   #",
-                                       "########"};
-    static const char *const tunnel[] = {"##########", "#..  ### #",
-                                         "#..$     #", "#.. #$$  #",
-                                         "####  @  #", "##########"};
-    const char *const *levels[2] = {room, tunnel};
-    int n[2] = {NROWS(room), NROWS(tunnel)};
+    const char *const *levels[2] = {GOAL_ROOM, GOAL_TUNNEL};
+    int n[2] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL)};
     for (int i = 0; i < 2; i++) {
         gs_result res;
         fess_solve(levels[i], n[i], 0, true, &res);

@@ -930,20 +930,26 @@ typedef struct sok_frun {
     int rc; /* search()'s last answer; SOK_PAUSED while it may go on */
 } sok_frun;
 
+/* Shares max_bytes (0: no cap) out within run r: its open lists take a
+ * quarter; the store, which serves only as the visited set, the rest. */
+static void frun_budget(sok_frun *r, uint64_t max_bytes)
+{
+    gs_sokoban_fess_set_budget(r->fess, max_bytes / 4);
+    r->lim.max_bytes = max_bytes - max_bytes / 4;
+}
+
 /* Opens run r within lim, by weight too when dual. GS_OK or an error. */
 static int frun_open(sok_ctx *x, sok_frun *r, const gs_limits *lim, bool dual,
                      gs_error *err)
 {
     memset(r, 0, sizeof *r);
     r->lim = *lim;
-    /* The open lists take a quarter of the budget; the store serves only
-     * as the visited set. */
     x->fess_dual = dual;
-    r->fess = gs_sokoban_fess_new(x, r->lim.max_bytes / 4);
+    r->fess = gs_sokoban_fess_new(x, lim->max_bytes / 4);
     x->fess_dual = false;
     if (!r->fess)
         return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
-    r->lim.max_bytes -= r->lim.max_bytes / 4;
+    frun_budget(r, lim->max_bytes);
     gs_search_config cfg = {
         .key_size = x->key_size,
         .queue = GS_QUEUE_FIFO,
@@ -1091,12 +1097,8 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
                  * store goes, and the other may use the whole budget. */
                 live[i] = false;
                 frun_close(x, &run[i], lim, NULL, &others, st, err);
-                if (live[1 - i] && lim->max_bytes) {
-                    run[1 - i].lim.max_bytes =
-                        lim->max_bytes - lim->max_bytes / 4;
-                    gs_sokoban_fess_set_budget(run[1 - i].fess,
-                                               lim->max_bytes / 4);
-                }
+                if (live[1 - i])
+                    frun_budget(&run[1 - i], lim->max_bytes);
             }
         }
     }
