@@ -209,8 +209,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * rounds may store 1/SOK_PERIM_RATIO of it. */
 #define SOK_PERIM_FIRST (512u << 10)
 #define SOK_PERIM_RATIO 16
-/* Percent of the time left at the first round within which the table
- * grows past that round (the first is cut by the deadline alone):
+/* Percent of the time left at a round's start that the table may take
+ * in it (the first round is cut by the deadline alone; `any`'s A* gives
+ * every later round that share of the time left at the first):
  * `pushes`, whose table is kept and grows about a layer a round (Microban
  * I 144: the round that solves it ends at about 8 s); the others (the
  * `moves` table is often dropped, and its search then starts afresh:
