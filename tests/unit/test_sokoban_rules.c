@@ -1226,6 +1226,79 @@ START_TEST(test_sym_not)
 }
 END_TEST
 
+/* The child's key made from the noted parent's images
+ * (gs_sokoban_sym_canon_moved) equals the one made from scratch: random
+ * parents on a room with all seven turns and mirrors, and on one mirrored
+ * left-right; every player-only child (the parent's ties, worked out once,
+ * asked between box moves that overwrite the scratch sets) and every box
+ * moved onto every free cell. */
+START_TEST(test_sym_moved_matches_canon)
+{
+    static const char *const square[] = {"#######", "#.   .#", "# $   #",
+                                         "#  .$ #", "# $  $#", "#. @$.#",
+                                         "#######"};
+    static const char *const mirror[] = {"#######", "#.   .#", "#  #  #",
+                                         "# $ $ #", "#  @  #", "#######"};
+    const char *const *levels[] = {square, mirror};
+    const int nrows[] = {7, 6}, nsym[] = {7, 1};
+    unsigned seed = 4242;
+    for (int lv = 0; lv < 2; lv++) {
+        sok_level L;
+        sok_level_load(&L, levels[lv], nrows[lv], SOK_MOVES);
+        sok_ctx *x = &L.x;
+        ck_assert(gs_sokoban_sym_init(x));
+        ck_assert_int_eq(gs_sokoban_sym_count(x), nsym[lv]);
+        int nb = x->nboxes;
+        for (int trial = 0; trial < 200; trial++) {
+            int32_t boxes[8], child[8];
+            unsigned char want[64], want_child[64];
+            memset(x->occ, 0, (size_t)x->n);
+            for (int i = 0; i < nb; i++) {
+                int c;
+                do
+                    c = rand_r(&seed) % x->n;
+                while (x->occ[c]);
+                x->occ[c] = 1;
+            }
+            for (int c = 0, k = 0; c < x->n; c++)
+                if (x->occ[c])
+                    boxes[k++] = c;
+            gs_sokoban_sym_parent(x, boxes);
+            for (int pl = 0; pl < x->n; pl++) {
+                if (x->occ[pl])
+                    continue;
+                /* The keys from scratch first, so that the calls under
+                 * test find the scratch sets holding another position. */
+                gs_sokoban_sym_canon(x, pl, boxes);
+                memcpy(want, x->key, x->key_size);
+                int i = rand_r(&seed) % nb, in = rand_r(&seed) % x->n;
+                bool move = !x->occ[in] && in != pl;
+                if (move) {
+                    int k = 0;
+                    for (int j = 0; j < nb; j++)
+                        if (j != i)
+                            child[k++] = boxes[j];
+                    child[k++] = in;
+                    for (int a = 1; a < k; a++)
+                        for (int b = a; b > 0 && child[b - 1] > child[b]; b--) {
+                            int32_t t = child[b];
+                            child[b] = child[b - 1];
+                            child[b - 1] = t;
+                        }
+                    gs_sokoban_sym_canon(x, pl, child);
+                    memcpy(want_child, x->key, x->key_size);
+                    gs_sokoban_sym_canon_moved(x, pl, child, boxes[i], in);
+                    ck_assert_mem_eq(want_child, x->key, x->key_size);
+                }
+                gs_sokoban_sym_canon_moved(x, pl, boxes, -1, -1);
+                ck_assert_mem_eq(want, x->key, x->key_size);
+            }
+        }
+        sok_level_free(&L);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------- area after a move */
 
 /* Compares gs_sokoban_area_after with a flood after the move (box `out`
@@ -1375,6 +1448,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_learn_not);
     tcase_add_test(tc, test_sym_fires);
     tcase_add_test(tc, test_sym_not);
+    tcase_add_test(tc, test_sym_moved_matches_canon);
     tcase_add_test(tc, test_key_formats);
     tcase_add_test(tc, test_area_after_matches_flood);
     suite_add_tcase(s, tc);

@@ -682,11 +682,14 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
     }
     int p = gs_sokoban_key_unpack(x, t->queue + r * ks, x->boxes);
     gs_sokoban_occ_set(x, x->boxes, 1);
+    /* The children's images are made from the parent's: made from
+     * scratch, they took 38 % of Microban I 93 `moves` (perf). */
+    gs_sokoban_sym_parent(x, x->boxes);
     for (int d = 0; d < 4; d++) {
         int q = x->nb[p * 4 + d];
         if (q < 0 || x->occ[q])
             continue;
-        perim_pack(x, t, q, x->boxes);
+        gs_sokoban_sym_canon_moved(x, q, x->boxes, -1, -1);
         perim_child(x, t, nc);
         int bx = x->nb[p * 4 + (d ^ 1)];
         if (bx < 0 || !x->occ[bx])
@@ -695,7 +698,7 @@ static void perim_expand_steps(sok_ctx *x, struct sok_perim *t, size_t r,
         while (x->boxes[i] != bx)
             i++;
         gs_sokoban_boxes_move(x, x->boxes, i, p, t->boxes);
-        perim_pack(x, t, q, t->boxes);
+        gs_sokoban_sym_canon_moved(x, q, t->boxes, bx, p);
         perim_child(x, t, nc);
     }
     gs_sokoban_occ_set(x, x->boxes, 0);

@@ -271,6 +271,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player);
+    /* The exact objectives' children's images, made from the parent's. */
+    bool sym_moved = x->sym && x->sym_store && obj < SOK_ANY && k > 0;
+    if (sym_moved)
+        gs_sokoban_sym_parent(x, x->boxes);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
         bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
@@ -346,7 +350,10 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             }
             uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
                             (uint64_t)(run - 1) * push_cost(obj, 0);
-            store_key(x, p, x->child);
+            if (sym_moved)
+                gs_sokoban_sym_canon_moved(x, p, x->child, b, to);
+            else
+                store_key(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)

@@ -650,8 +650,13 @@ void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes);
  * each image named by its own smallest cell (pushes tables). */
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes);
 /* Notes the boxes of a parent position (sorted) for
- * gs_sokoban_sym_canon_after. */
+ * gs_sokoban_sym_canon_moved and gs_sokoban_sym_canon_after. */
 void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes);
+/* gs_sokoban_sym_canon for a child of the noted parent: its boxes (sorted)
+ * are the parent's with the box on `out` moved onto `in` (out < 0: none
+ * moved), their images made from the parent's. */
+void gs_sokoban_sym_canon_moved(sok_ctx *x, int player, const int32_t *boxes,
+                                int out, int in);
 /* The same as gs_sokoban_sym_canon_area for the child that af describes
  * (boxes: its boxes, sorted), without a flood, its box sets made from
  * the parent's (gs_sokoban_sym_parent). */

@@ -25,6 +25,11 @@ struct sok_sym {
     int32_t *ties;   /* count + 1: images whose boxes tie for the least */
     uint64_t *pbits; /* (count + 1) * nw: a parent's boxes under the
                         identity, then under each image */
+    /* The parent's own least set and its ties (box_ties), once asked:
+     * every child that only moves the player has them too. */
+    uint64_t *pbest; /* nw */
+    int32_t *pties;  /* count + 1 */
+    int pnt;         /* how many pties hold; 0: not worked out yet */
     int32_t *best;   /* nboxes: the chosen image's boxes, sorted */
     int nw;          /* 64-bit words of a set of cells */
     uint64_t *bits;  /* 2 * nw: the best image's boxes, one image's */
@@ -167,6 +172,9 @@ bool gs_sokoban_sym_init(sok_ctx *x)
         gs_sokoban_tab_alloc(x, sizeof *S->ties * (size_t)(count + 1), false);
     S->pbits = gs_sokoban_tab_alloc(
         x, sizeof *S->pbits * (size_t)(count + 1) * (size_t)S->nw, false);
+    S->pbest = gs_sokoban_tab_alloc(x, sizeof *S->pbest * (size_t)S->nw, false);
+    S->pties =
+        gs_sokoban_tab_alloc(x, sizeof *S->pties * (size_t)(count + 1), false);
     if (S->map && S->inv) {
         /* A transform of the bounding box is one to one, and the region
          * maps into itself: each map is a permutation. */
@@ -177,7 +185,8 @@ bool gs_sokoban_sym_init(sok_ctx *x)
                     c;
     }
     free(map);
-    return S->map && S->best && S->bits && S->inv && S->ties && S->pbits;
+    return S->map && S->best && S->bits && S->inv && S->ties && S->pbits &&
+           S->pbest && S->pties;
 }
 
 void gs_sokoban_sym_free(sok_ctx *x)
@@ -189,6 +198,8 @@ void gs_sokoban_sym_free(sok_ctx *x)
     gs_mem_free(S->inv);
     gs_mem_free(S->ties);
     gs_mem_free(S->pbits);
+    gs_mem_free(S->pbest);
+    gs_mem_free(S->pties);
     gs_mem_free(S->best);
     gs_mem_free(S->bits);
     gs_mem_free(S);
@@ -256,30 +267,81 @@ static int image_player(const sok_ctx *x, int t, int player, bool area,
 }
 
 /* Image i's set of box cells (i = 0: the identity, else map i - 1) into
- * cur[nw]: from the boxes, or (af) from the parent's set (pbits) with
- * the box on af->out moved onto af->in. */
+ * cur[nw]: from the boxes, or (mv) from the parent's set (pbits) with
+ * the box on mv[0] moved onto mv[1] (mv[0] < 0: none moved). */
 static void image_set(const sok_ctx *x, int i, const int32_t *boxes,
-                      const sok_after *af, uint64_t *cur)
+                      const int *mv, uint64_t *cur)
 {
     const struct sok_sym *S = x->sym;
     int nw = S->nw;
     const int32_t *m = i ? S->map + (size_t)(i - 1) * (size_t)x->n : NULL;
-    if (!af) {
+    if (!mv) {
         image_bits(m, boxes, x->nboxes, nw, cur);
         return;
     }
-    memcpy(cur, S->pbits + (size_t)i * (size_t)nw, sizeof *cur * (size_t)nw);
-    int a = m ? m[af->out] : af->out, b = m ? m[af->in] : af->in;
+    const uint64_t *p = S->pbits + (size_t)i * (size_t)nw;
+    for (int w = 0; w < nw; w++) /* a word or two: no call to memcpy */
+        cur[w] = p[w];
+    if (mv[0] < 0)
+        return;
+    int a = m ? m[mv[0]] : mv[0], b = m ? m[mv[1]] : mv[1];
     cur[a >> 6] &= ~((uint64_t)1 << (a & 63));
     cur[b >> 6] |= (uint64_t)1 << (b & 63);
 }
 
 void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes)
 {
-    const struct sok_sym *S = x->sym;
+    struct sok_sym *S = x->sym;
     for (int i = 0; S && i <= S->count; i++)
         image_bits(i ? S->map + (size_t)(i - 1) * (size_t)x->n : NULL, boxes,
                    x->nboxes, S->nw, S->pbits + (size_t)i * (size_t)S->nw);
+    if (S)
+        S->pnt = 0;
+}
+
+/* Finds the least of the images' box sets into S->bits and the images
+ * that tie for it into S->ties (-1: the identity); returns how many. The
+ * sets come from the boxes, or (mv) from the parent's (image_set). */
+static int box_ties(sok_ctx *x, const int32_t *boxes, const int *mv)
+{
+    struct sok_sym *S = x->sym;
+    int nw = S->nw;
+    uint64_t *best = S->bits, *cur = S->bits + nw;
+    image_set(x, 0, boxes, mv, best);
+    int nt = 0;
+    S->ties[nt++] = -1; /* the identity */
+    for (int t = 0; t < S->count; t++) {
+        image_set(x, t + 1, boxes, mv, cur);
+        int r = cmp_bits(cur, best, nw);
+        if (r > 0)
+            continue;
+        if (r < 0) {
+            for (int w = 0; w < nw; w++)
+                best[w] = cur[w];
+            nt = 0;
+        }
+        S->ties[nt++] = t;
+    }
+    return nt;
+}
+
+/* box_ties for the parent's own boxes (mv[0] < 0), worked out once per
+ * parent and copied after. */
+static int parent_ties(sok_ctx *x, const int32_t *boxes, const int *mv)
+{
+    struct sok_sym *S = x->sym;
+    int nw = S->nw;
+    if (!S->pnt) {
+        S->pnt = box_ties(x, boxes, mv);
+        memcpy(S->pbest, S->bits, sizeof *S->pbest * (size_t)nw);
+        memcpy(S->pties, S->ties, sizeof *S->pties * (size_t)S->pnt);
+        return S->pnt;
+    }
+    for (int w = 0; w < nw; w++)
+        S->bits[w] = S->pbest[w];
+    for (int i = 0; i < S->pnt; i++)
+        S->ties[i] = S->pties[i];
+    return S->pnt;
 }
 
 /* Packs the chosen image of (player, boxes) into x->key: the smallest set
@@ -288,7 +350,7 @@ void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes)
  * sorting. The player's images are only worked out for the images whose
  * boxes tie for the least. */
 static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area,
-                  const sok_after *af)
+                  const sok_after *af, const int *mv)
 {
     struct sok_sym *S = x->sym;
     int nw = S ? S->nw : 0;
@@ -296,21 +358,9 @@ static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area,
         gs_sokoban_key_pack(x, player, boxes);
         return;
     }
-    uint64_t *best = S->bits, *cur = S->bits + nw;
-    image_set(x, 0, boxes, af, best);
-    int nt = 0;
-    S->ties[nt++] = -1; /* the identity */
-    for (int t = 0; t < S->count; t++) {
-        image_set(x, t + 1, boxes, af, cur);
-        int r = cmp_bits(cur, best, nw);
-        if (r > 0)
-            continue;
-        if (r < 0) {
-            memcpy(best, cur, sizeof *best * (size_t)nw);
-            nt = 0;
-        }
-        S->ties[nt++] = t;
-    }
+    const uint64_t *best = S->bits;
+    int nt =
+        mv && mv[0] < 0 ? parent_ties(x, boxes, mv) : box_ties(x, boxes, mv);
     int bp = x->n, t0 = -1;
     for (int i = 0; i < nt; i++) {
         int t = S->ties[i];
@@ -333,15 +383,23 @@ static void canon(sok_ctx *x, int player, const int32_t *boxes, bool area,
 
 void gs_sokoban_sym_canon(sok_ctx *x, int player, const int32_t *boxes)
 {
-    canon(x, player, boxes, false, NULL);
+    canon(x, player, boxes, false, NULL, NULL);
+}
+
+void gs_sokoban_sym_canon_moved(sok_ctx *x, int player, const int32_t *boxes,
+                                int out, int in)
+{
+    int mv[2] = {out, in};
+    canon(x, player, boxes, false, NULL, mv);
 }
 
 void gs_sokoban_sym_canon_area(sok_ctx *x, int lo, const int32_t *boxes)
 {
-    canon(x, lo, boxes, true, NULL);
+    canon(x, lo, boxes, true, NULL, NULL);
 }
 
 void gs_sokoban_sym_canon_after(sok_ctx *x, sok_after *af, const int32_t *boxes)
 {
-    canon(x, gs_sokoban_after_min(x, af), boxes, true, af);
+    int mv[2] = {af->out, af->in};
+    canon(x, gs_sokoban_after_min(x, af), boxes, true, af, mv);
 }
