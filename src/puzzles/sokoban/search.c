@@ -1164,7 +1164,8 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
  * the table's gap is still found within a time bound (perim.c), so a
  * solve cut by a state cap may expand a few states more or fewer from run
  * to run (Microban I 144 `moves` capped at 400,000 states stored: 166,298
- * to 166,604 expanded in 12 runs). The search is not restarted: the table's
+ * to 166,604 expanded in 24 runs of two builds). The search is not
+ * restarted: the table's
  * bound only rises as it grows (perim.c keeps the larger gap), so every queued
  * priority stays a lower bound, and each popped state's bound is looked
  * up again and the state put back when it rose (bound_rose); the first
