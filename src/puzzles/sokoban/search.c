@@ -1165,11 +1165,10 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
  * solve cut by a state cap may expand a few states more or fewer from run
  * to run (Microban I 144 `moves` capped at 400,000 states stored: 166,298
  * to 166,604 expanded in 24 runs of two builds). The search is not
- * restarted: the table's
- * bound only rises as it grows (perim.c keeps the larger gap), so every queued
- * priority stays a lower bound, and each popped state's bound is looked
- * up again and the state put back when it rose (bound_rose); the first
- * goal popped stays optimal. A moves table that neither is whole nor
+ * restarted: the table's bound only rises as it grows (perim.c keeps the
+ * larger gap), so every queued priority stays a lower bound, and each
+ * popped state's bound is looked up again and the state put back when
+ * it rose (bound_rose); the first goal popped stays optimal. A moves table that neither is whole nor
  * lifts the start's bound is dropped, and the last round starts a search
  * afresh without it (the bounds fell). A pushes table is kept: it grows
  * about one layer a round, its k + 1 soon passes the start's matching,
