@@ -1168,9 +1168,9 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
  * restarted: the table's bound only rises as it grows (perim.c keeps the
  * larger gap), so every queued priority stays a lower bound, and each
  * popped state's bound is looked up again and the state put back when
- * it rose (bound_rose); the first goal popped stays optimal. A moves table that neither is whole nor
- * lifts the start's bound is dropped, and the last round starts a search
- * afresh without it (the bounds fell). A pushes table is kept: it grows
+ * it rose (bound_rose); the first goal popped stays optimal. A moves
+ * table that neither is whole nor lifts the start's bound is dropped, and
+ * the last round starts a search afresh without it (the bounds fell). A pushes table is kept: it grows
  * about one layer a round, its k + 1 soon passes the start's matching,
  * and its exact distances near the goals prune the deep states
  * (Microban I 144 `pushes`: solved in 16.5 s at a 30 s limit, not at
