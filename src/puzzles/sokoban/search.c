@@ -1149,32 +1149,32 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
     return deadline > from ? from + (deadline - from) / 100 * pct : deadline;
 }
 
-/* The exact objectives: a first search capped at SOK_PERIM_TRIGGER
- * states solves most levels at once. Past it, rounds: the perimeter
- * table (perim.c) grows to about SOK_PERIM_FIRST positions (a layer's
+/* The exact objectives: a first search capped at SOK_PERIM_TRIGGER states
+ * solves most levels at once. Past it, rounds: the perimeter table
+ * (perim.c) grows to about SOK_PERIM_FIRST positions (a layer's
  * boundary), doubling each round, and the search goes on with its
  * stronger bound, allowed 1/SOK_PERIM_RATIO as many more states as the
  * table holds and, with a deadline, no more time than the table's round
  * took; the last round (the table full, or its share of the time gone)
  * searches up to the limits. Both sides cost time exponential in their
- * depth, so the rounds keep them in balance: in time, since a state
- * costs the search 4 to 90 times what a position costs the table
- * (Microban I 139 `moves`: 3 us against 0.14 us; 144 `pushes`: 12 us
- * against 0.8 us). Without a deadline the rounds count states only; only
- * the table's gap is still found within a time bound (perim.c), so a
- * solve cut by a state cap may expand a few states more or fewer from run
- * to run (Microban I 144 `moves` capped at 400,000 states stored: 166,298
- * to 166,604 expanded in 24 runs of two builds). The search is not
- * restarted: the table's bound only rises as it grows (perim.c keeps the
- * larger gap), so every queued priority stays a lower bound, and each
- * popped state's bound is looked up again and the state put back when
- * it rose (bound_rose); the first goal popped stays optimal. A moves
- * table that neither is whole nor lifts the start's bound is dropped, and
- * the last round starts a search afresh without it (the bounds fell). A pushes table is kept: it grows
- * about one layer a round, its k + 1 soon passes the start's matching,
- * and its exact distances near the goals prune the deep states
- * (Microban I 144 `pushes`: solved in 16.5 s at a 30 s limit, not at
- * 60 s when dropped; 145: 49,008 -> 16,020 states, 146: 22,473 ->
+ * depth, so the rounds keep them in balance: in time, since a state costs
+ * the search 4 to 90 times what a position costs the table (Microban I
+ * 139 `moves`: 3 us against 0.14 us; 144 `pushes`: 12 us against 0.8 us).
+ * Without a deadline the rounds count states only; only the table's gap
+ * is still found within a time bound (perim.c), so a solve cut by a state
+ * cap may expand a few states more or fewer from run to run (Microban I
+ * 144 `moves` capped at 400,000 states stored: 166,298 to 166,604
+ * expanded in 24 runs of two builds). The search is not restarted: the
+ * table's bound only rises as it grows (perim.c keeps the larger gap), so
+ * every queued priority stays a lower bound, and each popped state's
+ * bound is looked up again and the state put back when it rose
+ * (bound_rose); the first goal popped stays optimal. A moves table that
+ * neither is whole nor lifts the start's bound is dropped, and the last
+ * round starts a search afresh without it (the bounds fell). A pushes
+ * table is kept: it grows about one layer a round, its k + 1 soon passes
+ * the start's matching, and its exact distances near the goals prune the
+ * deep states (Microban I 144 `pushes`: solved in 16.5 s at a 30 s limit,
+ * not at 60 s when dropped; 145: 49,008 -> 16,020 states, 146: 22,473 ->
  * 7,654); the moves table kept loses 139. `any`'s A* on a rearrangement
  * (SOK_REARRANGE_DIV) goes without a table. */
 static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
