@@ -1226,6 +1226,24 @@ START_TEST(test_sym_not)
 }
 END_TEST
 
+/* Into moved[]: boxes[0..nb), sorted, with the box on `out` put on
+ * `in`, sorted again. */
+static void boxes_moved(const int32_t *boxes, int nb, int out, int in,
+                        int32_t *moved)
+{
+    int k = 0;
+    for (int i = 0; i < nb; i++)
+        if (boxes[i] != out)
+            moved[k++] = boxes[i];
+    moved[k++] = in;
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && moved[j - 1] > moved[j]; j--) {
+            int32_t t = moved[j];
+            moved[j] = moved[j - 1];
+            moved[j - 1] = t;
+        }
+}
+
 /* The child's key made from the noted parent's images
  * (gs_sokoban_sym_canon_moved) equals the one made from scratch: random
  * parents on a room with all seven turns and mirrors, and on one mirrored
@@ -1274,17 +1292,7 @@ START_TEST(test_sym_moved_matches_canon)
                 int i = rand_r(&seed) % nb, in = rand_r(&seed) % x->n;
                 bool move = !x->occ[in] && in != pl;
                 if (move) {
-                    int k = 0;
-                    for (int j = 0; j < nb; j++)
-                        if (j != i)
-                            child[k++] = boxes[j];
-                    child[k++] = in;
-                    for (int a = 1; a < k; a++)
-                        for (int b = a; b > 0 && child[b - 1] > child[b]; b--) {
-                            int32_t t = child[b];
-                            child[b] = child[b - 1];
-                            child[b - 1] = t;
-                        }
+                    boxes_moved(boxes, nb, boxes[i], in, child);
                     gs_sokoban_sym_canon(x, pl, child);
                     memcpy(want_child, x->key, x->key_size);
                     gs_sokoban_sym_canon_moved(x, pl, child, boxes[i], in);
@@ -1313,17 +1321,7 @@ static int check_after(sok_ctx *x, sok_area *an, const int32_t *boxes, int in,
     x->occ[out] = 0;
     x->occ[in] = 1;
     int32_t moved[8];
-    int k = 0;
-    for (int i = 0; i < x->nboxes; i++)
-        if (boxes[i] != out)
-            moved[k++] = boxes[i];
-    moved[k++] = in;
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && moved[j - 1] > moved[j]; j--) {
-            int32_t t = moved[j];
-            moved[j] = moved[j - 1];
-            moved[j - 1] = t;
-        }
+    boxes_moved(boxes, x->nboxes, out, in, moved);
     int rc = 0;
     if (told) {
         int lo = gs_sokoban_flood(x, pl);
