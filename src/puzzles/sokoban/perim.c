@@ -79,6 +79,7 @@ struct sok_perim {
     sok_area an;          /* pushes: the expanded position's areas */
     bool an_ok;           /* an holds the search's expanded position */
     int an_player;        /* its player */
+    bool sym_noted;       /* its boxes noted by the caller (sym.c) */
     int32_t *boxes;       /* nboxes: scratch, a child's boxes */
     unsigned char *ckeys; /* SOK_PERIM_BATCH keys: one expansion's children */
     uint64_t *chash;      /* their hashes */
@@ -1054,12 +1055,13 @@ uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
     return perim_bound_key(x, h, x->key);
 }
 
-void gs_sokoban_perim_parent(sok_ctx *x, int player)
+void gs_sokoban_perim_parent(sok_ctx *x, int player, bool sym_noted)
 {
     struct sok_perim *t = x->perim;
     if (t && !t->steps) {
         t->an_ok = false; /* analysed on the first look-up that needs it */
         t->an_player = player;
+        t->sym_noted = sym_noted;
     }
 }
 
@@ -1079,7 +1081,8 @@ uint32_t gs_sokoban_perim_bound_push(sok_ctx *x, uint32_t h, int b, int to,
         x->occ[to] = 0;
         x->occ[b] = 1;
         gs_sokoban_area_analyse(x, &t->an, t->an_player);
-        gs_sokoban_sym_parent(x, x->boxes);
+        if (!t->sym_noted)
+            gs_sokoban_sym_parent(x, x->boxes);
         x->occ[b] = 0;
         x->occ[to] = 1;
         t->an_ok = true;

@@ -268,13 +268,14 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     if (obj == SOK_ANY && k > 0)
         gs_sokoban_pack_parent(x, x->boxes);
-    bool steps_table = gs_sokoban_perim_steps(x);
-    if (x->perim && !steps_table)
-        gs_sokoban_perim_parent(x, player);
-    /* The exact objectives' children's images, made from the parent's. */
+    /* The exact objectives' children's images, made from the parent's
+     * (the pushes table's look-ups use the same note). */
     bool sym_moved = x->sym && x->sym_store && obj < SOK_ANY && k > 0;
     if (sym_moved)
         gs_sokoban_sym_parent(x, x->boxes);
+    bool steps_table = gs_sokoban_perim_steps(x);
+    if (x->perim && !steps_table)
+        gs_sokoban_perim_parent(x, player, sym_moved);
     for (int j = 0; j < k && rc >= 0; j++) {
         int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
         bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
@@ -1247,8 +1248,9 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         bool last = !gs_sokoban_perim_layer_fits(x, &rlim);
         if (!last) {
             gs_sokoban_perim_build(x, &rlim, upto);
+            /* (Past the first round, rlim is plim or the round's share.) */
             last = !gs_sokoban_perim_growing(x) ||
-                   gs_limits_expired(first || !per_round ? &plim : &rlim);
+                   gs_limits_expired(first ? &plim : &rlim);
         }
         first = false;
         if (!x->perim) {

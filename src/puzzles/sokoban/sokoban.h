@@ -571,8 +571,9 @@ void gs_sokoban_perim_free(sok_ctx *x);
 uint32_t gs_sokoban_perim_bound(sok_ctx *x, uint32_t h, int pl,
                                 const int32_t *boxes);
 /* Pushes: the expanded position (x->occ, the player on `player`) is
- * about to make children for gs_sokoban_perim_bound_push. */
-void gs_sokoban_perim_parent(sok_ctx *x, int player);
+ * about to make children for gs_sokoban_perim_bound_push; sym_noted: the
+ * caller noted its boxes (gs_sokoban_sym_parent) already. */
+void gs_sokoban_perim_parent(sok_ctx *x, int player, bool sym_noted);
 /* gs_sokoban_perim_bound for the child of that position whose box went
  * from b to `to` (one push; x->occ holds the child), the player on pl
  * (b): its area from one analysis of the position, not a flood. */
