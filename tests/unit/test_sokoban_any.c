@@ -181,6 +181,29 @@ START_TEST(test_goal_macro_not)
     ck_assert_int_eq(at, sok_level_cell(&L, 3, 4));
     ck_assert_int_eq(player, sok_level_cell(&L, 3, 3));
     sok_level_free(&L);
+    /* A goal column entered from below through a block of four goals,
+     * no goal to spare. A box pushed onto the block's lower door goal
+     * can reach only the corner under the column, a shallower layer
+     * than the column's empty goals: parked there it would shut the
+     * player out from below the column, so the push stays a push. */
+    static const char *const column[] = {"##########", "#.#      #",
+                                         "#.# $$$  #", "#..      #",
+                                         "#..$  $$@#", "##########"};
+    sok_level_load(&L, column, NROWS(column), SOK_ANY);
+    ck_assert_int_eq(L.x.ngoals, L.x.nboxes);
+    ck_assert_int_eq(macro_from(&L, 4, 3, 2, &player),
+                     sok_level_cell(&L, 4, 2));
+    sok_level_free(&L);
+    /* Must fire: the same box let in through the upper door goal goes on
+     * to the top of the column, the deepest empty goal. */
+    static const char *const upper[] = {"##########", "#.#      #",
+                                        "#.# $$$  #", "#..$     #",
+                                        "#..   $$@#", "##########"};
+    sok_level_load(&L, upper, NROWS(upper), SOK_ANY);
+    ck_assert_int_eq(macro_from(&L, 3, 3, 2, &player),
+                     sok_level_cell(&L, 1, 1));
+    ck_assert_int_eq(player, sok_level_cell(&L, 2, 1));
+    sok_level_free(&L);
     /* The exact objectives have no goal areas at all. */
     sok_level_load(&L, GOAL_ROOM, NROWS(GOAL_ROOM), SOK_MOVES);
     ck_assert_ptr_null(L.x.garea);

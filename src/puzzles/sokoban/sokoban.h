@@ -738,7 +738,9 @@ bool gs_sokoban_goal_areas_init(sok_ctx *x);
  * it, x->occ holding every box), should go on to: the goal of the
  * deepest packing layer (then the most pushes) that it can be pushed to
  * inside its goal area, the other boxes fixed. Returns that goal, or
- * `to` when there is no better one; *node names the box-path node for
+ * `to` when there is no better one or when, with no goal to spare, an
+ * empty goal of the area lies in a deeper layer (parked there, the box
+ * might wall it off); *node names the box-path node for
  * gs_sokoban_goal_macro_chain and *player the cell behind the box.
  * `from`: the box's cell before the push when x->zone holds the analysis
  * of that position (expand: its sides come from gs_sokoban_zone_sides),
