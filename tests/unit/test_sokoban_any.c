@@ -132,7 +132,9 @@ START_TEST(test_goal_macro_fires)
     ck_assert_int_eq(player, sok_level_cell(&L, 1, 2));
     sok_level_free(&L);
     /* Two rows of goals, no floor above the room to push down from:
-     * the box goes to the far end of the row it enters. */
+     * the box goes to the far end of the row it enters, though the
+     * lower row's goals lie deeper: with three goals to spare they need
+     * not be filled. */
     static const char *const bend[] = {"#######", "###  @#", "#..$  #",
                                        "#.. # #", "#######"};
     sok_level_load(&L, bend, NROWS(bend), SOK_ANY);
