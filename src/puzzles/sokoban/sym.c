@@ -292,11 +292,12 @@ static void image_set(const sok_ctx *x, int i, const int32_t *boxes,
 void gs_sokoban_sym_parent(sok_ctx *x, const int32_t *boxes)
 {
     struct sok_sym *S = x->sym;
-    for (int i = 0; S && i <= S->count; i++)
+    if (!S)
+        return;
+    for (int i = 0; i <= S->count; i++)
         image_bits(i ? S->map + (size_t)(i - 1) * (size_t)x->n : NULL, boxes,
                    x->nboxes, S->nw, S->pbits + (size_t)i * (size_t)S->nw);
-    if (S)
-        S->pnt = 0;
+    S->pnt = 0;
 }
 
 /* Finds the least of the images' box sets into S->bits and the images
