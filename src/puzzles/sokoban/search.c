@@ -36,15 +36,15 @@
  * can never be pushed to a goal from any side), matchings with no finite
  * cost, and freeze deadlocks (boxes blocked on both axes by walls, dead
  * pairs or other frozen boxes, one of them off goal) and deadlock
- * patterns learned as they go (learn.c; not in `any`'s feature-space
- * search); the exact objectives and `any`'s A* also store one position
- * per class of the level's symmetries (sym.c; the answer then rebuilt by
- * rebuild_sym). Every objective takes boxes frozen on goals as walls
- * (frozen.c), and the exact ones push a box entering a one-wide dead end
- * on to the goal it must end on when that costs nothing (corridor
- * macros, macro.c). `any` also applies PI-corral pruning, which keeps
- * some solution whenever one exists (so its "impossible" is a proof too)
- * but not the shortest one.
+ * patterns learned as they go (learn.c; of `any`'s feature-space
+ * searches only the one with the A*'s table); the exact objectives and
+ * `any`'s A* also store one position per class of the level's
+ * symmetries (sym.c; the answer then rebuilt by rebuild_sym). Every
+ * objective takes boxes frozen on goals as walls (frozen.c), and the
+ * exact ones push a box entering a one-wide dead end on to the goal it
+ * must end on when that costs nothing (corridor macros, macro.c). `any`
+ * also applies PI-corral pruning, which keeps some solution whenever one
+ * exists (so its "impossible" is a proof too) but not the shortest one.
  *
  * Files: parse.c (levels in), ctx.c (tables), bound.c (lower bound),
  * deadlock.c (pruning), frozen.c (frozen goal boxes as walls), learn.c
@@ -1055,9 +1055,13 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
     /* The feature-space searches go without the learned patterns: their
      * pruning sends them elsewhere and they find fewer answers in time
      * (Microban II 109: 293,232 -> 362,128 states expanded; 131: 8.8 s
-     * -> past 10 s at 10 s each); the other searches keep them. */
+     * -> past 10 s at 10 s each); the other searches keep them, and so
+     * does the one with the A*'s table (x->perim), which solves Microban
+     * I 153 with them in about 0.7 s (the weighted greedy's slice is the
+     * only other way, and a slow machine misses it) and SokHard Disa and
+     * Romy at 10 s, and leaves 109 to it within 0.2 s of before. */
     bool learning = x->learning;
-    x->learning = false;
+    x->learning = learning && x->perim;
     sok_frun run[2];
     memset(run, 0, sizeof run);
     bool pair = burst_end > 0 || alone < INT64_MAX;
@@ -1395,9 +1399,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     gs_limits slim = lim ? *lim : (gs_limits){0};
     /* The learned deadlock patterns, every objective (`any` too: on
      * Microban I 153 they prune the boxes stuck at the goal room's door;
-     * fess_pair keeps them from the feature-space searches): a help, not
-     * a need (without memory for them the search goes on without), and
-     * on levels of few boxes (small solves) more cost than help. */
+     * fess_pair keeps them from the feature-space searches without the
+     * A*'s table): a help, not a need (without memory for them the search
+     * goes on without), and on levels of few boxes (small solves) more
+     * cost than help. */
     uint64_t before = x.bytes;
     if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
         if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
