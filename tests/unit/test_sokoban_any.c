@@ -332,6 +332,31 @@ START_TEST(test_goal_macro_solve)
 }
 END_TEST
 
+START_TEST(test_goal_macro_dead)
+{
+    /* The box pushed up the tunnel into the goal column ((3,2)) is taken
+     * by the goal macro to the deepest goal of the packing order, (1,5),
+     * which shuts the player out of (1,6), where the box on (2,6) must be
+     * pushed down from. That child is dead; the push alone stays a child,
+     * so the macro search solves the level on its own (macros_alone: no
+     * plain search after it; without the rule it ran dry in 3 states). */
+    static const char *const pocket[] = {
+        "###########", "# .... ####", "# . #*$####", "# .  $ ####",
+        "## # #  ###", "## # $  ###", "## # $$  ##", "#  ###    #",
+        "# $ @#    #", "##   ###  #", "###########"};
+    gs_sokoban *g = sok_level_build(pocket, NROWS(pocket));
+    g->objective = SOK_ANY;
+    g->macros_alone = true;
+    gs_limits none = {0};
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_sokoban_solve(g, &none, &res, &err), GS_OK);
+    gs_sokoban_free(g);
+    assert_solved_replays(pocket, NROWS(pocket), &res);
+}
+END_TEST
+
 /* ------------------------------------------------------ the portfolio */
 
 START_TEST(test_any_short_deadlines)
@@ -1218,6 +1243,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_goal_macro_fires);
     tcase_add_test(tc, test_goal_macro_not);
     tcase_add_test(tc, test_goal_macro_solve);
+    tcase_add_test(tc, test_goal_macro_dead);
     tcase_add_test(tc, test_goal_room);
     tcase_add_test(tc, test_fess_features);
     tcase_add_test(tc, test_fess_conn_advisor);

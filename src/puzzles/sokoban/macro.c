@@ -15,7 +15,9 @@
  * of a goal room (cells off goal close to the area, short of its door)
  * belongs to the area too: a box pushed into the room is taken on at
  * once, not only when it reaches a goal. A box that can reach only goals
- * of shallower layers than an empty one is left where the push put it.
+ * of shallower layers than an empty one is left where the push put it,
+ * and so is one whose goal leaves the position dead (search.c: the
+ * packing order does not see every way in).
  *
  * Both change which states are stored (the goal macro drops the plain
  * push), so the search that uses them never claims `impossible` on its

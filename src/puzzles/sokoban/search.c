@@ -233,6 +233,29 @@ static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
     return npend;
 }
 
+/* The bound of the child where box i moved from b to `to` (the player
+ * on pl, run pushes), SOK_INF when it is dead; the parent's matching hp.
+ * Sets x->child to the child's boxes when it is not dead at once. */
+static uint32_t child_h(sok_ctx *x, int i, int b, int to, int pl, uint32_t hp,
+                        bool steps_table, int run)
+{
+    if (gs_sokoban_freeze_deadlock(x, to) ||
+        (x->learning && gs_sokoban_learn_dead(x, to, pl)) ||
+        gs_sokoban_frozen_goal_dead(x, i, to))
+        return SOK_INF;
+    move_box(x, i, to);
+    /* Where the moves table decides the bound anyway, an upper bound on
+     * the matching spares solving it (h = 0: the table gives the child's
+     * bound in expand's second loop). */
+    if (steps_table && run == 1 &&
+        gs_sokoban_perim_settles(x, gs_sokoban_child_upper(x, hp, i, to, pl)))
+        return 0;
+    uint32_t h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
+    if (x->perim && !steps_table)
+        h = gs_sokoban_perim_bound_push(x, h, b, to, pl, x->child);
+    return h;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -297,6 +320,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             x->occ[to] = 1;
         }
         unsigned char tag = (unsigned char)d;
+        int to0 = to, pl0 = pl, run0 = run;
         if (x->goal_macros && !plain_push &&
             ((!x->goal[b] && x->goal[to]) ||
              (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
@@ -313,22 +337,19 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
                 tag |= 4;
             }
         }
-        uint32_t h = SOK_INF;
-        if (!gs_sokoban_freeze_deadlock(x, to) &&
-            !(x->learning && gs_sokoban_learn_dead(x, to, pl)) &&
-            !gs_sokoban_frozen_goal_dead(x, i, to)) {
-            move_box(x, i, to);
-            /* Where the moves table decides the bound anyway, an upper
-             * bound on the matching spares solving it (h = 0: the table
-             * gives the child's bound in the loop below). */
-            if (steps_table && run == 1 &&
-                gs_sokoban_perim_settles(
-                    x, gs_sokoban_child_upper(x, hp, i, to, pl)))
-                h = 0;
-            else
-                h = gs_sokoban_child_bound(x, hp, i, b, to, pl);
-            if (x->perim && !steps_table)
-                h = gs_sokoban_perim_bound_push(x, h, b, to, pl, x->child);
+        uint32_t h = child_h(x, i, b, to, pl, hp, steps_table, run);
+        if (h == SOK_INF && (tag & 4)) {
+            /* The goal macro's goal left the position dead (the packing
+             * order does not see every way in: on SokHard Rachelle the
+             * first box taken to the deepest goal shut the player out of
+             * the cell it must push a box down from): the push alone. */
+            x->occ[to] = 0;
+            to = to0;
+            pl = pl0;
+            run = run0;
+            tag = (unsigned char)d;
+            x->occ[to] = 1;
+            h = child_h(x, i, b, to, pl, hp, steps_table, run);
         }
         uint32_t pen = 0, feat = 0;
         if (h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
@@ -917,7 +938,7 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     int rc = run_phase(x, lim, res, st, err);
     x->tunnels = false;
     x->goal_macros = false;
-    if (rc == GS_OK && res->status == GS_IMPOSSIBLE) {
+    if (rc == GS_OK && res->status == GS_IMPOSSIBLE && !x->g->macros_alone) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
         res->pushes = -1;

@@ -53,6 +53,9 @@ typedef struct gs_sokoban {
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
     bool fess_paired;     /* tests: SOK_ANY_FESS in turns with the search by
                            * weight from the start (fess_pair) */
+    bool macros_alone;    /* tests: SOK_ANY without a deadline answers with the
+                           * macro search's own end (impossible when it ran
+                           * dry), not the plain search's */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
