@@ -48,6 +48,7 @@ void gs_sokoban_ctx_free(sok_ctx *x)
     gs_mem_free(x->hp);
     gs_mem_free(x->hway);
     gs_mem_free(x->hcols);
+    gs_mem_free(x->hzero);
     gs_mem_free(x->hused);
     gs_mem_free(x->su);
     gs_mem_free(x->sv);

@@ -357,6 +357,7 @@ typedef struct sok_ctx {
     int *hcols; /* 3 * (goals + 1): the columns a step scans, those done, the
                    rows sq_seed left */
     uint8_t *hused;
+    uint16_t *hzero; /* goals: a dummy row's distances, all 0 */
     /* The expanded state's square matching (see bound.c): duals, goal ->
      * row; NULL when there are too many goals to square the problem. */
     int64_t *su, *sv;
