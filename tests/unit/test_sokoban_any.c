@@ -957,11 +957,11 @@ START_TEST(test_any_slices)
         }
     }
     /* The feature-space searches run to the deadline at every span, also
-     * past about 68 s, where the table's slice ends after 10 s and their
+     * past about 62 s, where the table's slice ends after 10 s and their
      * time alone is empty (until then the portfolio skipped them there:
      * a 120 s solve answered `limit` after 15 s). An empty slice before
      * them is skipped. */
-    int64_t longer[] = {S, 10 * S, 60 * S, 68 * S, 69 * S, 120 * S, 600 * S};
+    int64_t longer[] = {S, 10 * S, 60 * S, 62 * S, 63 * S, 120 * S, 600 * S};
     int empty_alone = 0;
     for (size_t i = 0; i < sizeof longer / sizeof *longer; i++) {
         for (int re = 0; re < 2; re++) {
