@@ -9,9 +9,11 @@
 # one names it. LEVELS picks levels by position: `all`, or a list like
 # `1-20,35` (default 1-20, to keep `make bench` short). Each level gets
 # -t MS milliseconds (default 10000). -q prints only the summary. The
-# summary reads "N of M solved (K proven optimal), total T s, slowest S s"
-# (`any`: without the part in parentheses):
-# T sums the wall time of every level, unsolved ones included.
+# summary reads "N of M solved (K proven optimal), total T s, slowest S s;
+# slowest solved: LEVEL, S s; answers: X moves, Y pushes" (`any`: without
+# the part in parentheses): T sums the wall time of every level, unsolved
+# ones included, and the slowest counts them too; the answers' moves and
+# pushes add up the solved levels'.
 # GRIDSOLVE_BIN names the binary (default build/gridsolve).
 set -u
 
@@ -92,6 +94,10 @@ optimal=0
 idx=0
 sum_ms=0
 worst_ms=0
+worst_solved_ms=-1
+worst_solved=
+sum_moves=0
+sum_pushes=0
 while IFS=$'\t' read -r label rows; do
     idx=$((idx + 1))
     selected "$idx" || continue
@@ -109,7 +115,15 @@ while IFS=$'\t' read -r label rows; do
     steps=$(field steps "$out")
     pushes=$(field pushes "$out")
     opt=$(field optimal "$out")
-    [ "$status" = solved ] && solved=$((solved + 1))
+    if [ "$status" = solved ]; then
+        solved=$((solved + 1))
+        sum_moves=$((sum_moves + ${steps:-0}))
+        sum_pushes=$((sum_pushes + ${pushes:-0}))
+        if [ "$ms" -gt "$worst_solved_ms" ]; then
+            worst_solved_ms=$ms
+            worst_solved=$label
+        fi
+    fi
     [ "$status" = solved ] && [ "$opt" = true ] && optimal=$((optimal + 1))
     [ "$quiet" = 1 ] || printf '%-12s %5d %-10s %7s %7s %-7s %9s\n' \
         "${label:0:12}" "$boxes" "$status" "${steps:--}" "${pushes:--}" \
@@ -119,6 +133,13 @@ secs() { printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
 # `any` claims no optimality: its summary says nothing of it.
 proven=" ($optimal proven $optimize-optimal)"
 [ "$optimize" = any ] && proven=
+limit="$((timeout_ms / 1000)) s"
+[ $((timeout_ms % 1000)) = 0 ] || limit="$timeout_ms ms"
+slowest_solved=-
+[ "$worst_solved_ms" -ge 0 ] &&
+    slowest_solved="$worst_solved, $(secs $worst_solved_ms) s"
 echo "$solved of $total solved$proven, total" \
-    "$(secs $sum_ms) s, slowest $(secs $worst_ms) s" \
-    "[$(basename "$file"), $optimize, limit $((timeout_ms / 1000)) s each]"
+    "$(secs $sum_ms) s, slowest $(secs $worst_ms) s;" \
+    "slowest solved: $slowest_solved;" \
+    "answers: $sum_moves moves, $sum_pushes pushes" \
+    "[$(basename "$file"), $optimize, limit $limit each]"
