@@ -123,8 +123,8 @@ while IFS=$'\t' read -r label rows; do
             worst_solved_ms=$ms
             worst_solved=$label
         fi
+        [ "$opt" = true ] && optimal=$((optimal + 1))
     fi
-    [ "$status" = solved ] && [ "$opt" = true ] && optimal=$((optimal + 1))
     [ "$quiet" = 1 ] || printf '%-12s %5d %-10s %7s %7s %-7s %9s\n' \
         "${label:0:12}" "$boxes" "$status" "${steps:--}" "${pushes:--}" \
         "${opt:--}" "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
@@ -136,7 +136,7 @@ proven=" ($optimal proven $optimize-optimal)"
 limit="$((timeout_ms / 1000)) s"
 [ $((timeout_ms % 1000)) = 0 ] || limit="$timeout_ms ms"
 slowest_solved=-
-[ "$worst_solved_ms" -ge 0 ] &&
+[ "$solved" -gt 0 ] &&
     slowest_solved="$worst_solved, $(secs $worst_solved_ms) s"
 echo "$solved of $total solved$proven, total" \
     "$(secs $sum_ms) s, slowest $(secs $worst_ms) s;" \
