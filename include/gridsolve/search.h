@@ -197,6 +197,11 @@ uint64_t gs_search_popped_prio(const gs_search *s);
  * expanded. GS_OK, GS_ELIMIT (memory budget) or GS_ENOMEM. */
 int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio);
 
+/* Finds the state stored under `key`: 1 with *id set, 0 when it is not
+ * stored. Counts nothing and checks no limit (a solver reading a finished
+ * search). */
+int gs_search_find(const gs_search *s, const void *key, uint64_t *id);
+
 /* The packed key of a hashed state. Records never move, so the pointer
  * stays valid until gs_search_free(). */
 const void *gs_search_key(const gs_search *s, uint64_t id);

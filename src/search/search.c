@@ -752,6 +752,17 @@ uint64_t gs_search_parent(const gs_search *s, uint64_t id, unsigned char *move)
     return p == NONE32 ? GS_NO_PARENT : p;
 }
 
+int gs_search_find(const gs_search *s, const void *key, uint64_t *id)
+{
+    if (!s->table)
+        return 0; /* the budget refused the store */
+    bool found;
+    uint64_t hash, slot = table_find(s, key, &found, &hash);
+    if (found)
+        *id = entry_id(s->table[slot]);
+    return found;
+}
+
 uint64_t gs_search_count(const gs_search *s)
 {
     return s->count;

@@ -122,6 +122,17 @@ bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes)
     while (max_bytes && L->max_slots > SOK_LEARN_FIRST_SLOTS &&
            L->max_slots * sizeof *L->tab > max_bytes / 16)
         L->max_slots /= 2;
+    /* The tables it allocates as it learns are counted in x->bytes now,
+     * at their most (the pattern table while it doubles: 1.5 times its
+     * largest), so that the stores' budgets, worked out from x->bytes,
+     * leave room for them; at most half the budget, else no learning. */
+    uint64_t most = sizeof *L->tab * (L->max_slots + L->max_slots / 2) +
+                    sizeof *L->sub * SOK_LEARN_SUB_SLOTS +
+                    (sizeof *L->st + sizeof *L->heap + sizeof *L->ar) *
+                        (uint64_t)SOK_LEARN_BUDGET;
+    if (max_bytes && x->bytes + most > max_bytes / 2)
+        return false;
+    x->bytes += most;
     size_t un = (size_t)x->n;
     L->occ = gs_sokoban_tab_alloc(x, un, true);
     L->seen = gs_sokoban_tab_alloc(x, sizeof *L->seen * un, true);
@@ -132,21 +143,19 @@ bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes)
 
 /* The tables of the first sub-search, allocated then (most solves never
  * need them); false when out of memory: then learning stops. */
-static bool learn_tables(sok_ctx *x, struct sok_learn *L)
+static bool learn_tables(struct sok_learn *L)
 {
     if (L->tab)
         return true;
     if (L->off)
         return false;
-    L->tab =
-        gs_sokoban_tab_alloc(x, sizeof *L->tab * SOK_LEARN_FIRST_SLOTS, true);
+    /* (Counted in x->bytes by gs_sokoban_learn_init already.) */
+    L->tab = gs_mem_calloc(SOK_LEARN_FIRST_SLOTS, sizeof *L->tab);
     L->mask = SOK_LEARN_FIRST_SLOTS - 1;
-    L->sub =
-        gs_sokoban_tab_alloc(x, sizeof *L->sub * SOK_LEARN_SUB_SLOTS, true);
-    L->st = gs_sokoban_tab_alloc(x, sizeof *L->st * SOK_LEARN_BUDGET, false);
-    L->heap =
-        gs_sokoban_tab_alloc(x, sizeof *L->heap * SOK_LEARN_BUDGET, false);
-    L->ar = gs_sokoban_tab_alloc(x, sizeof *L->ar * SOK_LEARN_BUDGET, false);
+    L->sub = gs_mem_calloc(SOK_LEARN_SUB_SLOTS, sizeof *L->sub);
+    L->st = gs_mem_malloc(sizeof *L->st * SOK_LEARN_BUDGET);
+    L->heap = gs_mem_malloc(sizeof *L->heap * SOK_LEARN_BUDGET);
+    L->ar = gs_mem_malloc(sizeof *L->ar * SOK_LEARN_BUDGET);
     if (L->tab && L->sub && L->st && L->heap && L->ar)
         return true;
     gs_mem_free(L->tab);
@@ -204,12 +213,13 @@ static learn_key *tab_slot(const struct sok_learn *L, const learn_key *k)
 }
 
 /* Doubles the pattern table; false when it may not grow. */
-static bool tab_grow(sok_ctx *x, struct sok_learn *L)
+static bool tab_grow(struct sok_learn *L)
 {
     size_t old = L->mask + 1, n = old * 2;
     if (n > L->max_slots)
         return false;
-    learn_key *t = gs_sokoban_tab_alloc(x, sizeof *t * n, true), *from = L->tab;
+    /* (Counted in x->bytes by gs_sokoban_learn_init already.) */
+    learn_key *t = gs_mem_calloc(n, sizeof *t), *from = L->tab;
     if (!t)
         return false;
     L->tab = t;
@@ -218,14 +228,13 @@ static bool tab_grow(sok_ctx *x, struct sok_learn *L)
         if (from[i].v[0])
             *tab_slot(L, &from[i]) = from[i];
     gs_mem_free(from);
-    x->bytes -= sizeof *from * old;
     return true;
 }
 
 /* Records pattern k (its dead flag in v[0]) unless the table is full. */
-static void tab_put(sok_ctx *x, struct sok_learn *L, const learn_key *k)
+static void tab_put(struct sok_learn *L, const learn_key *k)
 {
-    if (L->count + 1 > (L->mask + 1) / 2 && !tab_grow(x, L))
+    if (L->count + 1 > (L->mask + 1) / 2 && !tab_grow(L))
         return;
     learn_key *e = tab_slot(L, k);
     if (e->v[0] == 0)
@@ -444,9 +453,9 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
         for (size_t i = 0; i < L->nar; i++) {
             learn_key d = L->ar[i];
             d.v[0] |= SOK_LEARN_DEAD;
-            tab_put(x, L, &d);
+            tab_put(L, &d);
             d.v[1] = SOK_LEARN_SET; /* its boxes: some area is dead */
-            tab_put(x, L, &d);
+            tab_put(L, &d);
         }
     }
     return rc;
@@ -486,7 +495,7 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     }
     for (int i = 0; i < m; i++)
         off = off || !x->goal[cl[i]];
-    if (m < 2 || !off || !learn_tables(x, L))
+    if (m < 2 || !off || !learn_tables(L))
         return false;
     /* Sorted cells and the player's area among them alone. */
     for (int i = 1; i < m; i++)
@@ -531,9 +540,9 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     }
     if (rc < 0)
         L->unknown++;
-    tab_put(x, L, &k); /* alive, or not known: not searched again */
+    tab_put(L, &k); /* alive, or not known: not searched again */
     k.v[1] = SOK_LEARN_SET;
     if (!tab_slot(L, &k)->v[0])
-        tab_put(x, L, &k); /* the boxes' first search: alive */
+        tab_put(L, &k); /* the boxes' first search: alive */
     return false;
 }

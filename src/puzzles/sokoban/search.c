@@ -67,6 +67,26 @@
 static const char STEP[4] = {'u', 'd', 'l', 'r'};
 static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 
+/* `pushes`' first search (pushes_two_phase): its store, kept for
+ * look-ups, every edge that was a shortest way to its child when seen
+ * (and the goals popped), then the states on a solution of the fewest
+ * pushes. */
+struct sok_trace {
+    gs_search *store;
+    struct sok_edge {
+        uint32_t from, to, cost; /* cost: the child's when seen, or
+                                    SOK_EDGE_GOAL (`from` a goal) */
+    } * edges;
+    size_t nedges, cap;
+    uint64_t max_bytes; /* the solve's budget, tables and stores (0: none) */
+    uint64_t goal;      /* the first goal popped */
+    uint32_t pstar;     /* its pushes */
+    bool found, over;   /* a goal popped; the edges passed the budget */
+    uint8_t *onpath;    /* a byte per stored state: on such a solution */
+    size_t onpath_n;
+};
+#define SOK_EDGE_GOAL UINT32_MAX
+
 /* Writes boxes with slot i moved to `to` into x->child, kept sorted. */
 static void move_box(sok_ctx *x, int i, int to)
 {
@@ -256,6 +276,35 @@ static uint32_t child_h(sok_ctx *x, int i, int b, int to, int pl, uint32_t hp,
     return h;
 }
 
+/* Records in x->trace the edge from state `from` to `to`, which the
+ * child's cost `cost` makes a shortest way to it for now (or, with cost
+ * SOK_EDGE_GOAL, the goal `from`). GS_OK, or GS_ELIMIT past the solve's
+ * budget or the process's (x->trace->over set). */
+static int trace_edge(sok_ctx *x, const gs_search *s, uint64_t from,
+                      uint64_t to, uint64_t cost)
+{
+    struct sok_trace *t = x->trace;
+    if (t->nedges == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096, add = cap - t->cap;
+        uint64_t more = add * sizeof *t->edges;
+        void *p = NULL;
+        if (!t->max_bytes ||
+            x->bytes + gs_search_bytes(s) + more <= t->max_bytes)
+            p = gs_mem_realloc(t->edges, cap * sizeof *t->edges);
+        if (!p) {
+            t->over = true;
+            return GS_ELIMIT;
+        }
+        t->edges = p;
+        t->cap = cap;
+        x->bytes += more;
+    }
+    t->edges[t->nedges++] = (struct sok_edge){
+        (uint32_t)from, (uint32_t)to,
+        (uint32_t)(cost > SOK_EDGE_GOAL ? SOK_EDGE_GOAL - 1 : cost)};
+    return GS_OK;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -270,7 +319,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
     if (zone)
         gs_sokoban_zone_analyse(x, &x->zone);
-    if (obj >= SOK_ANY && k > 1)
+    if (obj >= SOK_ANY && k > 1 && !x->no_pi)
         k = zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
                  : gs_sokoban_pi_corral_prune(x, k);
     if (x->goal_macros) {
@@ -412,8 +461,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
             x->pend[j].prio = priority(x, x->pend[j].cost, h);
         }
         if (!x->fess) {
+            uint64_t cid;
             rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
-                                    x->pend[j].prio, NULL);
+                                    x->pend[j].prio, &cid);
+            if (rc >= 0 && x->trace &&
+                gs_search_cost(s, cid) == x->pend[j].cost)
+                rc = trace_edge(x, s, id, cid, x->pend[j].cost);
             continue;
         }
         /* The feature-space search queues a state once, when first seen. */
@@ -471,6 +524,33 @@ static bool bound_rose(sok_ctx *x, gs_search *s, uint64_t id, int player,
     return true;
 }
 
+/* `pushes`' second search: whether the position (player, x->boxes) after
+ * g's pushes lies on a solution of the fewest pushes, as the first search
+ * found them (its key: the player's area, as `any`'s A* stores it). */
+static bool on_path(sok_ctx *x, int player, uint64_t g)
+{
+    const struct sok_trace *t = x->onpath;
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    int p = gs_sokoban_flood(x, player);
+    if (x->sym)
+        gs_sokoban_sym_canon_area(x, p, x->boxes);
+    else
+        gs_sokoban_key_pack(x, p, x->boxes);
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    uint64_t id;
+    return gs_search_find(t->store, x->key, &id) && id < t->onpath_n &&
+           t->onpath[id] && gs_search_cost(t->store, id) == g >> SOK_PUSH_SHIFT;
+}
+
+/* `pushes`' first search, once a goal was popped: whether the state just
+ * popped lies past the last layer that may hold a solution's state (f >
+ * the goal's pushes). */
+static bool trace_done(const sok_ctx *x, const gs_search *s)
+{
+    return x->trace && x->trace->found &&
+           gs_search_popped_prio(s) >> 16 > x->trace->pstar;
+}
+
 /* Runs the search. Returns 1 with *goal set when solved, 0 when the space
  * is exhausted, or the search core's GS_ELIMIT / GS_ENOMEM; with a cap,
  * 2 (nothing lost: no expansion is cut short) once the store holds so
@@ -498,6 +578,12 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
         uint64_t id, g = 0;
         int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
                          : gs_search_pop(s, &id);
+        if ((rc == 0 && x->trace && x->trace->found) ||
+            (rc > 0 && trace_done(x, s))) {
+            /* (pushes_two_phase: the last layer is whole) */
+            *goal = x->trace->goal;
+            return 1;
+        }
         if (rc <= 0)
             return rc;
         if (x->fess)
@@ -505,9 +591,24 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
         else
             g = gs_search_cost(s, id);
         int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
+        if (x->onpath && !on_path(x, player, g))
+            continue;
         if (all_on_goals(x, x->boxes)) {
-            *goal = id;
-            return 1;
+            if (!x->trace) {
+                *goal = id;
+                return 1;
+            }
+            /* The first search goes on to the end of the goal's layer,
+             * which holds the last states of other such solutions. */
+            if (!x->trace->found) {
+                x->trace->found = true;
+                x->trace->goal = id;
+                x->trace->pstar = (uint32_t)g;
+            }
+            rc = trace_edge(x, s, id, id, SOK_EDGE_GOAL);
+            if (rc < 0)
+                return rc;
+            continue;
         }
         uint32_t hp = 0;
         bool have_hp = id < reeval && x->perim && obj != SOK_ANY && !x->fess;
@@ -1232,9 +1333,11 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     plim.max_bytes = slim->max_bytes / 4;
     if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
         plim.max_bytes = SOK_PERIM_MAX_BYTES;
-    int share = x->g->perim_share      ? x->g->perim_share
-                : x->obj == SOK_PUSHES ? SOK_PERIM_SHARE_PUSHES
-                                       : SOK_PERIM_SHARE;
+    /* (`pushes`' first search is `any`'s A*, with its rounds.) */
+    bool pushes = x->obj == SOK_PUSHES || x->trace;
+    int share = x->g->perim_share ? x->g->perim_share
+                : pushes          ? SOK_PERIM_SHARE_PUSHES
+                                  : SOK_PERIM_SHARE;
     plim.deadline_ns =
         deadline_share(gs_now_ns(), slim->deadline_ns, share > 0 ? share : 0);
     /* The exact objectives give each later round the share of the time
@@ -1247,7 +1350,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
      * expanded, depth 217 to 225 when traced).
      * `any`'s A* keeps the fixed share: its slice hands the table on
      * (table_finish), and its rounds were set with SokHard. */
-    bool per_round = x->obj != SOK_ANY_ASTAR;
+    bool per_round = x->obj != SOK_ANY_ASTAR || pushes;
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
     bool first = true;
@@ -1270,7 +1373,10 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         else if (per_round)
             rlim.deadline_ns = deadline_share(round_ns, slim->deadline_ns,
                                               share > 0 ? share : 0);
-        bool last = !gs_sokoban_perim_layer_fits(x, &rlim);
+        /* (Once `pushes`' first search has its goal, only the rest of
+         * the goal's layer is left: no table grows for it.) */
+        bool last = (x->trace && x->trace->found) ||
+                    !gs_sokoban_perim_layer_fits(x, &rlim);
         if (!last) {
             gs_sokoban_perim_build(x, &rlim, upto);
             /* (Past the first round, rlim is plim or the round's share.) */
@@ -1298,7 +1404,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         }
         /* `any`'s A* leaves a table cut within a layer to the slice
          * that uses it next (gs_sokoban_perim_finish_layer). */
-        if (last && x->obj != SOK_ANY_ASTAR)
+        if (last && (x->obj != SOK_ANY_ASTAR || pushes))
             gs_sokoban_perim_seal(x);
         /* The store gets what the tables leave of the budget. */
         if (slim->max_bytes) {
@@ -1320,10 +1426,122 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         upto *= 2;
     }
     uint64_t here = gs_search_expanded(s);
+    if (rc == 1 && x->trace) {
+        x->trace->store = s; /* the caller's now (pushes_two_phase) */
+        res->expanded = here + expanded;
+        gs_progress_add_expanded(slim, here);
+        return GS_OK;
+    }
     rc = finish_search(x, s, rc, goal, res, err);
     res->expanded = here + expanded;
     gs_progress_add_expanded(slim, here);
     search_close(x, s, st);
+    return rc;
+}
+
+/* Marks in t->onpath the states of t's store on a solution of t->pstar
+ * pushes: the goals popped at that cost, then, parents by falling cost,
+ * each whose recorded edge is still a shortest way to a marked child.
+ * Frees the edges. GS_OK or GS_ENOMEM. */
+static int trace_mark(sok_ctx *x, struct sok_trace *t)
+{
+    const gs_search *s = t->store;
+    size_t n = gs_search_count(s), ne = t->nedges, top = t->pstar;
+    t->onpath = gs_sokoban_tab_alloc(x, n, true);
+    t->onpath_n = t->onpath ? n : 0;
+    size_t *at = gs_mem_calloc(top + 2, sizeof *at);
+    uint32_t *order = gs_mem_malloc((ne ? ne : 1) * sizeof *order);
+    if (!t->onpath || !at || !order) {
+        gs_mem_free(at);
+        gs_mem_free(order);
+        return GS_ENOMEM;
+    }
+    /* The edges by their parent's cost, highest first (counting sort). */
+    for (size_t e = 0; e < ne; e++) {
+        uint64_t c = gs_search_cost(s, t->edges[e].from);
+        at[top - (c < top ? c : top) + 1]++;
+    }
+    for (size_t c = 1; c <= top + 1; c++)
+        at[c] += at[c - 1];
+    for (size_t e = 0; e < ne; e++) {
+        uint64_t c = gs_search_cost(s, t->edges[e].from);
+        order[at[top - (c < top ? c : top)]++] = (uint32_t)e;
+    }
+    for (size_t e = 0; e < ne; e++) {
+        const struct sok_edge *d = &t->edges[order[e]];
+        if (d->cost == SOK_EDGE_GOAL)
+            t->onpath[d->from] |= gs_search_cost(s, d->from) == t->pstar;
+        else if (t->onpath[d->to] && gs_search_cost(s, d->to) == d->cost)
+            t->onpath[d->from] = 1;
+    }
+    gs_mem_free(at);
+    gs_mem_free(order);
+    gs_mem_free(t->edges);
+    x->bytes -= t->cap * sizeof *t->edges;
+    t->edges = NULL;
+    t->nedges = t->cap = 0;
+    return GS_OK;
+}
+
+/* `pushes` in two searches. The first, `any`'s A* (the player's area in
+ * the state, so a few times fewer states; without PI-corral pruning,
+ * which may lose the shortest solutions), finds the fewest pushes and
+ * goes on to the end of that layer, recording its shortest edges; the
+ * states on a solution of those pushes are marked (trace_mark). The
+ * second, the `pushes` A* over exact cells, expands only positions whose
+ * area is marked at the same pushes, so it ranks those solutions by
+ * moves alone. (Microban I 144: the one search expands every position of
+ * fewer pushes, 499,398 pops.) */
+static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
+                            gs_sokoban_stats *st, gs_error *err)
+{
+    uint64_t tables = x->bytes;
+    struct sok_trace t = {.max_bytes =
+                              slim->max_bytes ? slim->max_bytes + tables : 0};
+    if (!x->zone_ok) /* (without, its children's areas are flooded) */
+        x->zone_ok = gs_sokoban_zone_alloc(x, &x->zone);
+    x->trace = &t;
+    x->obj = SOK_ANY_ASTAR;
+    x->no_pi = true;
+    int rc = exact_phases(x, slim, res, st, err);
+    x->trace = NULL;
+    x->no_pi = false;
+    x->obj = SOK_PUSHES;
+    if (t.over && res->status == GS_LIMIT)
+        res->limit = GS_LIMIT_MEMORY;
+    if (rc == GS_OK && t.store) {
+        uint64_t first = res->expanded;
+        rc = trace_mark(x, &t);
+        if (rc) {
+            rc = gs_error_set(err, rc, "sokoban: out of memory");
+        } else {
+            gs_result_clear(res);
+            res->pushes = -1;
+            gs_limits lim = *slim;
+            uint64_t held = x->bytes - tables + gs_search_bytes(t.store);
+            if (lim.max_bytes)
+                lim.max_bytes = lim.max_bytes > held ? lim.max_bytes - held : 1;
+            x->onpath = &t;
+            rc = run_phase(x, &lim, res, st, err);
+            x->onpath = NULL;
+            res->expanded += first;
+            if (st) {
+                st->states += gs_search_count(t.store);
+                st->store_bytes += gs_search_bytes(t.store);
+            }
+            /* The first search proved a solution of these pushes, whose
+             * states the marks keep: never `impossible`. */
+            if (rc == GS_OK && res->status == GS_IMPOSSIBLE)
+                rc = gs_error_set(err, GS_EINTERNAL,
+                                  "sokoban: the second search lost the "
+                                  "solution the first found");
+        }
+    }
+    gs_search_free(t.store);
+    gs_mem_free(t.edges);
+    x->bytes -= t.cap * sizeof *t.edges;
+    gs_mem_free(t.onpath);
+    x->bytes -= t.onpath_n;
     return rc;
 }
 
@@ -1535,7 +1753,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {
         x.corridors = !g->no_corridors;
-        rc = exact_phases(&x, &slim, res, st, err);
+        rc = g->objective == SOK_PUSHES && !g->one_search
+                 ? pushes_two_phase(&x, &slim, res, st, err)
+                 : exact_phases(&x, &slim, res, st, err);
     }
     gs_sokoban_ctx_free(&x);
     return rc;

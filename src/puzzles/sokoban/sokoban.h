@@ -50,6 +50,7 @@ typedef struct gs_sokoban {
     size_t perim_unpack_at;
     bool learn_always; /* tests: learn deadlock patterns with few boxes */
     bool no_corridors; /* tests: the exact searches without corridor macros */
+    bool one_search;   /* tests: `pushes` in one search, not two */
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
     bool fess_paired;     /* tests: SOK_ANY_FESS in turns with the search by
                            * weight from the start (fess_pair) */
@@ -435,6 +436,11 @@ typedef struct sok_ctx {
     struct sok_sym *sym;
     /* Frozen goal boxes as walls (frozen.c), or NULL. */
     struct sok_frozen *frozen;
+    /* `pushes` in two searches (search.c): the first records its edges
+     * in `trace`, the second expands only what `onpath` marks. */
+    struct sok_trace *trace;
+    const struct sok_trace *onpath;
+    bool no_pi; /* `any`'s A* without PI-corral pruning (the first) */
 } sok_ctx;
 
 /* ctx.c */
@@ -623,7 +629,9 @@ uint32_t gs_sokoban_perim_floor(sok_ctx *x, uint32_t h, int pl,
 #define SOK_LEARN_BUDGET 256
 #endif
 /* Allocates x->learn, its pattern table kept within 1/16 of max_bytes
- * (0: no budget); false when out of memory. It learns nothing until
+ * (0: no budget), and counts in x->bytes what its tables may take as it
+ * learns; false when out of memory, or when that would pass half of
+ * max_bytes. It learns nothing until
  * gs_sokoban_learn_start. */
 bool gs_sokoban_learn_init(sok_ctx *x, uint64_t max_bytes);
 /* From now on gs_sokoban_learn_dead looks and learns. The searches (the
