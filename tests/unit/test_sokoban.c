@@ -1440,6 +1440,43 @@ START_TEST(pushes_two_searches_within_budget)
 }
 END_TEST
 
+/* The same for the state cap: it is the solve's, so the two searches'
+ * stores together stay within it. */
+START_TEST(pushes_two_searches_within_state_cap)
+{
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    gs_result free_res;
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
+    int solved = 0, limited = 0;
+    for (uint64_t cap = 8; cap <= 4096; cap = cap * 3 / 2) {
+        gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "pushes");
+        gs_limits lim = {.max_states = cap};
+        gs_sokoban_stats st = {0};
+        gs_result res;
+        gs_error err = {0};
+        gs_result_clear(&res);
+        ck_assert_int_eq(gs_sokoban_solve_stats(g, &lim, &res, &st, &err),
+                         GS_OK);
+        ck_assert_msg(st.states <= cap, "cap %llu: %llu states",
+                      (unsigned long long)cap, (unsigned long long)st.states);
+        if (res.status == GS_SOLVED) {
+            solved++;
+            ck_assert_uint_eq(res.steps, free_res.steps);
+            ck_assert_int_eq(res.pushes, free_res.pushes);
+        } else {
+            limited++;
+            ck_assert_int_eq(res.status, GS_LIMIT);
+            ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+        }
+        gs_result_free(&res);
+        SOK->free(g);
+    }
+    ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
+                  limited);
+    gs_result_free(&free_res);
+}
+END_TEST
+
 Suite *gs_test_sokoban_suite(void)
 {
     Suite *s = suite_create("sokoban");
@@ -1454,6 +1491,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(tc, perim_table_within_budget);
     tcase_add_test(tc, perim_first_round_whole);
     tcase_add_test(tc, pushes_two_searches_within_budget);
+    tcase_add_test(tc, pushes_two_searches_within_state_cap);
     suite_add_tcase(s, tc);
     /* Hundreds of brute-force comparisons: correctness, not speed, so the
      * time cap only guards against hangs (sanitizers and valgrind are

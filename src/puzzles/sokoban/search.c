@@ -1521,6 +1521,11 @@ static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
             uint64_t held = x->bytes - tables + gs_search_bytes(t.store);
             if (lim.max_bytes)
                 lim.max_bytes = lim.max_bytes > held ? lim.max_bytes - held : 1;
+            /* (The state cap is the solve's: both stores count.) */
+            uint64_t first_n = gs_search_count(t.store);
+            if (lim.max_states)
+                lim.max_states =
+                    lim.max_states > first_n ? lim.max_states - first_n : 1;
             x->onpath = &t;
             rc = run_phase(x, &lim, res, st, err);
             x->onpath = NULL;
