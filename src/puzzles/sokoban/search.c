@@ -532,7 +532,7 @@ static bool on_path(sok_ctx *x, int player, uint64_t g)
     const struct sok_trace *t = x->onpath;
     gs_sokoban_occ_set(x, x->boxes, 1);
     int p = gs_sokoban_flood(x, player);
-    if (x->sym)
+    if (x->sym && x->sym_store) /* (as store_key keys `any`'s) */
         gs_sokoban_sym_canon_area(x, p, x->boxes);
     else
         gs_sokoban_key_pack(x, p, x->boxes);
@@ -1442,11 +1442,16 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
 /* Marks in t->onpath the states of t's store on a solution of t->pstar
  * pushes: the goals popped at that cost, then, parents by falling cost,
  * each whose recorded edge is still a shortest way to a marked child.
- * Frees the edges. GS_OK or GS_ENOMEM. */
+ * Frees the edges. GS_OK, or GS_ELIMIT when the marks and their sort
+ * would pass the solve's memory budget or the process's. */
 static int trace_mark(sok_ctx *x, struct sok_trace *t)
 {
     const gs_search *s = t->store;
     size_t n = gs_search_count(s), ne = t->nedges, top = t->pstar;
+    uint64_t need =
+        n + (top + 2) * sizeof(size_t) + (ne ? ne : 1) * sizeof(uint32_t);
+    if (t->max_bytes && x->bytes + gs_search_bytes(s) + need > t->max_bytes)
+        return GS_ELIMIT;
     t->onpath = gs_sokoban_tab_alloc(x, n, true);
     t->onpath_n = t->onpath ? n : 0;
     size_t *at = gs_mem_calloc(top + 2, sizeof *at);
@@ -1454,7 +1459,7 @@ static int trace_mark(sok_ctx *x, struct sok_trace *t)
     if (!t->onpath || !at || !order) {
         gs_mem_free(at);
         gs_mem_free(order);
-        return GS_ENOMEM;
+        return GS_ELIMIT;
     }
     /* The edges by their parent's cost, highest first (counting sort). */
     for (size_t e = 0; e < ne; e++) {
@@ -1513,7 +1518,13 @@ static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
         uint64_t first = res->expanded;
         rc = trace_mark(x, &t);
         if (rc) {
-            rc = gs_error_set(err, rc, "sokoban: out of memory");
+            /* A limit, as when a table is refused. */
+            gs_result_clear(res);
+            res->pushes = -1;
+            res->status = GS_LIMIT;
+            res->limit = GS_LIMIT_MEMORY;
+            res->expanded = first;
+            rc = GS_OK;
         } else {
             gs_result_clear(res);
             res->pushes = -1;
