@@ -1395,44 +1395,54 @@ START_TEST(test_property_pushes_two_searches)
 }
 END_TEST
 
+/* Solves MICROBAN5 for `pushes` within lim: solved with the answer
+ * `free_res` has (no limits), or `limit` of the kind given. Returns
+ * whether it was solved; *st gets the stores' and tables' sizes. */
+static bool pushes_within(const gs_limits *lim, const gs_result *free_res,
+                          enum gs_limit_kind kind, gs_sokoban_stats *st)
+{
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "pushes");
+    g->learn_always = true; /* its tables count too */
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    *st = (gs_sokoban_stats){0};
+    ck_assert_int_eq(gs_sokoban_solve_stats(g, lim, &res, st, &err), GS_OK);
+    bool solved = res.status == GS_SOLVED;
+    if (solved) {
+        ck_assert(res.optimal);
+        ck_assert_uint_eq(res.steps, free_res->steps);
+        ck_assert_int_eq(res.pushes, free_res->pushes);
+    } else {
+        ck_assert_int_eq(res.status, GS_LIMIT);
+        ck_assert_int_eq(res.limit, kind);
+    }
+    gs_result_free(&res);
+    SOK->free(g);
+    return solved;
+}
+
 /* `pushes` within memory budgets from far too small to ample: solved
  * with the answer it has without one, or `limit` "memory"; the stores
  * of both searches and the tables (the first's edges, the marks) never
  * past the budget. */
 START_TEST(pushes_two_searches_within_budget)
 {
-    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5), solved = 0, limited = 0;
     gs_result free_res;
     solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
-    ck_assert_int_eq(free_res.status, GS_SOLVED);
-    int solved = 0, limited = 0;
     for (uint64_t budget = 16u << 10; budget <= 16u << 20; budget *= 2) {
-        gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "pushes");
-        g->learn_always = true;
         gs_limits lim = {.max_bytes = budget};
-        gs_sokoban_stats st = {0};
-        gs_result res;
-        gs_error err = {0};
-        gs_result_clear(&res);
-        ck_assert_int_eq(gs_sokoban_solve_stats(g, &lim, &res, &st, &err),
-                         GS_OK);
+        gs_sokoban_stats st;
+        bool ok = pushes_within(&lim, &free_res, GS_LIMIT_MEMORY, &st);
+        solved += ok;
+        limited += !ok;
         ck_assert_msg(st.store_bytes + st.table_bytes <= budget,
                       "budget %llu: stores %llu + tables %llu",
                       (unsigned long long)budget,
                       (unsigned long long)st.store_bytes,
                       (unsigned long long)st.table_bytes);
-        if (res.status == GS_SOLVED) {
-            solved++;
-            ck_assert(res.optimal);
-            ck_assert_uint_eq(res.steps, free_res.steps);
-            ck_assert_int_eq(res.pushes, free_res.pushes);
-        } else {
-            limited++;
-            ck_assert_int_eq(res.status, GS_LIMIT);
-            ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
-        }
-        gs_result_free(&res);
-        SOK->free(g);
     }
     ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
                   limited);
@@ -1444,32 +1454,17 @@ END_TEST
  * stores together stay within it. */
 START_TEST(pushes_two_searches_within_state_cap)
 {
-    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5), solved = 0, limited = 0;
     gs_result free_res;
     solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
-    int solved = 0, limited = 0;
     for (uint64_t cap = 8; cap <= 4096; cap = cap * 3 / 2) {
-        gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "pushes");
         gs_limits lim = {.max_states = cap};
-        gs_sokoban_stats st = {0};
-        gs_result res;
-        gs_error err = {0};
-        gs_result_clear(&res);
-        ck_assert_int_eq(gs_sokoban_solve_stats(g, &lim, &res, &st, &err),
-                         GS_OK);
+        gs_sokoban_stats st;
+        bool ok = pushes_within(&lim, &free_res, GS_LIMIT_STATES, &st);
+        solved += ok;
+        limited += !ok;
         ck_assert_msg(st.states <= cap, "cap %llu: %llu states",
                       (unsigned long long)cap, (unsigned long long)st.states);
-        if (res.status == GS_SOLVED) {
-            solved++;
-            ck_assert_uint_eq(res.steps, free_res.steps);
-            ck_assert_int_eq(res.pushes, free_res.pushes);
-        } else {
-            limited++;
-            ck_assert_int_eq(res.status, GS_LIMIT);
-            ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
-        }
-        gs_result_free(&res);
-        SOK->free(g);
     }
     ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
                   limited);
