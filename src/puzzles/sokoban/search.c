@@ -16,7 +16,10 @@
  *     expansion of a goal state is optimal.
  *   - pushes: the same graph with cost (pushes, moves) packed
  *     lexicographically into one integer; exact for both components because
- *     the player's exact cell is part of the state.
+ *     the player's exact cell is part of the state. It runs second, over
+ *     the positions a first search (A* on pushes alone, the player's area
+ *     in the state) marked as on solutions of the fewest pushes
+ *     (pushes_two_phase).
  *   - any: the player normalized to the smallest cell of its region (fewer
  *     states; answers not minimal). With a deadline, A* on pushes for 1/10
  *     of it (the exact objectives' rounds with the perimeter table),
