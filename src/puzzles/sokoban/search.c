@@ -152,12 +152,24 @@ static unsigned bound_shift(sok_objective obj)
  * position, or with x->sym_store the class of its images; `any` (p the
  * smallest cell of the player's area) names each image's area by its own
  * smallest cell, from a flood of the area. */
+/* `any`'s key of (player, boxes), x->occ holding the boxes: the
+ * player's area by its smallest cell, from a flood of it (with
+ * x->sym_store, the class of its images). */
+static void area_key(sok_ctx *x, int player, const int32_t *boxes)
+{
+    int p = gs_sokoban_flood(x, player);
+    if (x->sym && x->sym_store)
+        gs_sokoban_sym_canon_area(x, p, boxes);
+    else
+        gs_sokoban_key_pack(x, p, boxes);
+}
+
 static void store_key(sok_ctx *x, int p, const int32_t *boxes)
 {
     if (!x->sym || !x->sym_store)
         gs_sokoban_key_pack(x, p, boxes);
     else if (x->obj >= SOK_ANY)
-        gs_sokoban_sym_canon_area(x, gs_sokoban_flood(x, p), boxes);
+        area_key(x, p, boxes);
     else
         gs_sokoban_sym_canon(x, p, boxes);
 }
@@ -306,6 +318,15 @@ static int trace_edge(sok_ctx *x, const gs_search *s, uint64_t from,
         (uint32_t)from, (uint32_t)to,
         (uint32_t)(cost > SOK_EDGE_GOAL ? SOK_EDGE_GOAL - 1 : cost)};
     return GS_OK;
+}
+
+/* Frees x->trace's edges and takes their bytes off x->bytes. */
+static void trace_drop_edges(sok_ctx *x, struct sok_trace *t)
+{
+    gs_mem_free(t->edges);
+    x->bytes -= t->cap * sizeof *t->edges;
+    t->edges = NULL;
+    t->nedges = t->cap = 0;
 }
 
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
@@ -534,24 +555,21 @@ static bool on_path(sok_ctx *x, int player, uint64_t g)
 {
     const struct sok_trace *t = x->onpath;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int p = gs_sokoban_flood(x, player);
-    if (x->sym && x->sym_store) /* (as store_key keys `any`'s) */
-        gs_sokoban_sym_canon_area(x, p, x->boxes);
-    else
-        gs_sokoban_key_pack(x, p, x->boxes);
+    area_key(x, player, x->boxes);
     gs_sokoban_occ_set(x, x->boxes, 0);
     uint64_t id;
     return gs_search_find(t->store, x->key, &id) && id < t->onpath_n &&
            t->onpath[id] && gs_search_cost(t->store, id) == g >> SOK_PUSH_SHIFT;
 }
 
-/* `pushes`' first search, once a goal was popped: whether the state just
- * popped lies past the last layer that may hold a solution's state (f >
- * the goal's pushes). */
-static bool trace_done(const sok_ctx *x, const gs_search *s)
+/* `pushes`' first search, once a goal was popped: whether the goal's
+ * layer is whole, the pop (its return rc) having found the queue empty
+ * or a state past it (f > the goal's pushes). */
+static bool trace_done(const sok_ctx *x, const gs_search *s, int rc)
 {
     return x->trace && x->trace->found &&
-           gs_search_popped_prio(s) >> 16 > x->trace->pstar;
+           (rc == 0 ||
+            (rc > 0 && gs_search_popped_prio(s) >> 16 > x->trace->pstar));
 }
 
 /* Runs the search. Returns 1 with *goal set when solved, 0 when the space
@@ -581,9 +599,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
         uint64_t id, g = 0;
         int rc = x->fess ? gs_sokoban_fess_pop(x->fess, &id, &g)
                          : gs_search_pop(s, &id);
-        if ((rc == 0 && x->trace && x->trace->found) ||
-            (rc > 0 && trace_done(x, s))) {
-            /* (pushes_two_phase: the last layer is whole) */
+        if (trace_done(x, s, rc)) {
             *goal = x->trace->goal;
             return 1;
         }
@@ -1484,10 +1500,7 @@ static int trace_mark(sok_ctx *x, struct sok_trace *t)
     }
     gs_mem_free(at);
     gs_mem_free(order);
-    gs_mem_free(t->edges);
-    x->bytes -= t->cap * sizeof *t->edges;
-    t->edges = NULL;
-    t->nedges = t->cap = 0;
+    trace_drop_edges(x, t);
     return GS_OK;
 }
 
@@ -1557,8 +1570,7 @@ static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
         }
     }
     gs_search_free(t.store);
-    gs_mem_free(t.edges);
-    x->bytes -= t.cap * sizeof *t.edges;
+    trace_drop_edges(x, &t);
     gs_mem_free(t.onpath);
     x->bytes -= t.onpath_n;
     return rc;
