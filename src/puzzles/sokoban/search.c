@@ -42,7 +42,7 @@
  * patterns learned as they go (learn.c; of `any`'s feature-space
  * searches only the one with the A*'s table); the exact objectives and
  * `any`'s A* also store one position per class of the level's
- * symmetries (sym.c; the answer then rebuilt by rebuild_sym). Every
+ * symmetries (sym.c; answer.c then finds the real path again). Every
  * objective takes boxes frozen on goals as walls (frozen.c), and the
  * exact ones push a box entering a one-wide dead end on to the goal it
  * must end on when that costs nothing (corridor macros, macro.c). `any`
@@ -56,8 +56,9 @@
  * (tunnel, goal-area and corridor macros), perim.c (the perimeter table:
  * exact distances near the solved positions), area.c (its keys' player
  * areas without a flood), fess.c (the feature-space search's
- * open lists), zone.c (`any`'s children's areas without a flood), search.c
- * (this: the search and the answer).
+ * open lists), zone.c (`any`'s children's areas without a flood), answer.c
+ * (the moves spelled out from the stored pushes), search.c (this: the
+ * searches and their phases).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,10 +66,6 @@
 
 #include "gridsolve/mem.h"
 #include "sokoban.h"
-
-/* Move letters by direction (U D L R). */
-static const char STEP[4] = {'u', 'd', 'l', 'r'};
-static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 
 /* `pushes`' first search (pushes_two_phase): its store, kept for
  * look-ups, every edge that was a shortest way to its child when seen
@@ -148,10 +145,6 @@ static unsigned bound_shift(sok_objective obj)
     }
 }
 
-/* Packs the store's key of (p, boxes), x->occ holding the boxes: the
- * position, or with x->sym_store the class of its images; `any` (p the
- * smallest cell of the player's area) names each image's area by its own
- * smallest cell, from a flood of the area. */
 /* `any`'s key of (player, boxes), x->occ holding the boxes: the
  * player's area by its smallest cell, from a flood of it (with
  * x->sym_store, the class of its images). */
@@ -164,7 +157,7 @@ static void area_key(sok_ctx *x, int player, const int32_t *boxes)
         gs_sokoban_key_pack(x, p, boxes);
 }
 
-static void store_key(sok_ctx *x, int p, const int32_t *boxes)
+void gs_sokoban_store_key(sok_ctx *x, int p, const int32_t *boxes)
 {
     if (!x->sym || !x->sym_store)
         gs_sokoban_key_pack(x, p, boxes);
@@ -174,8 +167,7 @@ static void store_key(sok_ctx *x, int p, const int32_t *boxes)
         gs_sokoban_sym_canon(x, p, boxes);
 }
 
-/* The cost of one push after a walk of `walk` steps. */
-static uint64_t push_cost(sok_objective obj, uint32_t walk)
+uint64_t gs_sokoban_push_cost(sok_objective obj, uint32_t walk)
 {
     switch (obj) {
     case SOK_MOVES:
@@ -228,7 +220,7 @@ static int child_region(sok_ctx *x, bool zone, int to, int b, int pl,
 /* FESS's packing advisor, one more child of the state being expanded
  * (x->occ and x->boxes holding its boxes, bound hp): the box it names
  * taken to the next goal of the packing order in one macro move (tag bit
- * 3; rebuild() spells the pushes out). Appends to x->pend and x->pkeys;
+ * 3; answer.c spells the pushes out). Appends to x->pend and x->pkeys;
  * returns the new count. */
 static int advise_pack(sok_ctx *x, gs_search *s, int player, uint64_t g,
                        uint32_t hp, bool zone, int npend)
@@ -399,7 +391,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
              (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
             /* A goal macro: the box goes on inside its goal area to the
              * goal the packing order wants next; the state's tag says so
-             * (bit 2) for rebuild(). */
+             * (bit 2) for answer.c. */
             int node, at = gs_sokoban_goal_macro(x, to, pl, zone ? b : -1,
                                                  &node, &pl);
             if (at != to) {
@@ -443,12 +435,12 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
                     feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,
                                                     regions);
             }
-            uint64_t cost = g + push_cost(obj, x->pushes[j].walk) +
-                            (uint64_t)(run - 1) * push_cost(obj, 0);
+            uint64_t cost = g + gs_sokoban_push_cost(obj, x->pushes[j].walk) +
+                            (uint64_t)(run - 1) * gs_sokoban_push_cost(obj, 0);
             if (sym_moved)
                 gs_sokoban_sym_canon_moved(x, p, x->child, b, to);
             else
-                store_key(x, p, x->child);
+                gs_sokoban_store_key(x, p, x->child);
             memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
             gs_search_prefetch(s, x->key);
             if (steps_table)
@@ -662,7 +654,7 @@ static int add_start(sok_ctx *x, gs_search *s)
         gs_sokoban_occ_set(x, x->start_boxes, 1);
         if (obj >= SOK_ANY)
             p = gs_sokoban_flood(x, p);
-        store_key(x, p, x->start_boxes);
+        gs_sokoban_store_key(x, p, x->start_boxes);
         gs_sokoban_occ_set(x, x->start_boxes, 0);
         uint64_t id = 0;
         int rc = x->fess ? gs_search_add(s, x->key, GS_NO_PARENT, 0, &id)
@@ -676,324 +668,13 @@ static int add_start(sok_ctx *x, gs_search *s)
     return GS_OK;
 }
 
-/* bsearch/qsort order of cell numbers. */
-static int cmp_cell(const void *a, const void *b)
-{
-    int32_t u = *(const int32_t *)a, v = *(const int32_t *)b;
-    return (u > v) - (u < v);
-}
-
-/* Appends the shortest walk from `from` to `to` in lowercase (x->occ holds
- * the boxes). Returns false when `to` is unreachable (a bug). */
-static bool append_walk(sok_ctx *x, int from, int to, gs_buf *out)
-{
-    gs_sokoban_flood(x, from);
-    if (x->seen[to] != x->gen)
-        return false;
-    uint32_t len = x->dist[to];
-    for (uint32_t i = len; i > 0; i--) {
-        int d = x->how[to];
-        x->walk[i - 1] = STEP[d];
-        to = x->nb[to * 4 + (d ^ 1)];
-    }
-    gs_buf_append(out, x->walk, len);
-    return true;
-}
-
-/* Pushes the box on *pcur along cells[1..k) (each side-adjacent to the
- * one before), appending each walk from *pplayer and each push to out and
- * moving the box in x->occ. *pcur and *pplayer follow the box and the
- * player; false when a cell is not adjacent or a walk fails. */
-static bool push_along(sok_ctx *x, const int32_t *cells, int k, int *pcur,
-                       int *pplayer, gs_buf *out, long *pushes)
-{
-    int cur = *pcur, player = *pplayer;
-    bool ok = true;
-
-    for (int t = 1; t < k && ok; t++) {
-        int next = cells[t], d = 0;
-        while (d < 4 && x->nb[cur * 4 + d] != next)
-            d++;
-        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
-        if (!ok)
-            break;
-        gs_buf_append(out, &PUSH[d], 1);
-        (*pushes)++;
-        x->occ[cur] = 0;
-        x->occ[next] = 1;
-        player = cur;
-        cur = next;
-    }
-    *pcur = cur;
-    *pplayer = player;
-    return ok;
-}
-
-/* Spells out a goal macro in the answer: the box pushed from `old` (off
- * goal, x->occ holding the boxes before the move) has reached `at` with
- * the player on *pplayer; the same box-path search as expand() takes it
- * on, and *pplayer ends behind it. Leaves x->occ as it found it. Returns false
- * if the path does not end on the child's cell (a bug). */
-static bool replay_goal_macro(sok_ctx *x, int old, int at, int *pplayer,
-                              gs_buf *out, long *pushes)
-{
-    int player = *pplayer;
-    x->occ[old] = 0;
-    x->occ[at] = 1;
-    int node, pl, target = gs_sokoban_goal_macro(x, at, player, -1, &node, &pl);
-    bool ok = target != at && bsearch(&target, x->child, (size_t)x->nboxes,
-                                      sizeof *x->child, cmp_cell);
-    int k = ok ? gs_sokoban_goal_macro_chain(x, node) : 0, cur = at;
-    ok = ok && push_along(x, x->gmq, k, &cur, &player, out, pushes);
-    x->occ[cur] = 0;
-    x->occ[old] = 1;
-    *pplayer = player;
-    return ok && cur == target;
-}
-
-/* Spells out a packing-advisor move (advise_pack): the box on `old` to
- * `at` (x->occ holding the boxes before it, the player on *pplayer) by
- * the same box-path search, each walk and push appended to out; *pplayer
- * ends behind the box. Leaves x->occ as it found it. Returns false if
- * the path does not reach `at` (a bug). */
-static bool replay_pack_macro(sok_ctx *x, int old, int at, int *pplayer,
-                              gs_buf *out, long *pushes)
-{
-    int32_t *cells = gs_mem_malloc(sizeof *cells * ((size_t)x->n * 4 + 1));
-    if (!cells || !x->fess) {
-        gs_mem_free(cells);
-        return false;
-    }
-    int k = gs_sokoban_fess_pack_path(x, x->fess, old, *pplayer, at, cells);
-    bool ok = k >= 2 && cells[k - 1] == at;
-    int player = *pplayer, cur = old;
-    ok = ok && push_along(x, cells, k, &cur, &player, out, pushes);
-    x->occ[cur] = 0;
-    x->occ[old] = 1;
-    gs_mem_free(cells);
-    *pplayer = player;
-    return ok && cur == at;
-}
-
-/* Spells out one packing-advisor step of the answer (x->boxes before it,
- * x->child after; the box left `old`): the one new cell is where it went.
- * False when it cannot be replayed (a bug). */
-static bool replay_advice(sok_ctx *x, int old, int *player, gs_buf *out,
-                          long *pushes)
-{
-    int at = -1;
-    for (int i = 0; i < x->nboxes && at < 0; i++)
-        if (!bsearch(&x->child[i], x->boxes, (size_t)x->nboxes,
-                     sizeof *x->boxes, cmp_cell))
-            at = x->child[i];
-    gs_sokoban_occ_set(x, x->boxes, 1);
-    bool ok = old >= 0 && at >= 0 &&
-              replay_pack_macro(x, old, at, player, out, pushes);
-    gs_sokoban_occ_set(x, x->boxes, 0);
-    return ok;
-}
-
-/* Spells out one push step of the answer (x->boxes before it, x->child
- * after): the walk to the box on `old`, the push along d (move byte d:
- * bit 2 a macro), and the pushes a tunnel or goal macro added. False when
- * it cannot be replayed (a bug). */
-static bool replay_push(sok_ctx *x, int old, int d, int *player, gs_buf *out,
-                        long *pushes)
-{
-    bool macro = d & 4;
-    d &= 3;
-    int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
-    gs_sokoban_occ_set(x, x->boxes, 1);
-    bool ok = from >= 0 && append_walk(x, *player, from, out);
-    /* The box goes on along d to its new cell: several pushes when a
-     * tunnel macro made the step. A goal macro ends the straight run
-     * where expand() started it: after the tunnel macro, if any. */
-    *player = old;
-    int at = ok ? x->nb[old * 4 + d] : -1;
-    int end = at;
-    if (ok && macro && x->tunnels && at >= 0) {
-        x->occ[old] = 0;
-        x->occ[at] = 1;
-        end = gs_sokoban_tunnel_end(x, old, at, d);
-        x->occ[at] = 0;
-        x->occ[old] = 1;
-    }
-    while (ok) {
-        gs_buf_append(out, &PUSH[d], 1);
-        (*pushes)++;
-        if (at < 0 || (macro && at == end) ||
-            bsearch(&at, x->child, (size_t)x->nboxes, sizeof *x->child,
-                    cmp_cell))
-            break;
-        *player = at;
-        at = x->nb[at * 4 + d];
-    }
-    ok = ok && at >= 0;
-    if (ok && macro)
-        ok = replay_goal_macro(x, old, at, player, out, pushes);
-    gs_sokoban_occ_set(x, x->boxes, 0);
-    return ok;
-}
-
-/* The states from the start to goal, start first, in a malloc'd array
- * of *k + 1 (*k pushes); NULL when out of memory. */
-static uint64_t *path_chain(gs_search *s, uint64_t goal, size_t *k)
-{
-    size_t n = 0;
-    for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
-         id = gs_search_parent(s, id, NULL))
-        n++;
-    uint64_t *chain = malloc(sizeof *chain * (n + 1));
-    if (!chain)
-        return NULL;
-    uint64_t id = goal;
-    for (size_t i = n + 1; i > 0; i--) {
-        chain[i - 1] = id;
-        id = gs_search_parent(s, id, NULL);
-    }
-    *k = n;
-    return chain;
-}
-
-/* The error of an answer whose push t cannot be replayed: a bug, not
- * the request's fault. */
-static int unreachable_push(gs_error *err, size_t t)
-{
-    return gs_error_set(err, GS_EINTERNAL,
-                        "sokoban: push %zu of the answer is not reachable", t);
-}
-
-/* Ends a rebuild: on success (rc GS_OK, out whole) the moves and pushes
- * go into res; otherwise out is dropped and the error passed on. */
-static int answer_done(int rc, gs_buf *out, long pushes, gs_result *res,
-                       gs_error *err)
-{
-    if (rc == GS_OK && gs_buf_status(out))
-        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    if (rc) {
-        gs_buf_free(out);
-        return rc;
-    }
-    res->moves = gs_buf_take(out, &res->steps);
-    res->pushes = pushes;
-    res->status = GS_SOLVED;
-    return GS_OK;
-}
-
-/* Rebuilds the full LURD answer for goal state `goal`: each push state
- * records only its push direction, so the walks between pushes are
- * recomputed by the same shortest flood the search costed them with. */
-static int rebuild(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
-                   gs_error *err)
-{
-    size_t k;
-    unsigned char d;
-    uint64_t *chain = path_chain(s, goal, &k);
-    if (!chain)
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    gs_buf out = GS_BUF_INIT;
-    int player = x->start_player, rc = GS_OK;
-    long pushes = 0;
-    if (x->nboxes > 0)
-        memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    for (size_t t = 1; t <= k && rc == GS_OK; t++) {
-        gs_search_parent(s, chain[t], &d);
-        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t]), x->child);
-        /* The pushed box: the one cell in the old set but not the new. */
-        int old = -1;
-        for (int i = 0; i < x->nboxes && old < 0; i++)
-            if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
-                         sizeof *x->child, cmp_cell))
-                old = x->boxes[i];
-        bool ok = (d & 8) ? replay_advice(x, old, &player, &out, &pushes)
-                          : replay_push(x, old, d, &player, &out, &pushes);
-        if (!ok) {
-            rc = unreachable_push(err, t);
-            break;
-        }
-        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
-    }
-    free(chain);
-    return answer_done(rc, &out, pushes, res, err);
-}
-
-/* rebuild() for a search keyed by symmetry classes (sym.c): from the
- * real start, each step takes a push whose result is in the next stored
- * class at the stored cost (the search made such a push from the class's
- * stored position, and the real position is an image of it). */
-static int rebuild_sym(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
-                       gs_error *err)
-{
-    size_t k;
-    uint64_t *chain = path_chain(s, goal, &k);
-    if (!chain)
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    gs_buf out = GS_BUF_INIT;
-    int player = x->start_player, rc = GS_OK;
-    long pushes = 0;
-    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    for (size_t t = 1; t <= k && rc == GS_OK; t++) {
-        const unsigned char *want = gs_search_key(s, chain[t]);
-        uint64_t dc =
-            gs_search_cost(s, chain[t]) - gs_search_cost(s, chain[t - 1]);
-        gs_sokoban_occ_set(x, x->boxes, 1);
-        int np = gs_sokoban_list_pushes(x, player), found = -1;
-        int run = 1;
-        for (int j = 0; j < np && found < 0; j++) {
-            int i = x->pushes[j].box, d = x->pushes[j].dir;
-            int b = x->boxes[i], to = x->nb[b * 4 + d];
-            /* The corridor macro as expand() made it. */
-            x->occ[b] = 0;
-            x->occ[to] = 1;
-            int end = x->corridors ? gs_sokoban_corridor_end(x, to, d) : to;
-            x->occ[to] = 0;
-            x->occ[end] = 1;
-            run = 1;
-            for (int c = to; c != end; c = x->nb[c * 4 + d])
-                run++;
-            uint64_t cost = push_cost(x->obj, x->pushes[j].walk) +
-                            (uint64_t)(run - 1) * push_cost(x->obj, 0);
-            if (cost == dc) {
-                move_box(x, i, end);
-                store_key(x, x->nb[end * 4 + (d ^ 1)], x->child);
-                if (memcmp(x->key, want, x->key_size) == 0)
-                    found = j;
-            }
-            x->occ[end] = 0;
-            x->occ[b] = 1;
-        }
-        bool ok = found >= 0;
-        if (ok) {
-            /* x->child holds the push's result, `run` pushes along d. */
-            int i = x->pushes[found].box, d = x->pushes[found].dir;
-            int b = x->boxes[i];
-            ok = append_walk(x, player, x->nb[b * 4 + (d ^ 1)], &out);
-            for (int r = 0; r < run; r++) {
-                gs_buf_append(&out, &PUSH[d], 1);
-                pushes++;
-                player = b;
-                b = x->nb[b * 4 + d];
-            }
-        }
-        gs_sokoban_occ_set(x, x->boxes, 0);
-        if (!ok) {
-            rc = unreachable_push(err, t);
-            break;
-        }
-        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
-    }
-    free(chain);
-    return answer_done(rc, &out, pushes, res, err);
-}
-
 /* Writes the outcome of search s into res: rc is search()'s (1: found,
  * the goal record `goal`). Returns GS_OK or an error (err filled). */
 static int finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
                          gs_result *res, gs_error *err)
 {
     if (rc == 1) {
-        rc = x->sym && x->sym_store ? rebuild_sym(x, s, goal, res, err)
-                                    : rebuild(x, s, goal, res, err);
+        rc = gs_sokoban_answer(x, s, goal, res, err);
         /* Both exact objectives expand a goal first at its optimal cost;
          * `any` answers (SOK_ANY_ASTAR's too: tests) are only known
          * optimal when empty. */
@@ -1138,7 +819,7 @@ static int frun_close(sok_ctx *x, sok_frun *r, const gs_limits *lim,
         return rc;
     uint64_t here = gs_search_expanded(r->s) + r->expanded;
     if (res) {
-        x->fess = r->fess; /* rebuild() spells out the advisor's moves */
+        x->fess = r->fess; /* answer.c spells out the advisor's moves */
         rc = finish_search(x, r->s, r->rc, r->goal, res, err);
         if (gs_sokoban_fess_over(r->fess) && res->status == GS_LIMIT)
             res->limit = GS_LIMIT_MEMORY;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "gridsolve/puzzle.h"
+#include "gridsolve/search.h"
 
 /* Cell flags of a parsed instance. */
 enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
@@ -521,6 +522,21 @@ uint32_t gs_sokoban_child_upper(const sok_ctx *x, uint32_t hp, int i, int to,
  * and x->boxes hold the boxes; floods from the player): the cell behind
  * the box reachable, the cell ahead free and live. Returns how many. */
 int gs_sokoban_list_pushes(sok_ctx *x, int player);
+/* Packs the store's key of (p, boxes) into x->key, x->occ holding the
+ * boxes: the position, or with x->sym_store the class of its images;
+ * `any` (p the smallest cell of the player's area) names each image's area by
+ * its own smallest cell, from a flood of the area. */
+void gs_sokoban_store_key(sok_ctx *x, int p, const int32_t *boxes);
+/* The cost of one push after a walk of `walk` steps, for the objective's
+ * store (pushes: packed above the moves). */
+uint64_t gs_sokoban_push_cost(sok_objective obj, uint32_t walk);
+
+/* answer.c */
+/* Spells out the moves from the start to the stored goal state `goal` of
+ * s into res (steps, moves, pushes, status solved). GS_OK, GS_ENOMEM, or
+ * GS_EINTERNAL when a step cannot be replayed (a bug); err filled. */
+int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
+                      gs_error *err);
 
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off
