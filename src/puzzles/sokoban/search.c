@@ -321,6 +321,137 @@ static void trace_drop_edges(sok_ctx *x, struct sok_trace *t)
     t->nedges = t->cap = 0;
 }
 
+/* Lists the pushes expand() makes from `player` into x->pushes (x->occ
+ * holding the boxes): `any` prunes them to a PI-corral's and (with zone)
+ * first analyses the areas into x->zone; with goal macros, a push into a
+ * goal room from outside is listed twice, once plain (SOK_PUSH_PLAIN),
+ * since the room macro alone would take every box entering the room to
+ * the one goal it picks. Returns how many. */
+static int expand_pushes(sok_ctx *x, int player, bool *zone)
+{
+    sok_objective obj = x->obj;
+    int k = gs_sokoban_list_pushes(x, player);
+    /* `any`: one analysis of the areas spares most children a flood, and
+     * names the corrals. */
+    *zone = obj >= SOK_ANY && x->zone_ok && k > 0;
+    if (*zone)
+        gs_sokoban_zone_analyse(x, &x->zone);
+    if (obj >= SOK_ANY && k > 1 && !x->no_pi)
+        k = *zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
+                  : gs_sokoban_pi_corral_prune(x, k);
+    if (!x->goal_macros)
+        return k;
+    for (int j = 0, k0 = k; j < k0; j++) {
+        int b = x->boxes[x->pushes[j].box];
+        int to = x->nb[b * 4 + x->pushes[j].dir];
+        if (!x->goal[to] && x->garea[to] >= 0 && x->garea[b] != x->garea[to]) {
+            x->pushes[k] = x->pushes[j];
+            x->pushes[k++].dir |= SOK_PUSH_PLAIN;
+        }
+    }
+    return k;
+}
+
+/* One child of expand(): push j of x->pushes made (x->occ updated: the
+ * box off b, onto the returned cell), then carried on by a tunnel,
+ * corridor or goal macro where one applies. Sets the player's cell
+ * behind the box (*pl), the pushes made (*run), the move byte (*tag: the
+ * direction, bit 2 a goal macro) and the bound or estimate (*h, SOK_INF
+ * when dead); a goal macro that leaves the child dead gives way to the
+ * push alone. */
+static int expand_child(sok_ctx *x, int j, bool zone, uint32_t hp,
+                        bool steps_table, int *pl, int *run, unsigned char *tag,
+                        uint32_t *h)
+{
+    int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
+    bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
+    int b = x->boxes[i], to = x->nb[b * 4 + d];
+    *pl = b;
+    *run = 1;
+    x->occ[b] = 0;
+    x->occ[to] = 1;
+    if (x->tunnels || x->corridors) {
+        /* A tunnel or corridor macro: the box goes on to `end`, the
+         * player to the cell behind it; the state records direction d
+         * only. */
+        int end = x->tunnels ? gs_sokoban_tunnel_end(x, b, to, d)
+                             : gs_sokoban_corridor_end(x, to, d);
+        while (to != end) {
+            x->occ[to] = 0;
+            *pl = to;
+            to = x->nb[to * 4 + d];
+            (*run)++;
+        }
+        x->occ[to] = 1;
+    }
+    *tag = (unsigned char)d;
+    int to0 = to, pl0 = *pl, run0 = *run;
+    if (x->goal_macros && !plain_push &&
+        ((!x->goal[b] && x->goal[to]) ||
+         (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
+        /* A goal macro: the box goes on inside its goal area to the goal
+         * the packing order wants next; the state's tag says so (bit 2)
+         * for answer.c. */
+        int node;
+        int at = gs_sokoban_goal_macro(x, to, *pl, zone ? b : -1, &node, pl);
+        if (at != to) {
+            *run += x->gmdep[node];
+            x->occ[to] = 0;
+            to = at;
+            x->occ[to] = 1;
+            *tag |= 4;
+        }
+    }
+    *h = child_h(x, i, b, to, *pl, hp, steps_table, *run);
+    if (*h == SOK_INF && (*tag & 4)) {
+        /* The goal macro's goal left the position dead (the packing order
+         * does not see every way in: on SokHard Rachelle the first box
+         * taken to the deepest goal shut the player out of the cell it
+         * must push a box down from): the push alone. */
+        x->occ[to] = 0;
+        to = to0;
+        *pl = pl0;
+        *run = run0;
+        *tag = (unsigned char)d;
+        x->occ[to] = 1;
+        *h = child_h(x, i, b, to, *pl, hp, steps_table, *run);
+    }
+    return to;
+}
+
+/* Adds expand()'s npend children (x->pend, their keys in x->pkeys) to
+ * the store as children of `id`: the moves table's bound first where it
+ * is keyed like the store; the feature-space search queues a state once,
+ * in its own lists. Returns GS_OK or the search core's error. */
+static int expand_queue(sok_ctx *x, gs_search *s, uint64_t id, int npend,
+                        bool steps_table)
+{
+    int rc = GS_OK;
+    for (int j = 0; j < npend && rc >= 0; j++) {
+        const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
+        struct sok_pend *c = &x->pend[j];
+        if (steps_table) {
+            /* The moves table's slots were prefetched with the store's. */
+            uint32_t h = gs_sokoban_perim_bound_key(x, c->h, key);
+            if (h == SOK_INF)
+                continue;
+            c->prio = priority(x, c->cost, h);
+        }
+        uint64_t cid;
+        if (!x->fess) {
+            rc = gs_search_add_prio(s, key, id, c->tag, c->cost, c->prio, &cid);
+            if (rc >= 0 && x->trace && gs_search_cost(s, cid) == c->cost)
+                rc = trace_edge(x, s, id, cid, c->cost);
+            continue;
+        }
+        rc = gs_search_add(s, key, id, c->tag, &cid);
+        if (rc == 1)
+            rc = gs_sokoban_fess_push(x->fess, c->feat, cid, c->h, c->cost,
+                                      c->advised);
+    }
+    return rc < 0 ? rc : GS_OK;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -328,30 +459,9 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
                   bool have_hp, uint32_t hp)
 {
     sok_objective obj = x->obj;
+    bool zone;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int k = gs_sokoban_list_pushes(x, player), rc = GS_OK, npend = 0;
-    /* `any`: one analysis of the areas spares most children a flood, and
-     * names the corrals. */
-    bool zone = obj >= SOK_ANY && x->zone_ok && k > 0;
-    if (zone)
-        gs_sokoban_zone_analyse(x, &x->zone);
-    if (obj >= SOK_ANY && k > 1 && !x->no_pi)
-        k = zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
-                 : gs_sokoban_pi_corral_prune(x, k);
-    if (x->goal_macros) {
-        /* A push into a goal room (onto its floor, from outside) is also
-         * kept as a plain push: the room macro alone would take every
-         * box entering the room to the one goal it picks. */
-        for (int j = 0, k0 = k; j < k0; j++) {
-            int b = x->boxes[x->pushes[j].box];
-            int to = x->nb[b * 4 + x->pushes[j].dir];
-            if (!x->goal[to] && x->garea[to] >= 0 &&
-                x->garea[b] != x->garea[to]) {
-                x->pushes[k] = x->pushes[j];
-                x->pushes[k++].dir |= SOK_PUSH_PLAIN;
-            }
-        }
-    }
+    int k = expand_pushes(x, player, &zone), npend = 0;
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     if (obj == SOK_ANY && k > 0)
@@ -364,58 +474,11 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     bool steps_table = gs_sokoban_perim_steps(x);
     if (x->perim && !steps_table)
         gs_sokoban_perim_parent(x, player, sym_moved);
-    for (int j = 0; j < k && rc >= 0; j++) {
-        int i = x->pushes[j].box, d = x->pushes[j].dir & 3;
-        bool plain_push = x->pushes[j].dir & SOK_PUSH_PLAIN;
-        int b = x->boxes[i], to = x->nb[b * 4 + d], pl = b, run = 1;
-        x->occ[b] = 0;
-        x->occ[to] = 1;
-        if (x->tunnels || x->corridors) {
-            /* A tunnel or corridor macro: the box goes on to `end`, the
-             * player to the cell behind it; the state records direction
-             * d only. */
-            int end = x->tunnels ? gs_sokoban_tunnel_end(x, b, to, d)
-                                 : gs_sokoban_corridor_end(x, to, d);
-            while (to != end) {
-                x->occ[to] = 0;
-                pl = to;
-                to = x->nb[to * 4 + d];
-                run++;
-            }
-            x->occ[to] = 1;
-        }
-        unsigned char tag = (unsigned char)d;
-        int to0 = to, pl0 = pl, run0 = run;
-        if (x->goal_macros && !plain_push &&
-            ((!x->goal[b] && x->goal[to]) ||
-             (x->garea[to] >= 0 && x->garea[b] != x->garea[to]))) {
-            /* A goal macro: the box goes on inside its goal area to the
-             * goal the packing order wants next; the state's tag says so
-             * (bit 2) for answer.c. */
-            int node, at = gs_sokoban_goal_macro(x, to, pl, zone ? b : -1,
-                                                 &node, &pl);
-            if (at != to) {
-                run += x->gmdep[node];
-                x->occ[to] = 0;
-                to = at;
-                x->occ[to] = 1;
-                tag |= 4;
-            }
-        }
-        uint32_t h = child_h(x, i, b, to, pl, hp, steps_table, run);
-        if (h == SOK_INF && (tag & 4)) {
-            /* The goal macro's goal left the position dead (the packing
-             * order does not see every way in: on SokHard Rachelle the
-             * first box taken to the deepest goal shut the player out of
-             * the cell it must push a box down from): the push alone. */
-            x->occ[to] = 0;
-            to = to0;
-            pl = pl0;
-            run = run0;
-            tag = (unsigned char)d;
-            x->occ[to] = 1;
-            h = child_h(x, i, b, to, pl, hp, steps_table, run);
-        }
+    for (int j = 0; j < k; j++) {
+        int b = x->boxes[x->pushes[j].box], pl, run;
+        unsigned char tag;
+        uint32_t h;
+        int to = expand_child(x, j, zone, hp, steps_table, &pl, &run, &tag, &h);
         uint32_t pen = 0, feat = 0;
         if (h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
             pen = gs_sokoban_pack_child(x, b, to);
@@ -466,34 +529,7 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    for (int j = 0; j < npend && rc >= 0; j++) {
-        const unsigned char *key = x->pkeys + x->key_size * (size_t)j;
-        if (steps_table) {
-            /* The moves table is keyed like the store: its slots were
-             * prefetched with the store's. */
-            uint32_t h = gs_sokoban_perim_bound_key(x, x->pend[j].h, key);
-            if (h == SOK_INF)
-                continue;
-            x->pend[j].prio = priority(x, x->pend[j].cost, h);
-        }
-        if (!x->fess) {
-            uint64_t cid;
-            rc = gs_search_add_prio(s, key, id, x->pend[j].tag, x->pend[j].cost,
-                                    x->pend[j].prio, &cid);
-            if (rc >= 0 && x->trace &&
-                gs_search_cost(s, cid) == x->pend[j].cost)
-                rc = trace_edge(x, s, id, cid, x->pend[j].cost);
-            continue;
-        }
-        /* The feature-space search queues a state once, when first seen. */
-        uint64_t cid;
-        rc = gs_search_add(s, key, id, x->pend[j].tag, &cid);
-        if (rc == 1)
-            rc = gs_sokoban_fess_push(x->fess, x->pend[j].feat, cid,
-                                      x->pend[j].h, x->pend[j].cost,
-                                      x->pend[j].advised);
-    }
-    return rc < 0 ? rc : GS_OK;
+    return expand_queue(x, s, id, npend, steps_table);
 }
 
 static int add_start(sok_ctx *x, gs_search *s);
