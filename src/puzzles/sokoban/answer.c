@@ -1,13 +1,14 @@
 /* answer.c - the sokoban answer spelled out: the LURD moves from the
  * start to a goal state of the search.
  *
- * The store keeps one record per push (its parent and push direction),
- * not the walks between pushes, so the answer is rebuilt here: each walk
- * by the same shortest flood the search costed it with, each macro step
- * (tunnel, goal-area, corridor, packing advisor) by the same box-path
- * search that made it. Under symmetries (sym.c) the stored positions are
- * class representatives, so the real path is found again push by push.
- * A step that cannot be replayed is a bug, reported as GS_EINTERNAL.
+ * The store keeps one record per state (its parent and the move byte:
+ * a push direction, or a macro's tag), not the walks between pushes, so
+ * the answer is rebuilt here: each walk by the same shortest flood the
+ * search costed it with, each macro step (tunnel, corridor, goal area,
+ * packing advisor) by the same rule or box-path search that made it.
+ * Under symmetries (sym.c) the stored positions are class
+ * representatives, so the real path is found again push by push. A step
+ * that cannot be replayed is a bug, reported as GS_EINTERNAL.
  */
 #include <stdlib.h>
 #include <string.h>
