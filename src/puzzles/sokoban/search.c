@@ -283,6 +283,15 @@ static uint32_t child_h(sok_ctx *x, int i, int b, int to, int pl, uint32_t hp,
     return h;
 }
 
+/* Whether `more` bytes fit t's budget beside x's tables and the first
+ * search's store s (always, without a budget). */
+static bool trace_fits(const sok_ctx *x, const struct sok_trace *t,
+                       const gs_search *s, uint64_t more)
+{
+    return !t->max_bytes ||
+           x->bytes + gs_search_bytes(s) + more <= t->max_bytes;
+}
+
 /* Records in x->trace the edge from state `from` to `to`, which the
  * child's cost `cost` makes a shortest way to it for now (or, with cost
  * SOK_EDGE_GOAL, the goal `from`). GS_OK, or GS_ELIMIT past the solve's
@@ -295,8 +304,7 @@ static int trace_edge(sok_ctx *x, const gs_search *s, uint64_t from,
         size_t cap = t->cap ? t->cap * 2 : 4096, add = cap - t->cap;
         uint64_t more = add * sizeof *t->edges;
         void *p = NULL;
-        if (!t->max_bytes ||
-            x->bytes + gs_search_bytes(s) + more <= t->max_bytes)
+        if (trace_fits(x, t, s, more))
             p = gs_mem_realloc(t->edges, cap * sizeof *t->edges);
         if (!p) {
             t->over = true;
@@ -1186,7 +1194,7 @@ static int trace_mark(sok_ctx *x, struct sok_trace *t)
     size_t n = gs_search_count(s), ne = t->nedges, top = t->pstar;
     uint64_t need =
         n + (top + 2) * sizeof(size_t) + (ne ? ne : 1) * sizeof(uint32_t);
-    if (t->max_bytes && x->bytes + gs_search_bytes(s) + need > t->max_bytes)
+    if (!trace_fits(x, t, s, need))
         return GS_ELIMIT;
     t->onpath = gs_sokoban_tab_alloc(x, n, true);
     t->onpath_n = t->onpath ? n : 0;
@@ -1250,17 +1258,15 @@ static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
     if (rc == GS_OK && t.store) {
         uint64_t first = res->expanded;
         rc = trace_mark(x, &t);
+        gs_result_clear(res);
+        res->pushes = -1;
         if (rc) {
             /* A limit, as when a table is refused. */
-            gs_result_clear(res);
-            res->pushes = -1;
             res->status = GS_LIMIT;
             res->limit = GS_LIMIT_MEMORY;
             res->expanded = first;
             rc = GS_OK;
         } else {
-            gs_result_clear(res);
-            res->pushes = -1;
             gs_limits lim = *slim;
             uint64_t held = x->bytes - tables + gs_search_bytes(t.store);
             if (lim.max_bytes)
