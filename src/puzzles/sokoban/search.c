@@ -1020,6 +1020,84 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
     return deadline > from ? from + (deadline - from) / 100 * pct : deadline;
 }
 
+/* The perimeter table's rounds between the exact search's (exact_phases):
+ * their limits, and the round under way. */
+typedef struct {
+    gs_limits plim; /* the table's: its bytes, its first round's time */
+    int share;      /* percent of the time left a later round may take */
+    bool per_round; /* a later round's share counts from its start */
+    bool first;     /* the first round is still to come */
+} table_rounds;
+
+/* The table: at most a quarter of what the store may use, and its growth
+ * within a share of the time left (the search goes on between rounds, so
+ * its work is never lost to the table's). */
+static table_rounds table_rounds_init(const sok_ctx *x, const gs_limits *slim)
+{
+    table_rounds r = {.plim = *slim, .first = true};
+    r.plim.max_bytes = slim->max_bytes / 4;
+    if (!r.plim.max_bytes || r.plim.max_bytes > SOK_PERIM_MAX_BYTES)
+        r.plim.max_bytes = SOK_PERIM_MAX_BYTES;
+    /* (`pushes`' first search is `any`'s A*, with its rounds.) */
+    bool pushes = x->obj == SOK_PUSHES || x->trace;
+    r.share = x->g->perim_share ? x->g->perim_share
+              : pushes          ? SOK_PERIM_SHARE_PUSHES
+                                : SOK_PERIM_SHARE;
+    if (r.share < 0)
+        r.share = 0;
+    r.plim.deadline_ns =
+        deadline_share(gs_now_ns(), slim->deadline_ns, r.share);
+    /* The exact objectives give each later round the share of the time
+     * left at its start, not of the time left at the first: a share fixed
+     * at the first ended the table at whichever layer the machine's speed
+     * reached by then, and the search went on to the end without the
+     * next one (Microban I 139 `moves` at 10 s on a slow day: 5 runs of
+     * 12 past the limit, the table ending at depth 180 to 185 when traced;
+     * with the share per round 18 of 18 solved, 395,398 to 512,489 states
+     * expanded, depth 217 to 225 when traced).
+     * `any`'s A* keeps the fixed share: its slice hands the table on
+     * (table_finish), and its rounds were set with SokHard. */
+    r.per_round = x->obj != SOK_ANY_ASTAR || pushes;
+    return r;
+}
+
+/* Grows the table by a round started at round_ns, up to `upto` positions.
+ * Returns whether it is the last round: the table stopped growing, its
+ * time ran out, or not even its next layer would be whole in time. */
+static bool table_round(sok_ctx *x, const gs_limits *slim, table_rounds *r,
+                        int64_t round_ns, uint64_t upto)
+{
+    /* Only a whole layer adds to the bound, so a round ends at a layer's
+     * boundary (perim.c); when not even the next layer would be whole in
+     * the table's time, the search goes on to the end instead (Microban I
+     * 144 `pushes` at a 10 s limit: 7.7 to 7.8 s -> 5.3 to 5.8 s, the 2 s
+     * of a layer the deadline cut spared).
+     * The first round, small (SOK_PERIM_FIRST), is cut by the solve's
+     * deadline only: cut by the share, its depth followed the machine's
+     * load (SokHard Zandra `any`: its whole table of 514,902 positions
+     * took 0.32 s alone and up to 0.52 s beside another solve, against a
+     * share of 0.45 s; the A* slice solved it at 0.5 s, or nothing did
+     * within 10 s). */
+    gs_limits rlim = r->plim;
+    if (r->first)
+        rlim.deadline_ns = slim->deadline_ns;
+    else if (r->per_round)
+        rlim.deadline_ns =
+            deadline_share(round_ns, slim->deadline_ns, r->share);
+    /* (Once `pushes`' first search has its goal, only the rest of the
+     * goal's layer is left: no table grows for it.) */
+    bool last =
+        (x->trace && x->trace->found) || !gs_sokoban_perim_layer_fits(x, &rlim);
+    if (!last) {
+        gs_sokoban_perim_build(x, &rlim, upto);
+        /* (Past the first round, rlim is plim or the round's share.) */
+        last = !gs_sokoban_perim_growing(x) ||
+               gs_limits_expired(r->first ? &r->plim : &rlim);
+    }
+    r->first = false;
+    return last;
+}
+
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER states
  * solves most levels at once. Past it, rounds: the perimeter table
  * (perim.c) grows to about SOK_PERIM_FIRST positions (a layer's
@@ -1070,64 +1148,13 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         return gs_error_set(err, rc, "sokoban: cannot start the search");
     uint64_t goal = 0, expanded = 0;
     rc = search(x, s, cap, 0, &goal);
-    /* The table: at most a quarter of what the store may use, and its
-     * growth within a share of the time left (the search goes on between
-     * rounds, so its work is never lost to the table's). */
-    gs_limits plim = *slim;
-    plim.max_bytes = slim->max_bytes / 4;
-    if (!plim.max_bytes || plim.max_bytes > SOK_PERIM_MAX_BYTES)
-        plim.max_bytes = SOK_PERIM_MAX_BYTES;
-    /* (`pushes`' first search is `any`'s A*, with its rounds.) */
+    table_rounds rounds = table_rounds_init(x, slim);
     bool pushes = x->obj == SOK_PUSHES || x->trace;
-    int share = x->g->perim_share ? x->g->perim_share
-                : pushes          ? SOK_PERIM_SHARE_PUSHES
-                                  : SOK_PERIM_SHARE;
-    plim.deadline_ns =
-        deadline_share(gs_now_ns(), slim->deadline_ns, share > 0 ? share : 0);
-    /* The exact objectives give each later round the share of the time
-     * left at its start, not of the time left at the first: a share fixed
-     * at the first ended the table at whichever layer the machine's speed
-     * reached by then, and the search went on to the end without the
-     * next one (Microban I 139 `moves` at 10 s on a slow day: 5 runs of
-     * 12 past the limit, the table ending at depth 180 to 185 when traced;
-     * with the share per round 18 of 18 solved, 395,398 to 512,489 states
-     * expanded, depth 217 to 225 when traced).
-     * `any`'s A* keeps the fixed share: its slice hands the table on
-     * (table_finish), and its rounds were set with SokHard. */
-    bool per_round = x->obj != SOK_ANY_ASTAR || pushes;
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
-    bool first = true;
     while (rc == 2) {
-        /* Only a whole layer adds to the bound, so a round ends at a
-         * layer's boundary (perim.c); when not even the next layer would
-         * be whole in the table's time, the search goes on to the end
-         * instead (Microban I 144 `pushes` at a 10 s limit: 7.7 to 7.8 s
-         * -> 5.3 to 5.8 s, the 2 s of a layer the deadline cut spared). */
         int64_t round_ns = gs_now_ns();
-        /* The first round, small (SOK_PERIM_FIRST), is cut by the
-         * solve's deadline only: cut by the share, its depth followed the
-         * machine's load (SokHard Zandra `any`: its whole table of
-         * 514,902 positions took 0.32 s alone and up to 0.52 s beside
-         * another solve, against a share of 0.45 s; the A* slice solved
-         * it at 0.5 s, or nothing did within 10 s). */
-        gs_limits rlim = plim;
-        if (first)
-            rlim.deadline_ns = slim->deadline_ns;
-        else if (per_round)
-            rlim.deadline_ns = deadline_share(round_ns, slim->deadline_ns,
-                                              share > 0 ? share : 0);
-        /* (Once `pushes`' first search has its goal, only the rest of
-         * the goal's layer is left: no table grows for it.) */
-        bool last = (x->trace && x->trace->found) ||
-                    !gs_sokoban_perim_layer_fits(x, &rlim);
-        if (!last) {
-            gs_sokoban_perim_build(x, &rlim, upto);
-            /* (Past the first round, rlim is plim or the round's share.) */
-            last = !gs_sokoban_perim_growing(x) ||
-                   gs_limits_expired(first ? &plim : &rlim);
-        }
-        first = false;
+        bool last = table_round(x, slim, &rounds, round_ns, upto);
         if (!x->perim) {
             last = true; /* no table for this level: the search goes on */
         } else if (x->obj == SOK_MOVES && !gs_sokoban_perim_lifts_start(x)) {
@@ -1372,134 +1399,155 @@ int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
     return gs_sokoban_solve_stats(inst, lim, res, NULL, err);
 }
 
-int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
-                           gs_sokoban_stats *st, gs_error *err)
+/* The tables every objective may use beside the level's own: the learned
+ * deadlock patterns and the symmetries, each a help, not a need (without
+ * memory for it the search goes on without). Returns false when the
+ * tables alone fill slim's memory budget; else takes their bytes off it,
+ * so that the store gets the rest. */
+static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
 {
-    const gs_sokoban *g = inst;
-    res->pushes = -1;
-    sok_ctx x;
-    int rc = gs_sokoban_ctx_init(&x, g, lim, err);
-    if (rc) {
-        /* The tables refused by the memory budget (or the system): a
-         * limit, not an error. */
-        gs_sokoban_ctx_free(&x);
-        res->status = GS_LIMIT;
-        res->limit = GS_LIMIT_MEMORY;
-        return GS_OK;
-    }
-    /* The tables already hold part of the memory budget: the store gets
-     * the rest, and nothing when the tables alone exceed it. */
-    gs_limits slim = lim ? *lim : (gs_limits){0};
     /* The learned deadlock patterns, every objective (`any` too: on
      * Microban I 153 they prune the boxes stuck at the goal room's door;
      * fess_pair keeps them from the feature-space searches without the
-     * A*'s table): a help, not a need (without memory for them the search
-     * goes on without), and on levels of few boxes (small solves) more
-     * cost than help. */
-    uint64_t before = x.bytes;
-    if (x.nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
-        if (gs_sokoban_learn_init(&x, slim.max_bytes)) {
-            gs_sokoban_learn_start(&x);
+     * A*'s table); on levels of few boxes (small solves) more cost than
+     * help. */
+    uint64_t before = x->bytes;
+    if (x->nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
+        if (gs_sokoban_learn_init(x, slim->max_bytes)) {
+            gs_sokoban_learn_start(x);
         } else {
-            gs_sokoban_learn_free(&x);
-            x.bytes = before;
+            gs_sokoban_learn_free(x);
+            x->bytes = before;
         }
     }
     if (g->objective <= SOK_ANY_ASTAR) {
         /* Symmetries: one position stored for each class of images by
          * the exact objectives and `any`'s A* (the slices of `any` set
          * sym_store in turn; the perimeter table keys classes always). */
-        x.sym_store = g->objective != SOK_ANY;
-        before = x.bytes;
-        if (!gs_sokoban_sym_init(&x)) {
-            gs_sokoban_sym_free(&x);
-            x.bytes = before;
+        x->sym_store = g->objective != SOK_ANY;
+        before = x->bytes;
+        if (!gs_sokoban_sym_init(x)) {
+            gs_sokoban_sym_free(x);
+            x->bytes = before;
         }
     }
-    if (slim.max_bytes && x.bytes >= slim.max_bytes) {
+    if (slim->max_bytes && x->bytes >= slim->max_bytes)
+        return false;
+    if (slim->max_bytes)
+        slim->max_bytes -= x->bytes;
+    return true;
+}
+
+/* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part: `now`
+ * is the portfolio's start, `end` its slices' ends and `span` its time. */
+static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
+                     const int64_t end[SOK_ANY_SLICES], int64_t span,
+                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    x->obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
+    x->sym_store = phase == SOK_SLICE_ASTAR;
+    x->plain = phase == SOK_SLICE_PLAIN;
+    x->tunnels = false;
+    x->goal_macros = false;
+    /* Only the first feature-space search sees the A*'s table: the
+     * others are the searches of old (it leads some levels astray:
+     * Microban II 109). */
+    struct sok_perim *table = x->perim;
+    bool hide = phase != SOK_SLICE_ASTAR && phase != SOK_SLICE_TABLE_FESS;
+    if (hide)
+        x->perim = NULL;
+    int rc;
+    if (phase == SOK_SLICE_ASTAR)
+        rc = exact_phases(x, part, res, st, err);
+    else if (phase == SOK_SLICE_PLAIN)
+        rc = run_phase(x, part, res, st, err);
+    else if (phase == SOK_SLICE_GREEDY)
+        rc = greedy_phase(x, part, res, st, err);
+    else if (phase == SOK_SLICE_TABLE_FESS)
+        rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
+    else
+        rc = fess_pair(x, part, gs_now_ns() + fess_burst(span),
+                       end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
+                           ? now + end[SOK_SLICE_FESS]
+                           : INT64_MAX,
+                       0, res, st, err);
+    if (hide)
+        x->perim = table;
+    return rc;
+}
+
+/* `any` with a deadline: a portfolio in time slices
+ * (gs_sokoban_any_slices), each search from scratch: A* on pushes (greedy
+ * gets lost on some levels whose short solutions A* finds at once), the
+ * plain greedy (bound + packing order: it finds some short answers the
+ * weighted one misses, Microban II 74, 115), the feature-weighted greedy
+ * phase (it dives straight to many answers), then the feature-space
+ * search (fess.c: it spreads its effort over ways of packing the greedy
+ * ones never leave), after a burst of, and past 10 s in turns with, the
+ * one whose cells pick by weight every other time. A phase exhausting the
+ * space proves the level impossible (greedy_phase and fess_pair re-check
+ * without macros). The next slice runs only after a slice's time ran
+ * out. */
+static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
+                         gs_sokoban_stats *st, gs_error *err)
+{
+    int64_t now = gs_now_ns(), span = slim->deadline_ns - now;
+    int64_t end[SOK_ANY_SLICES];
+    x->rearrange = gs_sokoban_rearranges(x);
+    gs_sokoban_any_slices(span, x->rearrange, end);
+    uint64_t expanded = 0, tables = x->bytes;
+    int rc = GS_OK;
+    for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
+        gs_limits part = *slim;
+        if (phase < SOK_SLICE_FESS && span > 0)
+            part.deadline_ns = now + end[phase];
+        if (span > 0 && !gs_sokoban_any_slice_runs(end, phase))
+            continue; /* an empty slice */
+        if (phase == SOK_SLICE_TABLE_FESS && !x->perim)
+            continue; /* no table: the same search as the next */
+        if (phase > 0) {
+            if (rc != GS_OK || res->status != GS_LIMIT ||
+                res->limit != GS_LIMIT_TIME || gs_limits_expired(slim))
+                break;
+            expanded += res->expanded;
+            gs_result_clear(res);
+            res->pushes = -1;
+        }
+        if (phase == SOK_SLICE_TABLE_FESS)
+            table_finish(x, &part, now + end[phase - 1]);
+        else if (phase > SOK_SLICE_TABLE_FESS)
+            gs_sokoban_perim_seal(x); /* no slice uses it more */
+        if (slim->max_bytes && x->bytes > tables) {
+            /* The A*'s perimeter table stays (it serves a later search's
+             * estimate): their stores get the rest. */
+            uint64_t more = x->bytes - tables;
+            part.max_bytes =
+                slim->max_bytes > more ? slim->max_bytes - more : 1;
+        }
+        rc = any_slice(x, phase, &part, now, end, span, res, st, err);
+    }
+    res->expanded += expanded;
+    return rc;
+}
+
+int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
+                           gs_sokoban_stats *st, gs_error *err)
+{
+    const gs_sokoban *g = inst;
+    res->pushes = -1;
+    sok_ctx x;
+    /* The tables refused by the memory budget (or the system), or the
+     * tables alone past it: a limit, not an error. */
+    gs_limits slim = lim ? *lim : (gs_limits){0};
+    if (gs_sokoban_ctx_init(&x, g, lim, err) || !solve_tables(&x, g, &slim)) {
         gs_sokoban_ctx_free(&x);
         res->status = GS_LIMIT;
         res->limit = GS_LIMIT_MEMORY;
         return GS_OK;
     }
-    if (slim.max_bytes)
-        slim.max_bytes -= x.bytes;
+    int rc;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
-        /* `any`: a portfolio in time slices (gs_sokoban_any_slices),
-         * each search from scratch: A* on pushes (greedy gets lost on
-         * some levels whose short solutions A* finds at once), the plain
-         * greedy (bound + packing order: it finds some short answers the
-         * weighted one misses, Microban II 74, 115), the feature-weighted
-         * greedy phase (it dives straight to many answers), then the
-         * feature-space search (fess.c: it spreads its effort over ways
-         * of packing the greedy ones never leave), after a burst of, and
-         * past 10 s in turns with, the one whose cells pick by weight
-         * every other time. A phase exhausting the space proves the
-         * level impossible (greedy_phase and fess_pair re-check without
-         * macros). */
-        int64_t now = gs_now_ns(), span = slim.deadline_ns - now;
-        int64_t end[SOK_ANY_SLICES];
-        x.rearrange = gs_sokoban_rearranges(&x);
-        gs_sokoban_any_slices(span, x.rearrange, end);
-        uint64_t expanded = 0, tables = x.bytes;
-        for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
-            gs_limits part = slim;
-            if (phase < SOK_SLICE_FESS && span > 0)
-                part.deadline_ns = now + end[phase];
-            if (span > 0 && !gs_sokoban_any_slice_runs(end, phase))
-                continue; /* an empty slice */
-            if (phase == SOK_SLICE_TABLE_FESS && !x.perim)
-                continue; /* no table: the same search as the next */
-            if (phase > 0) {
-                if (rc != GS_OK || res->status != GS_LIMIT ||
-                    res->limit != GS_LIMIT_TIME || gs_limits_expired(&slim))
-                    break;
-                expanded += res->expanded;
-                gs_result_clear(res);
-                res->pushes = -1;
-            }
-            if (phase == SOK_SLICE_TABLE_FESS)
-                table_finish(&x, &part, now + end[phase - 1]);
-            else if (phase > SOK_SLICE_TABLE_FESS)
-                gs_sokoban_perim_seal(&x); /* no slice uses it more */
-            if (slim.max_bytes && x.bytes > tables) {
-                /* The A*'s perimeter table stays (it serves a later
-                 * search's estimate): their stores get the rest. */
-                uint64_t more = x.bytes - tables;
-                part.max_bytes =
-                    slim.max_bytes > more ? slim.max_bytes - more : 1;
-            }
-            x.obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
-            x.sym_store = phase == SOK_SLICE_ASTAR;
-            x.plain = phase == SOK_SLICE_PLAIN;
-            x.tunnels = false;
-            x.goal_macros = false;
-            /* Only the first feature-space search sees the A*'s table:
-             * the others are the searches of old (it leads some levels
-             * astray: Microban II 109). */
-            struct sok_perim *table = x.perim;
-            bool hide =
-                phase != SOK_SLICE_ASTAR && phase != SOK_SLICE_TABLE_FESS;
-            if (hide)
-                x.perim = NULL;
-            if (phase == SOK_SLICE_ASTAR)
-                rc = exact_phases(&x, &part, res, st, err);
-            else if (phase == SOK_SLICE_PLAIN)
-                rc = run_phase(&x, &part, res, st, err);
-            else if (phase == SOK_SLICE_GREEDY)
-                rc = greedy_phase(&x, &part, res, st, err);
-            else if (phase == SOK_SLICE_TABLE_FESS)
-                rc = fess_pair(&x, &part, 0, INT64_MAX, 0, res, st, err);
-            else
-                rc = fess_pair(&x, &part, gs_now_ns() + fess_burst(span),
-                               end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
-                                   ? now + end[SOK_SLICE_FESS]
-                                   : INT64_MAX,
-                               0, res, st, err);
-            if (hide)
-                x.perim = table;
-        }
-        res->expanded += expanded;
+        rc = any_portfolio(&x, &slim, res, st, err);
     } else if (g->objective == SOK_ANY_FESS) {
         rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
                        g->fess_turn_ns, res, st, err);
