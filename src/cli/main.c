@@ -161,27 +161,33 @@ static double number_arg(const char *s)
     return v;
 }
 
-static int cmd_solve(int argc, char **argv)
-{
-    const char *name = NULL, *path = NULL, *format = NULL;
-    bool json = false;
-    double timeout_ms = -1;
-    long long max_states = -1;
+/* The options and arguments of `gridsolve solve`. */
+typedef struct {
+    const char *name, *path, *format;
+    bool json;
+    double timeout_ms;    /* -1: the default */
+    long long max_states; /* -1: the default */
     /* The same process-wide budget as `serve`: without it one solve can
      * take every byte of the machine. The default is worked out when a
      * solve grows past a few MB (gs_mem_defer_default_budget). */
-    uint64_t max_memory = 0;
-    bool max_memory_set = false;
+    uint64_t max_memory;
+    bool max_memory_set;
+} solve_args;
 
+/* Reads `solve`'s command line into *sa. Returns -1 to go on, or the exit
+ * status (0 after --help, EXIT_USAGE with a message on stderr). */
+static int solve_parse(int argc, char **argv, solve_args *sa)
+{
+    *sa = (solve_args){.timeout_ms = -1, .max_states = -1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
-            json = true;
+            sa->json = true;
         } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            format = argv[++i];
+            sa->format = argv[++i];
         } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
-            max_memory_set = true;
-            if (!gs_config_parse_bytes(argv[++i], &max_memory)) {
+            sa->max_memory_set = true;
+            if (!gs_config_parse_bytes(argv[++i], &sa->max_memory)) {
                 fprintf(stderr, "gridsolve: --max-memory needs a byte count "
                                 "(digits, optional K/M/G suffix)\n");
                 return EXIT_USAGE;
@@ -195,19 +201,19 @@ static int cmd_solve(int argc, char **argv)
                 return EXIT_USAGE;
             }
             if (a[2] == 't')
-                timeout_ms = v;
+                sa->timeout_ms = v;
             else
-                max_states = (long long)v;
+                sa->max_states = (long long)v;
         } else if (is_help(a)) {
             solve_usage(stdout);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gridsolve: unknown option %s\n", a);
             return EXIT_USAGE;
-        } else if (!name) {
-            name = a;
-        } else if (!path) {
-            path = a;
+        } else if (!sa->name) {
+            sa->name = a;
+        } else if (!sa->path) {
+            sa->path = a;
         } else {
             fprintf(stderr,
                     "gridsolve: unexpected argument '%s' (see "
@@ -216,37 +222,54 @@ static int cmd_solve(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (!name) {
+    if (!sa->name) {
         solve_usage(stderr);
         return EXIT_USAGE;
     }
-    const gs_puzzle *p = gs_puzzle_find(name, strlen(name));
-    if (!p) {
-        fprintf(stderr,
-                "gridsolve: unknown puzzle '%s' (see gridsolve solve "
-                "--help)\n",
-                name);
-        return EXIT_USAGE;
-    }
+    return -1;
+}
 
+/* Reads the whole of path (standard input when NULL or "-") into a new
+ * buffer *data of *len bytes. Returns 0, or EXIT_ERROR with a message. */
+static int solve_input(const char *path, char **data, size_t *len)
+{
     int fd = STDIN_FILENO;
     if (path && strcmp(path, "-") != 0 &&
         (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
         fprintf(stderr, "gridsolve: %s: %s\n", path, strerror(errno));
         return EXIT_ERROR;
     }
-    char *data = NULL;
-    size_t len = 0;
-    int rrc = read_all(fd, &data, &len);
+    int rrc = read_all(fd, data, len);
     if (fd != STDIN_FILENO)
         close(fd);
     if (rrc) {
         fprintf(stderr, "gridsolve: cannot read %s\n", path ? path : "stdin");
         return EXIT_ERROR;
     }
+    return 0;
+}
 
-    if (max_memory_set)
-        gs_mem_set_budget(gs_mem_process_budget(max_memory));
+static int cmd_solve(int argc, char **argv)
+{
+    solve_args sa;
+    int prc = solve_parse(argc, argv, &sa);
+    if (prc >= 0)
+        return prc;
+    const gs_puzzle *p = gs_puzzle_find(sa.name, strlen(sa.name));
+    if (!p) {
+        fprintf(stderr,
+                "gridsolve: unknown puzzle '%s' (see gridsolve solve "
+                "--help)\n",
+                sa.name);
+        return EXIT_USAGE;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    if (solve_input(sa.path, &data, &len))
+        return EXIT_ERROR;
+
+    if (sa.max_memory_set)
+        gs_mem_set_budget(gs_mem_process_budget(sa.max_memory));
     else
         gs_mem_defer_default_budget(GS_CONFIG_MEMORY_PERCENT);
     gs_mem_install_cjson_hooks();
@@ -256,18 +279,18 @@ static int cmd_solve(int argc, char **argv)
     opts.max_timeout_ms = 0;
     opts.max_states_limit = 0;
     opts.max_solve_bytes = 0;
-    if (timeout_ms >= 0)
-        opts.timeout_ms = timeout_ms;
-    if (max_states >= 0)
-        opts.max_states = (uint64_t)max_states;
-    opts.text_format = format;
+    if (sa.timeout_ms >= 0)
+        opts.timeout_ms = sa.timeout_ms;
+    if (sa.max_states >= 0)
+        opts.max_states = (uint64_t)sa.max_states;
+    opts.text_format = sa.format;
 
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
     gs_solve_info info = {0};
-    int rc =
-        json ? gs_service_json(p, data, len, &opts, &out, &info, &err)
-             : gs_service_text(p, data, len, &opts, -1, -1, &out, &info, &err);
+    int rc = sa.json ? gs_service_json(p, data, len, &opts, &out, &info, &err)
+                     : gs_service_text(p, data, len, &opts, -1, -1, &out, &info,
+                                       &err);
     free(data);
     if (rc) {
         fprintf(stderr, "gridsolve: %s (%d %s)\n", err.detail,

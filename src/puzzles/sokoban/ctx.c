@@ -228,29 +228,16 @@ static bool init_packing(sok_ctx *x)
     return gs_sokoban_goal_areas_init(x);
 }
 
-/* Renumbers the player's region, finds the boxes and builds the tables
- * (within lim's deadline where they are costly). Returns GS_OK or
- * GS_ENOMEM. */
-int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
-                        gs_error *err)
+/* Numbers the cells the player can reach (boxes count as floor: the
+ * player may move them) in row-major order into num (rows*cols, -1 off
+ * the region), using stack (rows*cols) for the flood. Returns their
+ * count; a box walled in off its goal makes the start dead. */
+static int number_region(sok_ctx *x, const gs_sokoban *g, int32_t *num,
+                         int32_t *stack)
 {
-    memset(x, 0, sizeof *x);
-    x->g = g;
-    /* The feature-space phase on its own is `any` for the tables. */
-    x->obj = g->objective == SOK_ANY_FESS ? SOK_ANY : g->objective;
-    size_t cells = (size_t)g->rows * (size_t)g->cols;
-    int32_t *num = malloc(sizeof *num * cells);
-    int32_t *stack = malloc(sizeof *stack * cells);
-    if (!num || !stack) {
-        free(num);
-        free(stack);
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the level");
-    }
-    /* Flood the non-wall cells from the player (boxes count as floor: the
-     * player may move them), then number the region in row-major order. */
+    size_t cells = (size_t)g->rows * (size_t)g->cols, top = 0;
     for (size_t i = 0; i < cells; i++)
         num[i] = -1;
-    size_t top = 0;
     num[g->player] = 0;
     stack[top++] = g->player;
     while (top > 0) {
@@ -268,22 +255,25 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     }
     int n = 0;
     for (size_t i = 0; i < cells; i++) {
-        if (num[i] >= 0)
+        if (num[i] >= 0) {
             num[i] = n++;
-        else if ((g->cell[i] & SOK_BOX) && !(g->cell[i] & SOK_GOAL))
+            x->nboxes += (g->cell[i] & SOK_BOX) != 0;
+            x->ngoals += (g->cell[i] & SOK_GOAL) != 0;
+        } else if ((g->cell[i] & SOK_BOX) && !(g->cell[i] & SOK_GOAL)) {
             x->start_dead = true; /* walled in off goal: never moves */
-    }
-    x->n = n;
-    for (size_t i = 0; i < cells; i++) {
-        if (num[i] < 0)
-            continue;
-        x->nboxes += (g->cell[i] & SOK_BOX) != 0;
-        x->ngoals += (g->cell[i] & SOK_GOAL) != 0;
+        }
     }
     if (x->ngoals < x->nboxes)
         x->start_dead = true; /* the other goals are out of reach */
-    size_t un = (size_t)n, nbx = (size_t)x->nboxes + 1;
-    x->w = n <= 0xff ? 1 : n <= 0xffff ? 2 : 4;
+    return n;
+}
+
+/* Chooses the state key's shape: the player's cell, then the boxes as a
+ * sorted list of cell numbers or as a set of cells. */
+static void key_shape(sok_ctx *x)
+{
+    size_t un = (size_t)x->n, nbx = (size_t)x->nboxes + 1;
+    x->w = x->n <= 0xff ? 1 : x->n <= 0xffff ? 2 : 4;
     x->key_size = (size_t)x->w * nbx;
     /* A set of cells is the shorter key when boxes crowd the level (Microban
      * I 144: 16 boxes on 60 cells, 9 bytes against 17): smaller keys make
@@ -293,6 +283,13 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
         x->bitkey = true;
         x->key_size = (size_t)x->w + set;
     }
+}
+
+/* Allocates the tables sized by the region and the boxes, and the scratch
+ * buffers. False when one could not be had. */
+static bool alloc_tables(sok_ctx *x)
+{
+    size_t un = (size_t)x->n, nbx = (size_t)x->nboxes + 1;
     x->nb = gs_sokoban_tab_alloc(x, sizeof *x->nb * un * 4, false);
     x->goal = gs_sokoban_tab_alloc(x, un * 1, true);
     x->dead = gs_sokoban_tab_alloc(x, un * 1, true);
@@ -318,33 +315,61 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     x->pend =
         gs_sokoban_tab_alloc(x, sizeof *x->pend * SOK_PEND_MAX(nbx), false);
     x->pkeys = gs_sokoban_tab_alloc(x, x->key_size * SOK_PEND_MAX(nbx), false);
-    bool ok = x->pend && x->pkeys && x->nb && x->goal && x->dead && x->near &&
-              x->goals && x->occ && x->mark && x->seen && x->dist && x->how &&
-              x->queue && x->boxes && x->child && x->start_boxes && x->key &&
-              x->pushes && x->walk && x->corral && x->inb;
-    if (ok) {
-        int gi = 0, bi = 0;
-        for (size_t i = 0; i < cells; i++) {
-            int c = num[i];
-            if (c < 0)
-                continue;
-            int r = (int)(i / (size_t)g->cols),
-                col = (int)(i % (size_t)g->cols);
-            for (int d = 0; d < 4; d++) {
-                int rr = r + DR[d], cc = col + DC[d];
-                bool in = rr >= 0 && rr < g->rows && cc >= 0 && cc < g->cols;
-                x->nb[c * 4 + d] = in ? num[rr * g->cols + cc] : -1;
-            }
-            if (g->cell[i] & SOK_GOAL) {
-                x->goal[c] = 1;
-                x->goals[gi++] = c;
-            }
-            if (g->cell[i] & SOK_BOX)
-                x->start_boxes[bi++] = c; /* row-major: already sorted */
+    return x->pend && x->pkeys && x->nb && x->goal && x->dead && x->near &&
+           x->goals && x->occ && x->mark && x->seen && x->dist && x->how &&
+           x->queue && x->boxes && x->child && x->start_boxes && x->key &&
+           x->pushes && x->walk && x->corral && x->inb;
+}
+
+/* Fills the neighbour table, the goals and the start from the level's
+ * cells numbered by num (number_region). */
+static void fill_region(sok_ctx *x, const gs_sokoban *g, const int32_t *num)
+{
+    size_t cells = (size_t)g->rows * (size_t)g->cols;
+    int gi = 0, bi = 0;
+    for (size_t i = 0; i < cells; i++) {
+        int c = num[i];
+        if (c < 0)
+            continue;
+        int r = (int)(i / (size_t)g->cols), col = (int)(i % (size_t)g->cols);
+        for (int d = 0; d < 4; d++) {
+            int rr = r + DR[d], cc = col + DC[d];
+            bool in = rr >= 0 && rr < g->rows && cc >= 0 && cc < g->cols;
+            x->nb[c * 4 + d] = in ? num[rr * g->cols + cc] : -1;
         }
-        x->start_player = num[g->player];
+        if (g->cell[i] & SOK_GOAL) {
+            x->goal[c] = 1;
+            x->goals[gi++] = c;
+        }
+        if (g->cell[i] & SOK_BOX)
+            x->start_boxes[bi++] = c; /* row-major: already sorted */
+    }
+    x->start_player = num[g->player];
+}
+
+/* Renumbers the player's region, finds the boxes and builds the tables
+ * (within lim's deadline where they are costly). Returns GS_OK or
+ * GS_ENOMEM. */
+int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
+                        gs_error *err)
+{
+    memset(x, 0, sizeof *x);
+    x->g = g;
+    /* The feature-space phase on its own is `any` for the tables. */
+    x->obj = g->objective == SOK_ANY_FESS ? SOK_ANY : g->objective;
+    size_t cells = (size_t)g->rows * (size_t)g->cols;
+    int32_t *num = malloc(sizeof *num * cells);
+    int32_t *stack = malloc(sizeof *stack * cells);
+    bool ok = num && stack;
+    if (ok) {
+        x->n = number_region(x, g, num, stack);
+        key_shape(x);
+        ok = alloc_tables(x);
+    }
+    if (ok) {
+        fill_region(x, g, num);
         gs_sokoban_pull_bfs(x, -1, x->near);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < x->n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
         ok = gs_sokoban_init_matching(x, lim) && init_packing(x) &&
              gs_sokoban_frozen_init(x);
