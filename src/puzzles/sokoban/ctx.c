@@ -228,12 +228,7 @@ static bool init_packing(sok_ctx *x)
     return gs_sokoban_goal_areas_init(x);
 }
 
-/* Numbers the cells the player can reach (boxes count as floor: the
- * player may move them) in row-major order into num (rows*cols, -1 off
- * the region), using stack (rows*cols) for the flood. Returns their
- * count; a box walled in off its goal makes the start dead. */
-static int number_region(sok_ctx *x, const gs_sokoban *g, int32_t *num,
-                         int32_t *stack)
+int gs_sokoban_number_region(const gs_sokoban *g, int32_t *num, int32_t *stack)
 {
     size_t cells = (size_t)g->rows * (size_t)g->cols, top = 0;
     for (size_t i = 0; i < cells; i++)
@@ -254,9 +249,19 @@ static int number_region(sok_ctx *x, const gs_sokoban *g, int32_t *num,
         }
     }
     int n = 0;
+    for (size_t i = 0; i < cells; i++)
+        if (num[i] >= 0)
+            num[i] = n++;
+    return n;
+}
+
+/* Counts the boxes and goals of the region numbered by num; a box walled
+ * in off its goal, or too few goals, make the start dead. */
+static void count_cells(sok_ctx *x, const gs_sokoban *g, const int32_t *num)
+{
+    size_t cells = (size_t)g->rows * (size_t)g->cols;
     for (size_t i = 0; i < cells; i++) {
         if (num[i] >= 0) {
-            num[i] = n++;
             x->nboxes += (g->cell[i] & SOK_BOX) != 0;
             x->ngoals += (g->cell[i] & SOK_GOAL) != 0;
         } else if ((g->cell[i] & SOK_BOX) && !(g->cell[i] & SOK_GOAL)) {
@@ -265,7 +270,6 @@ static int number_region(sok_ctx *x, const gs_sokoban *g, int32_t *num,
     }
     if (x->ngoals < x->nboxes)
         x->start_dead = true; /* the other goals are out of reach */
-    return n;
 }
 
 /* Chooses the state key's shape: the player's cell, then the boxes as a
@@ -322,7 +326,7 @@ static bool alloc_tables(sok_ctx *x)
 }
 
 /* Fills the neighbour table, the goals and the start from the level's
- * cells numbered by num (number_region). */
+ * cells numbered by num (gs_sokoban_number_region). */
 static void fill_region(sok_ctx *x, const gs_sokoban *g, const int32_t *num)
 {
     size_t cells = (size_t)g->rows * (size_t)g->cols;
@@ -362,7 +366,8 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
     int32_t *stack = malloc(sizeof *stack * cells);
     bool ok = num && stack;
     if (ok) {
-        x->n = number_region(x, g, num, stack);
+        x->n = gs_sokoban_number_region(g, num, stack);
+        count_cells(x, g, num);
         key_shape(x);
         ok = alloc_tables(x);
     }

@@ -449,6 +449,12 @@ typedef struct sok_ctx {
  * memory budget (gs_mem) and counts it in x->bytes against the solve's
  * own budget; free with gs_mem_free. NULL when either refuses. */
 void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero);
+/* Numbers the cells the player can reach from the level's start (boxes
+ * count as floor: the player may move them) in row-major order into num
+ * (rows*cols entries, -1 off the region), using stack (rows*cols) for
+ * the flood; the numbering every table of a solve uses. Returns the
+ * count. */
+int gs_sokoban_number_region(const gs_sokoban *g, int32_t *num, int32_t *stack);
 /* Renumbers the player's region, finds the boxes and builds the tables
  * (within lim's deadline where they are costly). GS_OK or GS_ENOMEM;
  * gs_sokoban_ctx_free() afterwards either way. */

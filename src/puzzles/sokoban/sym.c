@@ -89,8 +89,7 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     size_t cells = (size_t)g->rows * (size_t)g->cols;
     if (n == 0 || x->nboxes == 0 || n > SOK_SYM_MAX_CELLS)
         return true;
-    /* The region's cells in row-major order, as ctx.c numbered them:
-     * flood the non-wall cells from the player again. */
+    /* The region's cells in row-major order, as ctx.c numbered them. */
     int32_t *idx = malloc(sizeof *idx * cells);
     int32_t *stack = malloc(sizeof *stack * cells);
     int32_t *pos = malloc(sizeof *pos * (size_t)n);
@@ -98,38 +97,18 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     bool ok = idx && stack && pos && map;
     int count = 0;
     if (ok) {
-        for (size_t i = 0; i < cells; i++)
-            idx[i] = -1;
-        size_t top = 0;
-        idx[g->player] = 0;
-        stack[top++] = g->player;
-        while (top > 0) {
-            int c = stack[--top], r = c / g->cols, col = c % g->cols;
-            static const int DR[4] = {-1, 1, 0, 0}, DC[4] = {0, 0, -1, 1};
-            for (int d = 0; d < 4; d++) {
-                int rr = r + DR[d], cc = col + DC[d];
-                if (rr < 0 || rr >= g->rows || cc < 0 || cc >= g->cols)
-                    continue;
-                int t = rr * g->cols + cc;
-                if (idx[t] >= 0 || (g->cell[t] & SOK_WALL))
-                    continue;
-                idx[t] = 0;
-                stack[top++] = t;
-            }
-        }
-        int k = 0, r0 = g->rows, c0 = g->cols, r1 = -1, c1 = -1;
-        for (size_t i = 0; i < cells; i++) {
+        ok = gs_sokoban_number_region(g, idx, stack) == n;
+        int r0 = g->rows, c0 = g->cols, r1 = -1, c1 = -1;
+        for (size_t i = 0; i < cells && ok; i++) {
             if (idx[i] < 0)
                 continue;
             int r = (int)(i / (size_t)g->cols), c = (int)(i % (size_t)g->cols);
-            pos[k] = (int32_t)i;
-            idx[i] = k++;
+            pos[idx[i]] = (int32_t)i;
             r0 = r < r0 ? r : r0;
             c0 = c < c0 ? c : c0;
             r1 = r > r1 ? r : r1;
             c1 = c > c1 ? c : c1;
         }
-        ok = k == n;
         int h = r1 - r0 + 1, w = c1 - c0 + 1;
         for (int t = 0; t < 7 && ok; t++) {
             if (t >= 3 && h != w)
