@@ -147,6 +147,49 @@ static inline uint16_t blox_pack2(uint64_t x)
 static const uint8_t blox_common[256] = {
     ['#'] = 1 + CELL_HOLE, ['.'] = 1 + CELL_FLOOR, ['E'] = 1 + CELL_FRAGILE};
 
+/* Records the cell at row r, column c that is none of the common ones:
+ * the start (X, at most two), the goal (O, one) or an unknown byte. */
+static int blox_put_special(gs_bloxorz *b, long r, long c, unsigned char ch,
+                            gs_error *err)
+{
+    size_t at = (size_t)r * (size_t)b->cols + (size_t)c;
+    switch (ch) {
+    case 'X':
+        if (b->nx == 2)
+            return gs_error_set(err, GS_EINVALID,
+                                "grid has more than two X cells: row %ld "
+                                "column %ld is a third",
+                                r, c);
+        b->xr[b->nx] = r;
+        b->xc[b->nx] = c;
+        b->nx++;
+        cell_put(b->cells, at, CELL_FLOOR);
+        break;
+    case 'O':
+        if (b->no == 1)
+            return gs_error_set(err, GS_EINVALID,
+                                "grid has two O cells: row %ld column %ld "
+                                "and row %ld column %ld",
+                                b->gr, b->gc, r, c);
+        b->gr = r;
+        b->gc = c;
+        b->no = 1;
+        cell_put(b->cells, at, CELL_FLOOR);
+        break;
+    default:
+        if (ch >= 0x20 && ch < 0x7f)
+            return gs_error_set(err, GS_EINVALID,
+                                "grid row %ld column %ld has unknown cell "
+                                "'%c', expected one of # . E X O",
+                                r, c, ch);
+        return gs_error_set(err, GS_EINVALID,
+                            "grid row %ld column %ld has unknown cell "
+                            "byte 0x%02x, expected one of # . E X O",
+                            r, c, ch);
+    }
+    return GS_OK;
+}
+
 /* Reads grid row r (0-based) from s[0..n). Records X and O positions and
  * rejects unknown characters, a third X and a second O. */
 static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
@@ -198,40 +241,9 @@ static int blox_fill_row(gs_bloxorz *b, long r, const char *s, size_t n,
             cell_put(b->cells, row + (size_t)c, k - 1);
             continue;
         }
-        switch (ch) {
-        case 'X':
-            if (b->nx == 2)
-                return gs_error_set(err, GS_EINVALID,
-                                    "grid has more than two X cells: row %ld "
-                                    "column %ld is a third",
-                                    r, c);
-            b->xr[b->nx] = r;
-            b->xc[b->nx] = c;
-            b->nx++;
-            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
-            break;
-        case 'O':
-            if (b->no == 1)
-                return gs_error_set(err, GS_EINVALID,
-                                    "grid has two O cells: row %ld column %ld "
-                                    "and row %ld column %ld",
-                                    b->gr, b->gc, r, c);
-            b->gr = r;
-            b->gc = c;
-            b->no = 1;
-            cell_put(b->cells, row + (size_t)c, CELL_FLOOR);
-            break;
-        default:
-            if (ch >= 0x20 && ch < 0x7f)
-                return gs_error_set(err, GS_EINVALID,
-                                    "grid row %ld column %ld has unknown cell "
-                                    "'%c', expected one of # . E X O",
-                                    r, c, ch);
-            return gs_error_set(err, GS_EINVALID,
-                                "grid row %ld column %ld has unknown cell "
-                                "byte 0x%02x, expected one of # . E X O",
-                                r, c, ch);
-        }
+        int rc = blox_put_special(b, r, c, ch, err);
+        if (rc)
+            return rc;
     }
     return GS_OK;
 }
