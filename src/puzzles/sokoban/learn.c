@@ -362,6 +362,65 @@ static bool sub_add(const sok_ctx *x, struct sok_learn *L, const learn_key *k)
     return true;
 }
 
+/* Key c with its box i moved to cell `to`, the m box cells kept sorted. */
+static void sub_key_move(learn_key *c, int i, int to, int m)
+{
+    int j = 2 + i;
+    while (j > 2 && c->v[j - 1] > (uint32_t)to) {
+        c->v[j] = c->v[j - 1];
+        j--;
+    }
+    while (j < m + 1 && c->v[j + 1] < (uint32_t)to) {
+        c->v[j] = c->v[j + 1];
+        j++;
+    }
+    c->v[j] = (uint32_t)to;
+}
+
+/* Adds the children of state k (its m boxes on L->occ, the player's reach
+ * flooded into L->seen): every push that leaves no dead square or frozen
+ * box. False when the store is full. */
+static bool sub_expand(sok_ctx *x, struct sok_learn *L, const learn_key *k,
+                       int m)
+{
+    for (int i = 0; i < m; i++) {
+        int b = (int)k->v[2 + i];
+        for (int d = 0; d < 4; d++) {
+            int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
+            if (from < 0 || to < 0 || L->seen[from] != L->fgen || L->occ[to] ||
+                x->dead[to])
+                continue;
+            L->occ[b] = 0;
+            L->occ[to] = 1;
+            bool frozen = gs_sokoban_freeze_deadlock(x, to);
+            L->occ[to] = 0;
+            L->occ[b] = 1;
+            if (frozen)
+                continue;
+            learn_key c = *k;
+            c.v[1] = (uint32_t)b | SOK_LEARN_EXACT;
+            sub_key_move(&c, i, to, m);
+            if (!sub_add(x, L, &c))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The sub-problem was not solved: every state reached is dead. Records the
+ * area-keyed ones, each also by its boxes alone (some area is dead). */
+static void sub_record_dead(struct sok_learn *L)
+{
+    L->deadexp += L->nar;
+    for (size_t i = 0; i < L->nar; i++) {
+        learn_key d = L->ar[i];
+        d.v[0] |= SOK_LEARN_DEAD;
+        tab_put(L, &d);
+        d.v[1] = SOK_LEARN_SET;
+        tab_put(L, &d);
+    }
+}
+
 /* Searches the sub-problem from start (its player exact): best-first on
  * the relaxed pushes left, to find a solution soon when there is one.
  * Returns 1 when it cannot be solved (then every area-keyed state it
@@ -411,53 +470,14 @@ static int sub_search(sok_ctx *x, struct sok_learn *L, const learn_key *start)
         else if (fresh > 0)
             L->ar[L->nar++] = a;
         L->subexp++;
-        for (int i = 0; i < m && fresh > 0 && rc == 1; i++) {
-            int b = (int)k.v[2 + i];
-            for (int d = 0; d < 4 && rc == 1; d++) {
-                int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
-                if (from < 0 || to < 0 || L->seen[from] != L->fgen ||
-                    L->occ[to] || x->dead[to])
-                    continue;
-                L->occ[b] = 0;
-                L->occ[to] = 1;
-                bool frozen = gs_sokoban_freeze_deadlock(x, to);
-                L->occ[to] = 0;
-                L->occ[b] = 1;
-                if (frozen)
-                    continue;
-                learn_key c = k;
-                c.v[1] = (uint32_t)b | SOK_LEARN_EXACT;
-                /* Box i moves to `to`: the cells kept sorted. */
-                int j = 2 + i;
-                while (j > 2 && c.v[j - 1] > (uint32_t)to) {
-                    c.v[j] = c.v[j - 1];
-                    j--;
-                }
-                while (j < m + 1 && c.v[j + 1] < (uint32_t)to) {
-                    c.v[j] = c.v[j + 1];
-                    j++;
-                }
-                c.v[j] = (uint32_t)to;
-                if (!sub_add(x, L, &c))
-                    rc = -1;
-            }
-        }
+        if (fresh > 0 && rc == 1 && !sub_expand(x, L, &k, m))
+            rc = -1;
         for (int i = 0; i < m; i++)
             L->occ[k.v[2 + i]] = 0;
     }
     x->occ = mainocc;
     if (rc == 1)
-        L->deadexp += L->nar;
-    if (rc == 1) {
-        /* Every state reached is dead: record the area-keyed ones. */
-        for (size_t i = 0; i < L->nar; i++) {
-            learn_key d = L->ar[i];
-            d.v[0] |= SOK_LEARN_DEAD;
-            tab_put(L, &d);
-            d.v[1] = SOK_LEARN_SET; /* its boxes: some area is dead */
-            tab_put(L, &d);
-        }
-    }
+        sub_record_dead(L);
     return rc;
 }
 
