@@ -1025,7 +1025,7 @@ static int64_t deadline_share(int64_t from, int64_t deadline, int64_t pct)
 typedef struct {
     gs_limits plim; /* the table's: its bytes, its first round's time */
     int share;      /* percent of the time left a later round may take */
-    bool per_round; /* a later round's share counts from its start */
+    bool exact;     /* an exact objective's rounds (not `any`'s A* slice) */
     bool first;     /* the first round is still to come */
 } table_rounds;
 
@@ -1057,7 +1057,7 @@ static table_rounds table_rounds_init(const sok_ctx *x, const gs_limits *slim)
      * expanded, depth 217 to 225 when traced).
      * `any`'s A* keeps the fixed share: its slice hands the table on
      * (table_finish), and its rounds were set with SokHard. */
-    r.per_round = x->obj != SOK_ANY_ASTAR || pushes;
+    r.exact = x->obj != SOK_ANY_ASTAR || pushes;
     return r;
 }
 
@@ -1081,7 +1081,7 @@ static bool table_round(sok_ctx *x, const gs_limits *slim, table_rounds *r,
     gs_limits rlim = r->plim;
     if (r->first)
         rlim.deadline_ns = slim->deadline_ns;
-    else if (r->per_round)
+    else if (r->exact)
         rlim.deadline_ns =
             deadline_share(round_ns, slim->deadline_ns, r->share);
     /* (Once `pushes`' first search has its goal, only the rest of the
@@ -1149,7 +1149,6 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
     uint64_t goal = 0, expanded = 0;
     rc = search(x, s, cap, 0, &goal);
     table_rounds rounds = table_rounds_init(x, slim);
-    bool pushes = x->obj == SOK_PUSHES || x->trace;
     uint64_t tables = x->bytes,
              upto = x->g->perim_first ? x->g->perim_first : SOK_PERIM_FIRST;
     while (rc == 2) {
@@ -1175,7 +1174,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         }
         /* `any`'s A* leaves a table cut within a layer to the slice
          * that uses it next (gs_sokoban_perim_finish_layer). */
-        if (last && (x->obj != SOK_ANY_ASTAR || pushes))
+        if (last && rounds.exact)
             gs_sokoban_perim_seal(x);
         /* The store gets what the tables leave of the budget. */
         if (slim->max_bytes) {
