@@ -887,6 +887,55 @@ static void property_run(uint64_t seed, int iters, int kmin, int kmax,
                      impossible_out, differ_out);
 }
 
+/* Runs the answer's polish (improve.c) on res for the level of n rows. */
+static void improve_answer(const char *const *rows, int n, gs_result *res)
+{
+    gs_sokoban *g = sok_level_build(rows, n);
+    g->objective = SOK_ANY;
+    sok_ctx x;
+    gs_limits none = {0};
+    gs_error err = {0};
+    ck_assert_int_eq(gs_sokoban_ctx_init(&x, g, &none, &err), GS_OK);
+    ck_assert_int_eq(gs_sokoban_improve(&x, &none, res, &err), GS_OK);
+    gs_sokoban_ctx_free(&x);
+    gs_sokoban_free(g);
+}
+
+/* The answer's polish on random levels, from the answers of `pushes` and
+ * of `any`'s A* (neither ranks by moves first): it replays, is never
+ * longer, and never shorter than the brute force's fewest moves. */
+START_TEST(test_property_improve)
+{
+    uint64_t seed = 20261205;
+    int solvable = 0, shorter = 0;
+    const char *from[2] = {"pushes", "any-astar"};
+    for (int iter = 0; iter < 200; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = random_level(&seed, 1, 3, buf, rows);
+        long long best = bf_solve(rows, n, false);
+        if (best < 0)
+            continue;
+        solvable++;
+        for (int m = 0; m < 2; m++) {
+            gs_result res;
+            solve_rows(rows, n, from[m], NULL, &res);
+            size_t before = res.steps;
+            improve_answer(rows, n, &res);
+            check_answer(rows, n, &res);
+            ck_assert_uint_le(res.steps, before);
+            ck_assert_msg((long long)res.steps >= best,
+                          "iter %d: %zu steps, brute force %lld", iter,
+                          res.steps, best);
+            shorter += res.steps < before;
+            gs_result_free(&res);
+        }
+    }
+    ck_assert_int_gt(solvable, 50);
+    ck_assert_int_gt(shorter, 0);
+}
+END_TEST
+
 START_TEST(test_property_random)
 {
     int solvable, impossible, differ;
@@ -1534,6 +1583,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(prop, test_property_symmetric);
     tcase_add_test(prop, test_property_corridor);
     tcase_add_test(prop, test_property_pushes_two_searches);
+    tcase_add_test(prop, test_property_improve);
     suite_add_tcase(s, prop);
     return s;
 }

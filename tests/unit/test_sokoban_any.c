@@ -389,6 +389,77 @@ START_TEST(test_any_short_deadlines)
 }
 END_TEST
 
+/* ------------------------------------------------ the answer's polish */
+
+/* Runs gs_sokoban_improve on `moves` for the level of n rows (`any`)
+ * within lim (NULL: none) into res; returns its status. */
+static int improve_rows(const char *const *rows, int n, const char *moves,
+                        const gs_limits *lim, gs_result *res)
+{
+    sok_level L;
+    sok_level_load(&L, rows, n, SOK_ANY);
+    gs_result_clear(res);
+    res->status = GS_SOLVED;
+    res->moves = strdup(moves);
+    ck_assert_ptr_nonnull(res->moves);
+    res->steps = strlen(moves);
+    res->pushes = 0;
+    for (const char *c = moves; *c; c++)
+        res->pushes += *c >= 'A' && *c <= 'Z';
+    gs_limits none = {0};
+    gs_error err = {0};
+    int rc = gs_sokoban_improve(&L.x, lim ? lim : &none, res, &err);
+    sok_level_free(&L);
+    return rc;
+}
+
+START_TEST(test_improve_shortens)
+{
+    /* A box pushed away and back before it goes home: the answer one
+     * push from the start is in the neighbourhood. */
+    static const char *const back[] = {"######", "#.$ @#", "#    #", "######"};
+    gs_result res;
+    ck_assert_int_eq(
+        improve_rows(back, NROWS(back), "dllluRdrruLL", NULL, &res), GS_OK);
+    ck_assert_str_eq(res.moves, "lL");
+    assert_solved_replays(back, NROWS(back), &res);
+    /* One push, then the other box, then back to the first: the first
+     * box's second push moves before the walk (a box one cell off). */
+    static const char *const two[] = {"##########", "#. $@ $. #", "##########"};
+    ck_assert_int_eq(improve_rows(two, NROWS(two), "LrrRlllL", NULL, &res),
+                     GS_OK);
+    ck_assert_uint_eq(res.steps, 6);
+    ck_assert_int_eq(res.pushes, 3);
+    gs_result opt;
+    sok_level_solve(two, NROWS(two), SOK_MOVES, &opt);
+    ck_assert_uint_eq(opt.steps, res.steps);
+    gs_result_free(&opt);
+    assert_solved_replays(two, NROWS(two), &res);
+}
+END_TEST
+
+START_TEST(test_improve_not)
+{
+    /* A shortest answer stays as it is, as does every answer when the
+     * deadline has passed: the polish never returns a limit. */
+    static const char *const back[] = {"######", "#.$ @#", "#    #", "######"};
+    gs_result res;
+    ck_assert_int_eq(improve_rows(back, NROWS(back), "lL", NULL, &res), GS_OK);
+    ck_assert_str_eq(res.moves, "lL");
+    gs_result_free(&res);
+    gs_limits past = {.deadline_ns = gs_now_ns() - 1};
+    ck_assert_int_eq(
+        improve_rows(back, NROWS(back), "dllluRdrruLL", &past, &res), GS_OK);
+    ck_assert_str_eq(res.moves, "dllluRdrruLL");
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    gs_result_free(&res);
+    /* An answer that does not replay is a bug, reported as such. */
+    ck_assert_int_eq(improve_rows(back, NROWS(back), "rL", NULL, &res),
+                     GS_EINTERNAL);
+    gs_result_free(&res);
+}
+END_TEST
+
 /* ------------------------------------------------ feature-space search */
 
 START_TEST(test_fess_features)
@@ -1257,6 +1328,8 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_any_slices);
     tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);
+    tcase_add_test(tc, test_improve_shortens);
+    tcase_add_test(tc, test_improve_not);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_box_sides);
     tcase_add_test(tc, test_zone_sides);

@@ -27,9 +27,7 @@ static int cmp_cell(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-/* Appends the shortest walk from `from` to `to` in lowercase (x->occ holds
- * the boxes). Returns false when `to` is unreachable (a bug). */
-static bool append_walk(sok_ctx *x, int from, int to, gs_buf *out)
+bool gs_sokoban_append_walk(sok_ctx *x, int from, int to, gs_buf *out)
 {
     gs_sokoban_flood(x, from);
     if (x->seen[to] != x->gen)
@@ -58,7 +56,8 @@ static bool push_along(sok_ctx *x, const int32_t *cells, int k, int *pcur,
         int next = cells[t], d = 0;
         while (d < 4 && x->nb[cur * 4 + d] != next)
             d++;
-        ok = d < 4 && append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
+        ok = d < 4 &&
+             gs_sokoban_append_walk(x, player, x->nb[cur * 4 + (d ^ 1)], out);
         if (!ok)
             break;
         gs_buf_append(out, &PUSH[d], 1);
@@ -148,7 +147,7 @@ static bool replay_push(sok_ctx *x, int old, int d, int *player, gs_buf *out,
     d &= 3;
     int from = old >= 0 ? x->nb[old * 4 + (d ^ 1)] : -1;
     gs_sokoban_occ_set(x, x->boxes, 1);
-    bool ok = from >= 0 && append_walk(x, *player, from, out);
+    bool ok = from >= 0 && gs_sokoban_append_walk(x, *player, from, out);
     /* The box goes on along d to its new cell: several pushes when a
      * tunnel macro made the step. A goal macro ends the straight run
      * where expand() started it: after the tunnel macro, if any. */
@@ -179,9 +178,7 @@ static bool replay_push(sok_ctx *x, int old, int d, int *player, gs_buf *out,
     return ok;
 }
 
-/* The states from the start to goal, start first, in a malloc'd array
- * of *k + 1 (*k pushes); NULL when out of memory. */
-static uint64_t *path_chain(gs_search *s, uint64_t goal, size_t *k)
+uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k)
 {
     size_t n = 0;
     for (uint64_t id = goal; gs_search_parent(s, id, NULL) != GS_NO_PARENT;
@@ -286,7 +283,7 @@ static bool step_sym(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t t,
         /* x->child holds the push's result, `run` pushes along d. */
         int i = x->pushes[found].box, d = x->pushes[found].dir;
         int b = x->boxes[i];
-        ok = append_walk(x, *player, x->nb[b * 4 + (d ^ 1)], out);
+        ok = gs_sokoban_append_walk(x, *player, x->nb[b * 4 + (d ^ 1)], out);
         for (int r = 0; r < run; r++) {
             gs_buf_append(out, &PUSH[d], 1);
             (*pushes)++;
@@ -302,7 +299,7 @@ int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                       gs_error *err)
 {
     size_t k;
-    uint64_t *chain = path_chain(s, goal, &k);
+    uint64_t *chain = gs_sokoban_path_chain(s, goal, &k);
     if (!chain)
         return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
     gs_buf out = GS_BUF_INIT;

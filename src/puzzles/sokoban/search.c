@@ -1529,10 +1529,28 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
     return rc;
 }
 
+/* Shortens `any`'s answer (improve.c) in at most a quarter of the time
+ * the solve took so far (SOK_IMPROVE_MIN_NS at least, within its
+ * deadline), on the memory the tables leave: `any` asks for an answer
+ * fast, so the polish stays a small part of it. */
+static int improve_answer(sok_ctx *x, const gs_limits *lim, int64_t t0,
+                          gs_result *res, gs_error *err)
+{
+    int64_t now = gs_now_ns(), span = (now - t0) / 4;
+    gs_limits l = lim ? *lim : (gs_limits){0};
+    int64_t cap = now + (span > SOK_IMPROVE_MIN_NS ? span : SOK_IMPROVE_MIN_NS);
+    if (!l.deadline_ns || cap < l.deadline_ns)
+        l.deadline_ns = cap;
+    if (l.max_bytes)
+        l.max_bytes = l.max_bytes > x->bytes ? l.max_bytes - x->bytes : 1;
+    return gs_sokoban_improve(x, &l, res, err);
+}
+
 int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                            gs_sokoban_stats *st, gs_error *err)
 {
     const gs_sokoban *g = inst;
+    int64_t t0 = gs_now_ns();
     res->pushes = -1;
     sok_ctx x;
     /* The tables refused by the memory budget (or the system), or the
@@ -1558,6 +1576,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                  ? pushes_two_phase(&x, &slim, res, st, err)
                  : exact_phases(&x, &slim, res, st, err);
     }
+    if (rc == GS_OK && g->objective == SOK_ANY)
+        rc = improve_answer(&x, lim, t0, res, err);
     gs_sokoban_ctx_free(&x);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gridsolve/buf.h"
 #include "gridsolve/puzzle.h"
 #include "gridsolve/search.h"
 
@@ -207,6 +208,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (moves saturate at 2^28 - 1: far past what memory allows a solve). */
 #define SOK_PUSH_SHIFT 32
 #define SOK_PRIO_PUSH_SHIFT 44
+/* `any`: the least time the answer's polish (improve.c) may take, in ns,
+ * however fast the search was. */
+#define SOK_IMPROVE_MIN_NS 20000000
 /* Exact objectives: states the first search may store before the
  * perimeter table (perim.c) is built and the search restarted, and the
  * most positions that table holds. */
@@ -543,6 +547,21 @@ uint64_t gs_sokoban_push_cost(sok_objective obj, uint32_t walk);
  * GS_EINTERNAL when a step cannot be replayed (a bug); err filled. */
 int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                       gs_error *err);
+/* Appends the shortest walk from `from` to `to` in lowercase (x->occ holds
+ * the boxes). Returns false when `to` is unreachable (a bug). */
+bool gs_sokoban_append_walk(sok_ctx *x, int from, int to, gs_buf *out);
+/* The states from the start to goal, start first, in a malloc'd array
+ * of *k + 1 (*k pushes); NULL when out of memory. */
+uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k);
+
+/* improve.c */
+/* Shortens res's answer (`any`, solved) by a search for the fewest moves,
+ * then pushes, over the positions at most one push away from the
+ * answer's own, repeated while it gains and lim allows: res is replaced
+ * only by a shorter answer and is left alone on a limit. GS_OK, or
+ * GS_ENOMEM / GS_EINTERNAL (err filled). */
+int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                       gs_error *err);
 
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off
