@@ -27,6 +27,10 @@
  * one round one cell off, then two cells off, 18,023 (XSokoban 1 to 9, 15
  * and 17: 7,902 before, 5,684 the one before, 5,334 this one). */
 #define IMPROVE_ROUNDS 8
+/* The most cells a box may stand off the answer's positions. Further
+ * gains little: Microban I 18,017 moves at 2, 17,864 at 3, 17,798 at 4;
+ * the XSokoban levels above 5,288, 5,294 and 5,255 (December 5). */
+#define IMPROVE_RADIUS 2
 /* A path's cost: moves above, pushes below (the tie-break). */
 #define IMPROVE_SHIFT 24
 
@@ -39,20 +43,20 @@ typedef struct imp {
     int w;
     gs_search *near; /* the neighbourhood's box sets, as a set */
     gs_search *best; /* Dijkstra over (player, boxes) */
-    int radius;      /* cells a box may stand off the answer: 1 or 2 */
+    int radius;      /* cells a box may stand off the answer */
     unsigned char *key;
 } imp;
 
-/* Packs the player (or none when player < 0) and boxes into m->key;
- * returns its size. */
-static size_t imp_key(imp *m, int player, const int32_t *boxes)
+/* Packs the player (none when player < 0) and boxes into m->key, which
+ * it returns. */
+static const unsigned char *imp_key(imp *m, int player, const int32_t *boxes)
 {
     int slot = 0;
     if (player >= 0)
         gs_sokoban_key_put(m->key, m->w, slot++, (uint32_t)player);
     for (int i = 0; i < m->x->nboxes; i++)
         gs_sokoban_key_put(m->key, m->w, slot++, (uint32_t)boxes[i]);
-    return (size_t)slot * (size_t)m->w;
+    return m->key;
 }
 
 /* Reads the search's state id into its player (returned) and boxes. */
@@ -130,9 +134,33 @@ static bool imp_replay(sok_ctx *x, const char *moves, long pushes, int32_t *pos)
     return ok && k == pushes;
 }
 
-/* Adds the box sets of pos[0..npos) and those with one box up to
- * m->radius cells off (on free, live cells) to m->near. GS_OK, GS_ELIMIT or
- * GS_ENOMEM. */
+/* Adds to m->near the box sets of cur with box slot i moved to each
+ * free, live cell within m->radius steps of its own (through such
+ * cells; x->occ holds cur). GS_OK, GS_ELIMIT or GS_ENOMEM. */
+static int imp_near_box(imp *m, const int32_t *cur, int i)
+{
+    sok_ctx *x = m->x;
+    int head = 0, tail = 0, rc = GS_OK;
+    gs_sokoban_next_gen(x);
+    x->seen[cur[i]] = x->gen;
+    x->queue[tail++] = cur[i];
+    for (int depth = 0; depth < m->radius && rc >= 0; depth++)
+        for (int end = tail; head < end && rc >= 0; head++)
+            for (int d = 0; d < 4 && rc >= 0; d++) {
+                int t = x->nb[x->queue[head] * 4 + d];
+                if (t < 0 || x->occ[t] || x->dead[t] || x->seen[t] == x->gen)
+                    continue;
+                x->seen[t] = x->gen;
+                x->queue[tail++] = t;
+                gs_sokoban_boxes_move(x, cur, i, t, x->child);
+                rc = gs_search_add(m->near, imp_key(m, -1, x->child),
+                                   GS_NO_PARENT, 0, NULL);
+            }
+    return rc < 0 ? rc : GS_OK;
+}
+
+/* Adds the box sets of pos[0..npos), and those with one box moved off
+ * (imp_near_box), to m->near. GS_OK, GS_ELIMIT or GS_ENOMEM. */
 static int imp_near(imp *m, const int32_t *pos, size_t npos)
 {
     sok_ctx *x = m->x;
@@ -140,26 +168,10 @@ static int imp_near(imp *m, const int32_t *pos, size_t npos)
     int rc = GS_OK;
     for (size_t k = 0; k < npos && rc >= 0; k++) {
         const int32_t *cur = pos + k * nb;
-        imp_key(m, -1, cur);
-        rc = gs_search_add(m->near, m->key, GS_NO_PARENT, 0, NULL);
+        rc = gs_search_add(m->near, imp_key(m, -1, cur), GS_NO_PARENT, 0, NULL);
         gs_sokoban_occ_set(x, cur, 1);
         for (int i = 0; i < x->nboxes && rc >= 0; i++)
-            for (int d = 0; d < 4 && rc >= 0; d++) {
-                int c = x->nb[cur[i] * 4 + d];
-                if (c < 0 || x->occ[c] || x->dead[c])
-                    continue;
-                gs_sokoban_boxes_move(x, cur, i, c, x->child);
-                imp_key(m, -1, x->child);
-                rc = gs_search_add(m->near, m->key, GS_NO_PARENT, 0, NULL);
-                for (int e = 0; m->radius > 1 && e < 4 && rc >= 0; e++) {
-                    int c2 = x->nb[c * 4 + e];
-                    if (c2 < 0 || c2 == cur[i] || x->occ[c2] || x->dead[c2])
-                        continue;
-                    gs_sokoban_boxes_move(x, cur, i, c2, x->child);
-                    imp_key(m, -1, x->child);
-                    rc = gs_search_add(m->near, m->key, GS_NO_PARENT, 0, NULL);
-                }
-            }
+            rc = imp_near_box(m, cur, i);
         gs_sokoban_occ_set(x, cur, 0);
     }
     return rc < 0 ? rc : GS_OK;
@@ -191,14 +203,12 @@ static int imp_expand(imp *m, uint64_t id, int p, uint64_t cost)
                 continue;
             gs_sokoban_boxes_move(x, x->boxes, i, to, x->child);
             uint64_t near;
-            imp_key(m, -1, x->child);
-            if (!gs_search_find(m->near, m->key, &near))
+            if (!gs_search_find(m->near, imp_key(m, -1, x->child), &near))
                 continue;
             uint64_t c =
                 cost + ((uint64_t)(x->dist[from] + 1) << IMPROVE_SHIFT) + 1;
-            imp_key(m, b, x->child);
-            rc = gs_search_add_prio(m->best, m->key, id, (unsigned char)d, c, c,
-                                    NULL);
+            rc = gs_search_add_prio(m->best, imp_key(m, b, x->child), id,
+                                    (unsigned char)d, c, c, NULL);
         }
     gs_sokoban_occ_set(x, x->boxes, 0);
     return rc < 0 ? rc : GS_OK;
@@ -210,9 +220,9 @@ static int imp_expand(imp *m, uint64_t id, int p, uint64_t cost)
 static int imp_search(imp *m, uint64_t *goal)
 {
     sok_ctx *x = m->x;
-    int rc = gs_search_add_prio(
-        m->best, (imp_key(m, x->start_player, x->start_boxes), m->key),
-        GS_NO_PARENT, 0, 0, 0, NULL);
+    int rc =
+        gs_search_add_prio(m->best, imp_key(m, x->start_player, x->start_boxes),
+                           GS_NO_PARENT, 0, 0, 0, NULL);
     uint64_t id;
     while (rc >= 0 && (rc = gs_search_pop(m->best, &id)) == 1) {
         int p = imp_unpack(m, id, x->boxes);
@@ -225,14 +235,16 @@ static int imp_search(imp *m, uint64_t *goal)
     return rc;
 }
 
-/* Spells out the path to `goal` of m->best into out; false when a walk
- * fails (a bug). */
-static bool imp_spell(imp *m, uint64_t goal, gs_buf *out, long *pushes)
+/* Spells out the path to `goal` of m->best into out. GS_OK, GS_ENOMEM,
+ * or GS_EINTERNAL when a walk fails (a bug). */
+static int imp_spell(imp *m, uint64_t goal, gs_buf *out, long *pushes)
 {
     sok_ctx *x = m->x;
     size_t k;
     uint64_t *chain = gs_sokoban_path_chain(m->best, goal, &k);
-    bool ok = chain != NULL;
+    if (!chain)
+        return GS_ENOMEM;
+    bool ok = true;
     int p = x->start_player;
     memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
     for (size_t t = 1; ok && t <= k; t++) {
@@ -248,12 +260,15 @@ static bool imp_spell(imp *m, uint64_t goal, gs_buf *out, long *pushes)
     }
     *pushes = (long)k;
     free(chain);
-    return ok;
+    if (!ok)
+        return GS_EINTERNAL;
+    return gs_buf_status(out);
 }
 
 /* One round around res's answer: 1 when the neighbourhood held a shorter
  * answer, now in res; 0 when not; GS_ELIMIT or GS_ENOMEM when a store
- * was refused; GS_EINTERNAL when the answer does not replay (a bug). */
+ * was refused; GS_EINTERNAL when the answer, or the new one, does not
+ * replay (a bug). */
 static int imp_round(sok_ctx *x, const gs_limits *lim, gs_result *res,
                      int radius)
 {
@@ -283,14 +298,13 @@ static int imp_round(sok_ctx *x, const gs_limits *lim, gs_result *res,
     uint64_t goal = 0;
     if (!rc && (found = imp_search(&m, &goal)) < 0)
         rc = found;
-    if (!rc && found &&
-        gs_search_cost(m.best, goal) >> IMPROVE_SHIFT < res->steps) {
+    size_t steps = found ? gs_search_cost(m.best, goal) >> IMPROVE_SHIFT : 0;
+    if (!rc && found && steps < res->steps) {
         gs_buf out = GS_BUF_INIT;
         long pushes;
-        if (!imp_spell(&m, goal, &out, &pushes))
-            rc = GS_EINTERNAL;
-        else if (gs_buf_status(&out))
-            rc = GS_ENOMEM;
+        rc = imp_spell(&m, goal, &out, &pushes);
+        if (!rc && out.len != steps)
+            rc = GS_EINTERNAL; /* the walks are not the ones costed */
         if (!rc) {
             free(res->moves);
             res->moves = gs_buf_take(&out, &res->steps);
@@ -317,20 +331,21 @@ int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
     gs_limits l = *lim;
     l.progress = NULL;
     memset(x->occ, 0, (size_t)x->n);
-    /* One round one cell off the answer, then two cells off while they
-     * gain: the small round's gains are in before the larger rounds,
-     * which may not end within the time given, start. Rounds one cell off
-     * until they stop gaining got stuck sooner (IMPROVE_ROUNDS). */
+    /* One round one cell off the answer, then rounds a cell further off
+     * each time one does not gain: the small rounds' gains are in before
+     * the larger rounds, which may not end within the time given, start.
+     * Rounds one cell off until they stop gaining got stuck sooner. */
     int rc = 1, radius = 1;
-    for (int r = 0; r < IMPROVE_ROUNDS && rc >= 0; r++) {
+    for (int r = 0; r < IMPROVE_ROUNDS && rc >= 0 && radius <= IMPROVE_RADIUS;
+         r++) {
         rc = imp_round(x, &l, res, radius);
-        if (rc == 0 && radius > 1)
-            break;
-        radius = 2;
+        if (rc == 0 || radius == 1)
+            radius++;
     }
     /* A limit or a refused store ends the polish; the answer stands. */
     if (rc == GS_EINTERNAL)
-        return gs_error_set(err, GS_EINTERNAL,
-                            "sokoban: the answer to shorten does not replay");
+        return gs_error_set(
+            err, GS_EINTERNAL,
+            "sokoban: an answer being shortened does not replay");
     return GS_OK;
 }
