@@ -896,7 +896,7 @@ static void improve_answer(const char *const *rows, int n, gs_result *res)
     gs_limits none = {0};
     gs_error err = {0};
     ck_assert_int_eq(gs_sokoban_ctx_init(&x, g, &none, &err), GS_OK);
-    ck_assert_int_eq(gs_sokoban_improve(&x, &none, res, &err), GS_OK);
+    ck_assert_int_eq(gs_sokoban_improve(&x, &none, res, NULL, &err), GS_OK);
     gs_sokoban_ctx_free(&x);
     gs_sokoban_free(g);
 }
@@ -1529,6 +1529,64 @@ START_TEST(pushes_two_searches_within_budget)
 }
 END_TEST
 
+/* `any` (its greedy search, then the answer's polish) once within lim:
+ * its answer replays or it is the limit `kind`; *st filled. True when
+ * solved. */
+static bool any_within(const gs_limits *lim, enum gs_limit_kind kind,
+                       gs_sokoban_stats *st)
+{
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
+    gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "any");
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    *st = (gs_sokoban_stats){0};
+    ck_assert_int_eq(gs_sokoban_solve_stats(g, lim, &res, st, &err), GS_OK);
+    bool solved = res.status == GS_SOLVED;
+    if (solved) {
+        check_answer(GS_SAMPLE_MICROBAN5, n, &res);
+    } else {
+        ck_assert_int_eq(res.status, GS_LIMIT);
+        ck_assert_int_eq(res.limit, kind);
+    }
+    gs_result_free(&res);
+    SOK->free(g);
+    return solved;
+}
+
+/* `any` within memory budgets and state caps from far too small to
+ * ample: the stores live at once (the search's, then the polish's two)
+ * and the tables stay within the budget, the stores' states within the
+ * cap. */
+START_TEST(any_within_budget)
+{
+    int solved = 0, limited = 0;
+    for (uint64_t budget = 16u << 10; budget <= 16u << 20; budget *= 2) {
+        gs_limits lim = {.max_bytes = budget};
+        gs_sokoban_stats st;
+        bool ok = any_within(&lim, GS_LIMIT_MEMORY, &st);
+        solved += ok;
+        limited += !ok;
+        ck_assert_msg(st.store_bytes + st.table_bytes <= budget,
+                      "budget %llu: stores %llu + tables %llu",
+                      (unsigned long long)budget,
+                      (unsigned long long)st.store_bytes,
+                      (unsigned long long)st.table_bytes);
+    }
+    for (uint64_t cap = 8; cap <= 4096; cap = cap * 3 / 2) {
+        gs_limits lim = {.max_states = cap};
+        gs_sokoban_stats st;
+        bool ok = any_within(&lim, GS_LIMIT_STATES, &st);
+        solved += ok;
+        limited += !ok;
+        ck_assert_msg(st.states <= cap, "cap %llu: %llu states",
+                      (unsigned long long)cap, (unsigned long long)st.states);
+    }
+    ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
+                  limited);
+}
+END_TEST
+
 /* The same for the state cap: it is the solve's, so the two searches'
  * stores together stay within it. */
 START_TEST(pushes_two_searches_within_state_cap)
@@ -1566,6 +1624,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(tc, perim_first_round_whole);
     tcase_add_test(tc, pushes_two_searches_within_budget);
     tcase_add_test(tc, pushes_two_searches_within_state_cap);
+    tcase_add_test(tc, any_within_budget);
     tcase_add_test(tc, pushes_two_searches_fewer_states);
     suite_add_tcase(s, tc);
     /* Hundreds of brute-force comparisons: correctness, not speed, so the

@@ -408,7 +408,7 @@ static int improve_rows(const char *const *rows, int n, const char *moves,
         res->pushes += *c >= 'A' && *c <= 'Z';
     gs_limits none = {0};
     gs_error err = {0};
-    int rc = gs_sokoban_improve(&L.x, lim ? lim : &none, res, &err);
+    int rc = gs_sokoban_improve(&L.x, lim ? lim : &none, res, NULL, &err);
     sok_level_free(&L);
     return rc;
 }

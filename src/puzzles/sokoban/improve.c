@@ -265,12 +265,65 @@ static int imp_spell(imp *m, uint64_t goal, gs_buf *out, long *pushes)
     return gs_buf_status(out);
 }
 
-/* One round around res's answer: 1 when the neighbourhood held a shorter
+/* lim less the bytes and states already held into *out: false when
+ * nothing is left of a limit that is set. */
+static bool imp_rest(const gs_limits *lim, uint64_t bytes, uint64_t states,
+                     gs_limits *out)
+{
+    *out = *lim;
+    if (out->max_bytes)
+        out->max_bytes = out->max_bytes > bytes ? out->max_bytes - bytes : 0;
+    if (out->max_states)
+        out->max_states =
+            out->max_states > states ? out->max_states - states : 0;
+    return (!lim->max_bytes || out->max_bytes) &&
+           (!lim->max_states || out->max_states);
+}
+
+/* Puts the shorter answer to m->best's `goal` (`steps` moves) in res.
+ * GS_OK, GS_ENOMEM or GS_EINTERNAL (a bug). */
+static int imp_take(imp *m, uint64_t goal, size_t steps, gs_result *res)
+{
+    gs_buf out = GS_BUF_INIT;
+    long pushes;
+    int rc = imp_spell(m, goal, &out, &pushes);
+    if (!rc && out.len != steps)
+        rc = GS_EINTERNAL; /* the walks are not the ones costed */
+    if (!rc) {
+        free(res->moves);
+        res->moves = gs_buf_take(&out, &res->steps);
+        res->pushes = pushes;
+    }
+    gs_buf_free(&out);
+    return rc;
+}
+
+/* Records in st (may be NULL) the round's stores with `held` bytes
+ * besides, when they are larger than what st holds. */
+static void imp_record(const imp *m, uint64_t held, gs_sokoban_stats *st)
+{
+    uint64_t bytes = held, states = 0;
+    if (m->near) {
+        bytes += gs_search_bytes(m->near);
+        states += gs_search_count(m->near);
+    }
+    if (m->best) {
+        bytes += gs_search_bytes(m->best);
+        states += gs_search_count(m->best);
+    }
+    if (st && bytes > st->store_bytes) {
+        st->store_bytes = bytes;
+        st->states = states;
+    }
+}
+
+/* One round around res's answer within lim, the stores' largest size
+ * recorded in st (may be NULL): 1 when the neighbourhood held a shorter
  * answer, now in res; 0 when not; GS_ELIMIT or GS_ENOMEM when a store
  * was refused; GS_EINTERNAL when the answer, or the new one, does not
- * replay (a bug). */
-static int imp_round(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                     int radius)
+ * replay (a bug). The two stores and the positions share lim. */
+static int imp_round(sok_ctx *x, const gs_limits *lim, int radius,
+                     gs_result *res, gs_sokoban_stats *st)
 {
     imp m = {.x = x,
              .w = x->n <= 256     ? 1
@@ -278,41 +331,39 @@ static int imp_round(sok_ctx *x, const gs_limits *lim, gs_result *res,
                                   : 4,
              .radius = radius};
     size_t nb = (size_t)x->nboxes, npos = (size_t)res->pushes + 1;
+    uint64_t held = sizeof(int32_t) * nb * npos + (nb + 1) * (size_t)m.w;
     int32_t *pos = gs_mem_malloc(sizeof *pos * nb * npos);
     m.key = gs_mem_malloc((nb + 1) * (size_t)m.w);
+    gs_limits nlim, blim;
+    bool room = imp_rest(lim, held, 0, &nlim);
+    blim = nlim;
     gs_search_config near = {
-        .key_size = nb * (size_t)m.w, .queue = GS_QUEUE_FIFO, .limits = lim};
+        .key_size = nb * (size_t)m.w, .queue = GS_QUEUE_FIFO, .limits = &nlim};
     gs_search_config best = {.key_size = (nb + 1) * (size_t)m.w,
                              .queue = GS_QUEUE_PRIORITY,
-                             .limits = lim,
+                             .limits = &blim,
                              .bound_shift = IMPROVE_SHIFT};
-    int rc = pos && m.key ? GS_OK : GS_ENOMEM, found = 0;
+    int rc = !room ? GS_ELIMIT : pos && m.key ? GS_OK : GS_ENOMEM, found = 0;
     if (!rc && !imp_replay(x, res->moves, res->pushes, pos))
         rc = GS_EINTERNAL;
     if (!rc)
         rc = gs_search_new(&near, &m.near);
     if (!rc)
         rc = imp_near(&m, pos, npos);
+    if (!rc && !imp_rest(&nlim, gs_search_bytes(m.near),
+                         gs_search_count(m.near), &blim))
+        rc = GS_ELIMIT;
     if (!rc)
         rc = gs_search_new(&best, &m.best);
     uint64_t goal = 0;
     if (!rc && (found = imp_search(&m, &goal)) < 0)
         rc = found;
-    size_t steps = found ? gs_search_cost(m.best, goal) >> IMPROVE_SHIFT : 0;
-    if (!rc && found && steps < res->steps) {
-        gs_buf out = GS_BUF_INIT;
-        long pushes;
-        rc = imp_spell(&m, goal, &out, &pushes);
-        if (!rc && out.len != steps)
-            rc = GS_EINTERNAL; /* the walks are not the ones costed */
-        if (!rc) {
-            free(res->moves);
-            res->moves = gs_buf_take(&out, &res->steps);
-            res->pushes = pushes;
-            rc = 1;
-        }
-        gs_buf_free(&out);
-    }
+    size_t steps =
+        found == 1 ? gs_search_cost(m.best, goal) >> IMPROVE_SHIFT : 0;
+    if (!rc && found == 1 && steps < res->steps &&
+        !(rc = imp_take(&m, goal, steps, res)))
+        rc = 1;
+    imp_record(&m, held, st);
     if (m.best)
         res->expanded += gs_search_expanded(m.best);
     gs_search_free(m.best);
@@ -323,12 +374,14 @@ static int imp_round(sok_ctx *x, const gs_limits *lim, gs_result *res,
 }
 
 int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                       gs_error *err)
+                       gs_sokoban_stats *st, gs_error *err)
 {
     if (res->status != GS_SOLVED || res->pushes <= 0 || x->nboxes == 0)
         return GS_OK;
     /* The search's own counters stay the solve's progress. */
-    gs_limits l = *lim;
+    gs_limits l;
+    if (!imp_rest(lim, x->bytes, 0, &l))
+        return GS_OK;
     l.progress = NULL;
     memset(x->occ, 0, (size_t)x->n);
     /* One round one cell off the answer, then rounds a cell further off
@@ -338,7 +391,7 @@ int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
     int rc = 1, radius = 1;
     for (int r = 0; r < IMPROVE_ROUNDS && rc >= 0 && radius <= IMPROVE_RADIUS;
          r++) {
-        rc = imp_round(x, &l, res, radius);
+        rc = imp_round(x, &l, radius, res, st);
         if (rc == 0 || radius == 1)
             radius++;
     }

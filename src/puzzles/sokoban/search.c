@@ -1531,19 +1531,17 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
 
 /* Shortens `any`'s answer (improve.c) in at most a quarter of the time
  * the solve took so far (SOK_IMPROVE_MIN_NS at least, within its
- * deadline), on the memory the tables leave: `any` asks for an answer
- * fast, so the polish stays a small part of it. */
+ * deadline): `any` asks for an answer fast, so the polish stays a small
+ * part of it. */
 static int improve_answer(sok_ctx *x, const gs_limits *lim, int64_t t0,
-                          gs_result *res, gs_error *err)
+                          gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     int64_t now = gs_now_ns(), span = (now - t0) / 4;
     gs_limits l = lim ? *lim : (gs_limits){0};
     int64_t cap = now + (span > SOK_IMPROVE_MIN_NS ? span : SOK_IMPROVE_MIN_NS);
     if (!l.deadline_ns || cap < l.deadline_ns)
         l.deadline_ns = cap;
-    if (l.max_bytes)
-        l.max_bytes = l.max_bytes > x->bytes ? l.max_bytes - x->bytes : 1;
-    return gs_sokoban_improve(x, &l, res, err);
+    return gs_sokoban_improve(x, &l, res, st, err);
 }
 
 int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
@@ -1577,7 +1575,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
                  : exact_phases(&x, &slim, res, st, err);
     }
     if (rc == GS_OK && g->objective == SOK_ANY)
-        rc = improve_answer(&x, lim, t0, res, err);
+        rc = improve_answer(&x, lim, t0, res, st, err);
     gs_sokoban_ctx_free(&x);
     return rc;
 }

@@ -556,12 +556,15 @@ uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k);
 
 /* improve.c */
 /* Shortens res's answer (`any`, solved) by a search for the fewest moves,
- * then pushes, over the positions at most one push away from the
- * answer's own, repeated while it gains and lim allows: res is replaced
- * only by a shorter answer and is left alone on a limit. GS_OK, or
- * GS_ENOMEM / GS_EINTERNAL (err filled). */
+ * then pushes, over the positions with a box at most a few cells off the
+ * answer's own, repeated while it gains and lim allows (its stores
+ * together within lim's bytes and states, x's tables counted): res is
+ * replaced only by a shorter answer and left alone on a limit or a
+ * refused allocation. st (may be NULL) gets the stores' size when they
+ * outgrow what it holds. GS_OK, or GS_EINTERNAL (err filled) when an
+ * answer does not replay (a bug). */
 int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                       gs_error *err);
+                       gs_sokoban_stats *st, gs_error *err);
 
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off
