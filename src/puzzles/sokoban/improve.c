@@ -4,15 +4,17 @@
  * `any`'s searches stop at their first answer, and its walks between
  * pushes are often long: a box pushed once, the player off to another
  * box, then back. The positions the answer passes through, and those
- * with one box moved one cell off them (not onto a dead cell), make its
- * neighbourhood; a search for the fewest moves, then pushes, through the
+ * with one box moved a cell or two off them (not onto a dead cell), make
+ * its neighbourhood; a search for the fewest moves, then pushes, through the
  * pushes that stay inside it (Dijkstra on the shared core) gives the
  * best answer there. The answer lies inside, so the result is never
  * longer. As a box may stay off its cell for any stretch of the answer,
  * one push can move earlier or later past the others, and a push undone
  * later can be left out. The rounds repeat around each better answer
  * while they gain. (After YASS's optimizer, its "vicinity search", in
- * its smallest form.)
+ * its smallest form.) The stores live only while a round runs, after the
+ * search's were freed: with the solve's tables they stay within its
+ * memory budget and state cap, and a limit only ends the polish.
  */
 #include <stdlib.h>
 #include <string.h>
