@@ -1474,76 +1474,28 @@ START_TEST(pushes_two_searches_fewer_states)
 }
 END_TEST
 
-/* Solves MICROBAN5 for `pushes` within lim: solved with the answer
- * `free_res` has (no limits), or `limit` of the kind given. Returns
- * whether it was solved; *st gets the stores' and tables' sizes. */
-static bool pushes_within(const gs_limits *lim, const gs_result *free_res,
-                          enum gs_limit_kind kind, gs_sokoban_stats *st)
+/* Solves MICROBAN5 for `optimize` within lim: solved (`pushes`: with
+ * the answer free_res has, without limits; `any`: an answer that
+ * replays), or `limit` of the kind given. Returns whether it was solved;
+ * *st gets the stores' and tables' sizes. */
+static bool sample_within(const char *optimize, const gs_limits *lim,
+                          const gs_result *free_res, enum gs_limit_kind kind,
+                          gs_sokoban_stats *st)
 {
     int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
-    gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "pushes");
-    g->learn_always = true; /* its tables count too */
+    gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, optimize);
+    g->learn_always = free_res != NULL; /* `pushes`: its tables count too */
     gs_result res;
     gs_error err = {0};
     gs_result_clear(&res);
     *st = (gs_sokoban_stats){0};
     ck_assert_int_eq(gs_sokoban_solve_stats(g, lim, &res, st, &err), GS_OK);
     bool solved = res.status == GS_SOLVED;
-    if (solved) {
+    if (solved && free_res) {
         ck_assert(res.optimal);
         ck_assert_uint_eq(res.steps, free_res->steps);
         ck_assert_int_eq(res.pushes, free_res->pushes);
-    } else {
-        ck_assert_int_eq(res.status, GS_LIMIT);
-        ck_assert_int_eq(res.limit, kind);
-    }
-    gs_result_free(&res);
-    SOK->free(g);
-    return solved;
-}
-
-/* `pushes` within memory budgets from far too small to ample: solved
- * with the answer it has without one, or `limit` "memory"; the stores
- * of both searches and the tables (the first's edges, the marks) never
- * past the budget. */
-START_TEST(pushes_two_searches_within_budget)
-{
-    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5), solved = 0, limited = 0;
-    gs_result free_res;
-    solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
-    for (uint64_t budget = 16u << 10; budget <= 16u << 20; budget *= 2) {
-        gs_limits lim = {.max_bytes = budget};
-        gs_sokoban_stats st;
-        bool ok = pushes_within(&lim, &free_res, GS_LIMIT_MEMORY, &st);
-        solved += ok;
-        limited += !ok;
-        ck_assert_msg(st.store_bytes + st.table_bytes <= budget,
-                      "budget %llu: stores %llu + tables %llu",
-                      (unsigned long long)budget,
-                      (unsigned long long)st.store_bytes,
-                      (unsigned long long)st.table_bytes);
-    }
-    ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
-                  limited);
-    gs_result_free(&free_res);
-}
-END_TEST
-
-/* `any` (its greedy search, then the answer's polish) once within lim:
- * its answer replays or it is the limit `kind`; *st filled. True when
- * solved. */
-static bool any_within(const gs_limits *lim, enum gs_limit_kind kind,
-                       gs_sokoban_stats *st)
-{
-    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5);
-    gs_sokoban *g = parse_rows(GS_SAMPLE_MICROBAN5, n, "any");
-    gs_result res;
-    gs_error err = {0};
-    gs_result_clear(&res);
-    *st = (gs_sokoban_stats){0};
-    ck_assert_int_eq(gs_sokoban_solve_stats(g, lim, &res, st, &err), GS_OK);
-    bool solved = res.status == GS_SOLVED;
-    if (solved) {
+    } else if (solved) {
         check_answer(GS_SAMPLE_MICROBAN5, n, &res);
     } else {
         ck_assert_int_eq(res.status, GS_LIMIT);
@@ -1554,34 +1506,66 @@ static bool any_within(const gs_limits *lim, enum gs_limit_kind kind,
     return solved;
 }
 
-/* `any` within memory budgets and state caps from far too small to
- * ample: the stores live at once (the search's, then the polish's two)
- * and the tables stay within the budget, the stores' states within the
- * cap. */
-START_TEST(any_within_budget)
+/* sample_within under memory budgets from far too small (16 KiB) to
+ * ample (16 MiB): the stores live at once and the tables never past the
+ * budget. Counts the outcomes into *solved and *limited. */
+static void budget_sweep(const char *optimize, const gs_result *free_res,
+                         int *solved, int *limited)
 {
-    int solved = 0, limited = 0;
     for (uint64_t budget = 16u << 10; budget <= 16u << 20; budget *= 2) {
         gs_limits lim = {.max_bytes = budget};
         gs_sokoban_stats st;
-        bool ok = any_within(&lim, GS_LIMIT_MEMORY, &st);
-        solved += ok;
-        limited += !ok;
+        bool ok = sample_within(optimize, &lim, free_res, GS_LIMIT_MEMORY, &st);
+        *solved += ok;
+        *limited += !ok;
         ck_assert_msg(st.store_bytes + st.table_bytes <= budget,
                       "budget %llu: stores %llu + tables %llu",
                       (unsigned long long)budget,
                       (unsigned long long)st.store_bytes,
                       (unsigned long long)st.table_bytes);
     }
+}
+
+/* The same under state caps from 8 to 4,096: the stores' states within
+ * the cap (it is the solve's, not each store's). */
+static void cap_sweep(const char *optimize, const gs_result *free_res,
+                      int *solved, int *limited)
+{
     for (uint64_t cap = 8; cap <= 4096; cap = cap * 3 / 2) {
         gs_limits lim = {.max_states = cap};
         gs_sokoban_stats st;
-        bool ok = any_within(&lim, GS_LIMIT_STATES, &st);
-        solved += ok;
-        limited += !ok;
+        bool ok = sample_within(optimize, &lim, free_res, GS_LIMIT_STATES, &st);
+        *solved += ok;
+        *limited += !ok;
         ck_assert_msg(st.states <= cap, "cap %llu: %llu states",
                       (unsigned long long)cap, (unsigned long long)st.states);
     }
+}
+
+/* `pushes` within memory budgets: solved with the answer it has without
+ * one, or `limit` "memory"; the stores of both searches and the tables
+ * (the first's edges, the marks) never past the budget. */
+START_TEST(pushes_two_searches_within_budget)
+{
+    int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5), solved = 0, limited = 0;
+    gs_result free_res;
+    solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
+    budget_sweep("pushes", &free_res, &solved, &limited);
+    ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
+                  limited);
+    gs_result_free(&free_res);
+}
+END_TEST
+
+/* `any` (its greedy search, then the answer's polish) within memory
+ * budgets and state caps: the search's store, then the polish's two,
+ * with the tables within the budget, the stores' states within the
+ * cap. */
+START_TEST(any_within_budget)
+{
+    int solved = 0, limited = 0;
+    budget_sweep("any", NULL, &solved, &limited);
+    cap_sweep("any", NULL, &solved, &limited);
     ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
                   limited);
 }
@@ -1594,15 +1578,7 @@ START_TEST(pushes_two_searches_within_state_cap)
     int n = GS_SAMPLE_NROWS(GS_SAMPLE_MICROBAN5), solved = 0, limited = 0;
     gs_result free_res;
     solve_rows(GS_SAMPLE_MICROBAN5, n, "pushes", NULL, &free_res);
-    for (uint64_t cap = 8; cap <= 4096; cap = cap * 3 / 2) {
-        gs_limits lim = {.max_states = cap};
-        gs_sokoban_stats st;
-        bool ok = pushes_within(&lim, &free_res, GS_LIMIT_STATES, &st);
-        solved += ok;
-        limited += !ok;
-        ck_assert_msg(st.states <= cap, "cap %llu: %llu states",
-                      (unsigned long long)cap, (unsigned long long)st.states);
-    }
+    cap_sweep("pushes", &free_res, &solved, &limited);
     ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
                   limited);
     gs_result_free(&free_res);

@@ -179,15 +179,6 @@ static int imp_near(imp *m, const int32_t *pos, size_t npos)
     return rc < 0 ? rc : GS_OK;
 }
 
-/* Whether every box of boxes stands on a goal. */
-static bool imp_solved(const sok_ctx *x, const int32_t *boxes)
-{
-    for (int i = 0; i < x->nboxes; i++)
-        if (!x->goal[boxes[i]])
-            return false;
-    return true;
-}
-
 /* Queues the children of the state `id` (player p, boxes x->boxes, path
  * cost `cost`) that stay in the neighbourhood. GS_OK, GS_ELIMIT or
  * GS_ENOMEM. */
@@ -228,7 +219,7 @@ static int imp_search(imp *m, uint64_t *goal)
     uint64_t id;
     while (rc >= 0 && (rc = gs_search_pop(m->best, &id)) == 1) {
         int p = imp_unpack(m, id, x->boxes);
-        if (imp_solved(x, x->boxes)) {
+        if (gs_sokoban_all_on_goals(x, x->boxes)) {
             *goal = id;
             return 1;
         }

@@ -93,15 +93,6 @@ static void move_box(sok_ctx *x, int i, int to)
     gs_sokoban_boxes_move(x, x->boxes, i, to, x->child);
 }
 
-/* Whether every box stands on a goal. */
-static bool all_on_goals(const sok_ctx *x, const int32_t *boxes)
-{
-    for (int i = 0; i < x->nboxes; i++)
-        if (!x->goal[boxes[i]])
-            return false;
-    return true;
-}
-
 /* The queue priority of a state with path cost `cost` and bound h. Ties
  * on f go to the smaller h (deeper states) where bits allow it. */
 static uint64_t priority(const sok_ctx *x, uint64_t cost, uint32_t h)
@@ -648,7 +639,7 @@ static int search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
         int player = gs_sokoban_key_unpack(x, gs_search_key(s, id), x->boxes);
         if (x->onpath && !on_path(x, player, g))
             continue;
-        if (all_on_goals(x, x->boxes)) {
+        if (gs_sokoban_all_on_goals(x, x->boxes)) {
             if (!x->trace) {
                 *goal = id;
                 return 1;

@@ -493,6 +493,16 @@ int gs_sokoban_key_unpack(const sok_ctx *x, const unsigned char *k,
  * kept sorted (out != boxes). */
 void gs_sokoban_boxes_move(const sok_ctx *x, const int32_t *boxes, int i,
                            int to, int32_t *out);
+/* Whether every box of boxes (x->nboxes) stands on a goal (inline: the
+ * exact searches ask it at every pop). */
+static inline bool gs_sokoban_all_on_goals(const sok_ctx *x,
+                                           const int32_t *boxes)
+{
+    for (int i = 0; i < x->nboxes; i++)
+        if (!x->goal[boxes[i]])
+            return false;
+    return true;
+}
 /* Sets x->occ to v under each box. */
 void gs_sokoban_occ_set(sok_ctx *x, const int32_t *boxes, uint8_t v);
 /* A fresh x->gen: no cell counts as seen any more. */
