@@ -43,8 +43,9 @@ static cJSON *body_of(const char *const *rows, int n, const char *optimize)
     return b;
 }
 
-/* Parses rows for the objective given ("any-astar" and "any-fess": one
- * phase of `any` on its own, which small levels never reach otherwise). */
+/* Parses rows for the objective given ("any-astar", "any-fess" and
+ * "any-pull": one phase of `any` on its own, which small levels never
+ * reach otherwise). */
 static gs_sokoban *parse_rows(const char *const *rows, int n,
                               const char *optimize)
 {
@@ -60,6 +61,8 @@ static gs_sokoban *parse_rows(const char *const *rows, int n,
         g->objective = SOK_ANY_ASTAR;
     if (optimize && strcmp(optimize, "any-fess") == 0)
         g->objective = SOK_ANY_FESS;
+    if (optimize && strcmp(optimize, "any-pull") == 0)
+        g->objective = SOK_ANY_PULL;
     return g;
 }
 
@@ -936,6 +939,49 @@ START_TEST(test_property_improve)
 }
 END_TEST
 
+/* The search backwards (pull.c) on random levels, each goal with a box:
+ * without limits it solves exactly the levels the brute force solves
+ * (the pulls from the solved position reach the start whenever some
+ * pushes reach the solved position), with answers that replay, and
+ * answers `limit`, never `impossible`, on the others. */
+static void property_pull(level_gen gen, uint64_t seed, int iters, int kmin,
+                          int kmax)
+{
+    int solvable = 0, impossible = 0;
+    for (int iter = 0; iter < iters; iter++) {
+        char buf[8][9];
+        const char *rows[8];
+        int n = gen(&seed, kmin, kmax, buf, rows);
+        long long best = bf_solve(rows, n, false);
+        long long lex = bf_solve(rows, n, true);
+        gs_result res;
+        solve_rows(rows, n, "any-pull", NULL, &res);
+        if (best < 0) {
+            impossible++;
+            ck_assert_msg(res.status == GS_LIMIT, "iter %d: %s", iter,
+                          gs_status_name(res.status));
+        } else {
+            solvable++;
+            ck_assert_msg(res.status == GS_SOLVED, "iter %d: %s", iter,
+                          gs_status_name(res.status));
+            check_answer(rows, n, &res);
+            ck_assert_int_ge((long long)res.steps, best);
+            ck_assert_int_ge(res.pushes, lex / (long long)BF_PUSH);
+            ck_assert(!res.optimal || res.steps == 0);
+        }
+        gs_result_free(&res);
+    }
+    ck_assert_msg(solvable > iters / 10 && impossible > iters / 20,
+                  "%d solvable, %d not", solvable, impossible);
+}
+
+START_TEST(test_property_pull)
+{
+    property_pull(random_level, 20261206, 300, 1, 3);
+    property_pull(crowded_level, 4242, 100, 4, 5);
+}
+END_TEST
+
 START_TEST(test_property_random)
 {
     int solvable, impossible, differ;
@@ -1571,6 +1617,18 @@ START_TEST(any_within_budget)
 }
 END_TEST
 
+/* The search backwards within memory budgets and state caps: its store
+ * and tables within the budget, its states within the cap. */
+START_TEST(pull_within_budget)
+{
+    int solved = 0, limited = 0;
+    budget_sweep("any-pull", NULL, &solved, &limited);
+    cap_sweep("any-pull", NULL, &solved, &limited);
+    ck_assert_msg(solved > 0 && limited > 0, "%d solved, %d limited", solved,
+                  limited);
+}
+END_TEST
+
 /* The same for the state cap: it is the solve's, so the two searches'
  * stores together stay within it. */
 START_TEST(pushes_two_searches_within_state_cap)
@@ -1601,6 +1659,7 @@ Suite *gs_test_sokoban_suite(void)
     tcase_add_test(tc, pushes_two_searches_within_budget);
     tcase_add_test(tc, pushes_two_searches_within_state_cap);
     tcase_add_test(tc, any_within_budget);
+    tcase_add_test(tc, pull_within_budget);
     tcase_add_test(tc, pushes_two_searches_fewer_states);
     suite_add_tcase(s, tc);
     /* Hundreds of brute-force comparisons: correctness, not speed, so the
@@ -1609,6 +1668,7 @@ Suite *gs_test_sokoban_suite(void)
     TCase *prop = tcase_create("property");
     tcase_set_timeout(prop, 300);
     tcase_add_test(prop, test_property_random);
+    tcase_add_test(prop, test_property_pull);
     tcase_add_test(prop, test_property_three_boxes);
     tcase_add_test(prop, test_property_crowded);
     tcase_add_test(prop, test_property_rearrange);

@@ -681,6 +681,42 @@ START_TEST(test_fess_solve)
 }
 END_TEST
 
+START_TEST(test_pull_solve)
+{
+    /* The search backwards alone (pull.c): its answers, read back to
+     * front, replay; a level solved at the start takes no move. */
+    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
+                                        "#   @   #", "#########"};
+    static const char *const turn[] = {"#######", "#.    #", "# $ # #",
+                                       "#  @$.#", "#######"};
+    static const char *const done[] = {"#####", "#@* #", "#####"};
+    const char *const *levels[3] = {split, turn, done};
+    int n[3] = {NROWS(split), NROWS(turn), NROWS(done)};
+    for (int i = 0; i < 3; i++) {
+        gs_result res;
+        sok_level_solve(levels[i], n[i], SOK_ANY_PULL, &res);
+        ck_assert(!res.optimal || res.steps == 0);
+        ck_assert_uint_eq(res.steps == 0, i == 2);
+        assert_solved_replays(levels[i], n[i], &res);
+    }
+    /* It proves nothing: a level no pushes solve (the box in the corner
+     * room reaches neither goal) is `limit`, as is one with more goals
+     * than boxes, which it does not search. */
+    static const char *const stuck[] = {"#######", "#$#  .#", "# # $ #",
+                                        "#  @ .#", "#######"};
+    const char *const *other[2] = {stuck, GOAL_ROOM};
+    int on[2] = {NROWS(stuck), NROWS(GOAL_ROOM)};
+    for (int i = 0; i < 2; i++) {
+        gs_result res;
+        sok_level_solve(other[i], on[i], SOK_ANY_PULL, &res);
+        ck_assert_int_eq(res.status, GS_LIMIT);
+        if (i == 1)
+            ck_assert_uint_eq(res.expanded, 0);
+        gs_result_free(&res);
+    }
+}
+END_TEST
+
 /* Solves rows with the feature-space search alone (SOK_ANY_FESS), paused
  * and resumed every turn_ns (0: never) as `any`'s last slices do
  * (fess_pair), or when paired in turns with the search by weight from
@@ -976,10 +1012,12 @@ END_TEST
 
 /* `any`'s time split: up to 10 s A*, plain and weighted greedy and the
  * feature-space search with the table end at their percentages and the
- * one by estimate has the rest (the one by weight none); past it the
- * greedy and table slices keep 3/2 of their 10 s length, the search by
- * estimate goes on alone until 10 s and then shares the rest with the
- * one by weight; the ends always rise and the last is the deadline. */
+ * one by estimate has the rest (the one by weight and the search
+ * backwards none); past it the greedy and table slices keep 3/2 of their
+ * 10 s length, the search backwards has its share of the time past 10 s,
+ * the search by estimate goes on alone until 10 s and then shares the
+ * rest with the one by weight; the ends always rise and the last is the
+ * deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
@@ -989,6 +1027,7 @@ START_TEST(test_any_slices)
     gs_sokoban_any_slices(10 * S, false, end);
     for (int i = 0; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] == 10 * S / 100 * pct[i]);
+    ck_assert(end[SOK_SLICE_PULL] == end[SOK_SLICE_TABLE_FESS]); /* none */
     ck_assert(end[SOK_SLICE_FESS] == 10 * S);
     ck_assert(end[SOK_SLICE_DUAL] == 10 * S); /* no weight slice */
     for (int i = 1; i < SOK_ANY_SLICES; i++)
@@ -997,10 +1036,13 @@ START_TEST(test_any_slices)
     ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
     for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++)
         ck_assert(end[i] - end[i - 1] == len10[i] / 100 * SOK_ANY_GREEDY_SLACK);
-    /* The search by estimate alone until 10 s, then the two
-     * feature-space searches in turns to the deadline. */
-    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL;
-    ck_assert(end[f] == 10 * S);
+    /* The search backwards after the table's slice, for its share of
+     * the time past 10 s; the search by estimate alone until 10 s (here
+     * no time alone), then the two feature-space searches in turns to
+     * the deadline. */
+    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL, b = SOK_SLICE_PULL;
+    ck_assert(end[b] - end[b - 1] == 50 * S / 100 * SOK_PULL_SHARE);
+    ck_assert(end[f] == end[b]);
     ck_assert(end[d] == 60 * S);
     int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
@@ -1025,6 +1067,10 @@ START_TEST(test_any_slices)
             for (int k = SOK_SLICE_PLAIN; k <= SOK_SLICE_TABLE_FESS; k++)
                 ck_assert(end[k] - end[k - 1] >= len10[k]);
             ck_assert(end[f] >= 10 * S);
+            ck_assert(end[b] - end[b - 1] ==
+                      (spans[i] - 10 * S) / 100 * SOK_PULL_SHARE);
+        } else {
+            ck_assert(end[b] == end[b - 1]);
         }
     }
     /* The feature-space searches run to the deadline at every span, also
@@ -1326,6 +1372,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_pair);
     tcase_add_test(tc, test_fess_until);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_pull_solve);
     tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_improve_shortens);

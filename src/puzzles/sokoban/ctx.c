@@ -359,8 +359,9 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
 {
     memset(x, 0, sizeof *x);
     x->g = g;
-    /* The feature-space phase on its own is `any` for the tables. */
-    x->obj = g->objective == SOK_ANY_FESS ? SOK_ANY : g->objective;
+    /* The feature-space and backward searches on their own are `any` for
+     * the tables. */
+    x->obj = g->objective >= SOK_ANY_FESS ? SOK_ANY : g->objective;
     size_t cells = (size_t)g->rows * (size_t)g->cols;
     int32_t *num = malloc(sizeof *num * cells);
     int32_t *stack = malloc(sizeof *stack * cells);

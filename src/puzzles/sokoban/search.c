@@ -1336,9 +1336,13 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[SOK_ANY_SLICES] = {
-        SOK_ASTAR_END,      SOK_PLAIN_END, SOK_GREEDY_END,
-        SOK_TABLE_FESS_END, 100,           100};
+    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
+                                                SOK_PLAIN_END,
+                                                SOK_GREEDY_END,
+                                                SOK_TABLE_FESS_END,
+                                                SOK_TABLE_FESS_END,
+                                                100,
+                                                100};
     /* A rearrangement: the A* to `a` percent, the others squeezed into
      * the rest in the same proportions. */
     int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
@@ -1364,8 +1368,9 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
         if (end[i - 1] + len < end[i])
             end[i] = end[i - 1] + len;
     }
-    int f = SOK_SLICE_FESS;
-    end[f] = end[f - 1] > SOK_ANY_SHORT_NS ? end[f - 1] : SOK_ANY_SHORT_NS;
+    int f = SOK_SLICE_FESS, b = SOK_SLICE_PULL;
+    end[b] = end[b - 1] + (span - SOK_ANY_SHORT_NS) / 100 * SOK_PULL_SHARE;
+    end[f] = end[b] > SOK_ANY_SHORT_NS ? end[b] : SOK_ANY_SHORT_NS;
 }
 
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase)
@@ -1428,6 +1433,21 @@ static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
     return true;
 }
 
+/* `any`'s search backwards (pull.c) within part: it proves nothing, so
+ * whatever stopped it short of an answer (its deadline, a limit, a level
+ * it cannot search, running dry) hands over to the next slice as the
+ * end of its time. */
+static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
+                      gs_sokoban_stats *st, gs_error *err)
+{
+    int rc = gs_sokoban_pull(x, part, res, st, err);
+    if (rc == GS_OK && res->status != GS_SOLVED) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_TIME;
+    }
+    return rc;
+}
+
 /* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part: `now`
  * is the portfolio's start, `end` its slices' ends and `span` its time. */
 static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
@@ -1455,6 +1475,8 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
         rc = greedy_phase(x, part, res, st, err);
     else if (phase == SOK_SLICE_TABLE_FESS)
         rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
+    else if (phase == SOK_SLICE_PULL)
+        rc = pull_slice(x, part, res, st, err);
     else
         rc = fess_pair(x, part, gs_now_ns() + fess_burst(span),
                        end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
@@ -1473,11 +1495,13 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
  * weighted one misses, Microban II 74, 115), the feature-weighted greedy
  * phase (it dives straight to many answers), then the feature-space
  * search (fess.c: it spreads its effort over ways of packing the greedy
- * ones never leave), after a burst of, and past 10 s in turns with, the
- * one whose cells pick by weight every other time. A phase exhausting the
- * space proves the level impossible (greedy_phase and fess_pair re-check
- * without macros). The next slice runs only after a slice's time ran
- * out. */
+ * ones never leave), first with the A*'s table, then without, after a
+ * burst of, and past 10 s in turns with, the one whose cells pick by
+ * weight every other time; past 10 s the search backwards (pull.c) runs
+ * between the two (levels whose packing traps the forward searches). A
+ * phase exhausting the space proves the level impossible (greedy_phase
+ * and fess_pair re-check without macros; the search backwards proves
+ * nothing). The next slice runs only after a slice's time ran out. */
 static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
                          gs_sokoban_stats *st, gs_error *err)
 {
@@ -1557,6 +1581,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     } else if (g->objective == SOK_ANY_FESS) {
         rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
                        g->fess_turn_ns, res, st, err);
+    } else if (g->objective == SOK_ANY_PULL) {
+        rc = gs_sokoban_pull(&x, &slim, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

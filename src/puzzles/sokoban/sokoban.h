@@ -17,13 +17,15 @@ enum { SOK_WALL = 1, SOK_GOAL = 2, SOK_BOX = 4 };
 
 /* The objectives a request names, and two phases of `any` on their own
  * (for tests): SOK_ANY_ASTAR, A* on pushes with the player's region in
- * the state; SOK_ANY_FESS, the feature-space search (fess.c). */
+ * the state; SOK_ANY_FESS, the feature-space search (fess.c);
+ * SOK_ANY_PULL, the search backwards (pull.c). */
 typedef enum {
     SOK_MOVES = 0,
     SOK_PUSHES = 1,
     SOK_ANY = 2,
     SOK_ANY_ASTAR = 3,
-    SOK_ANY_FESS = 4
+    SOK_ANY_FESS = 4,
+    SOK_ANY_PULL = 5
 } sok_objective;
 
 /* Judge text notations: the contest's `N M` header with `X` player, `*`
@@ -122,37 +124,47 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline (search.c, gs_sokoban_any_slices): six slices,
+/* `any` with a deadline (search.c, gs_sokoban_any_slices): seven slices,
  * each search from scratch: A* on pushes (with the perimeter table and
  * the learned deadlock patterns of the exact objectives), plain greedy,
  * weighted greedy, the feature-space search (fess.c) with the A*'s
- * table in its estimate, the same without the table, and without the
- * table but whose cells also pick by weight. Up to SOK_ANY_SHORT_NS the
- * first four end at SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END and
- * SOK_TABLE_FESS_END percent of the time and the feature-space search
- * without the table has the rest. At 10 s on Microban I and II: the A*
- * slice solves 278 of the 290 levels; the plain slice those the others
- * miss (Microban II 115, 118, 120) within 0.13 s, the weighted one
- * (104, 126) within 0.26 s; the search with the table solves Microban I
- * 93 in 1.06 s, Microban II 124 in 0.4 s (without: none and 4.8 s) and
- * 109 at about 2.5 s once the table's layer 13 is whole (table_finish
- * finishes the layer the A* slice's deadline cut), and the one without
- * needs 5.9 s for Microban II 131. Past it the plain, weighted and table
- * slices keep SOK_ANY_GREEDY_SLACK percent of their length there, the
- * search by estimate goes on alone until SOK_ANY_SHORT_NS, and the rest
- * it shares with the search by weight, in turns, each kept between them
- * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to
- * the search by estimate). At any deadline the search by weight has the
- * last slice alone first, for SOK_FESS_BURST percent of the time up to
- * SOK_ANY_SHORT_NS (0.5 s at 10 s): on its own it solves XSokoban 37, 61
- * and 70 within that. */
-#define SOK_ANY_SLICES 6
+ * table in its estimate, the search backwards (pull.c; past
+ * SOK_ANY_SHORT_NS only), the feature-space search without the table,
+ * and without the table but whose cells also pick by weight. Up to
+ * SOK_ANY_SHORT_NS the first four end at SOK_ASTAR_END, SOK_PLAIN_END,
+ * SOK_GREEDY_END and SOK_TABLE_FESS_END percent of the time and the
+ * feature-space search without the table has the rest. At 10 s on Microban I
+ * and II: the A* slice solves 278 of the 290 levels; the plain slice those the
+ * others miss (Microban II 115, 118, 120) within 0.13 s, the weighted one (104,
+ * 126) within 0.26 s; the search with the table solves Microban I 93 in 1.06 s,
+ * Microban II 124 in 0.4 s (without: none and 4.8 s) and 109 at about 2.5 s
+ * once the table's layer 13 is whole (table_finish finishes the layer the A*
+ * slice's deadline cut), and the one without needs 5.9 s for Microban II 131.
+ * Past it the plain, weighted and table slices keep SOK_ANY_GREEDY_SLACK
+ * percent of their length there, the search backwards has SOK_PULL_SHARE
+ * percent of the time past SOK_ANY_SHORT_NS, the search by estimate goes on
+ * alone until SOK_ANY_SHORT_NS (when the search backwards ended before), and
+ * the rest it shares with the search by weight, in turns, each kept between
+ * them (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to the
+ * search by estimate). At any deadline the search by weight has the last slice
+ * alone first, for SOK_FESS_BURST percent of the time up to SOK_ANY_SHORT_NS
+ * (0.5 s at 10 s): on its own it solves XSokoban 37, 61 and 70 within that. */
+#define SOK_ANY_SLICES 7
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
 #define SOK_SLICE_GREEDY 2
 #define SOK_SLICE_TABLE_FESS 3
-#define SOK_SLICE_FESS 4
-#define SOK_SLICE_DUAL 5
+#define SOK_SLICE_PULL 4
+#define SOK_SLICE_FESS 5
+#define SOK_SLICE_DUAL 6
+/* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
+ * the table's: this percent of the time past it (10 s at 60 s). Alone,
+ * 20 s a level, two levels side by side, it solved XSokoban 13, 45, 46
+ * and 14 in 1.1, 5.2, 9.1 and 12.4 s, none of which the others solve in
+ * 60 s (December 5). */
+#ifndef SOK_PULL_SHARE
+#define SOK_PULL_SHARE 20
+#endif
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
 #endif
@@ -575,6 +587,14 @@ uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k);
  * answer does not replay (a bug). */
 int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
                        gs_sokoban_stats *st, gs_error *err);
+
+/* pull.c */
+/* `any`'s search backwards: greedy over pulls from the solved position to
+ * the start, within lim. GS_OK with res solved or a limit (also when it
+ * ran dry, which proves nothing, or the level has more goals than
+ * boxes); st (may be NULL) gets its store's size. An error otherwise. */
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                    gs_sokoban_stats *st, gs_error *err);
 
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off

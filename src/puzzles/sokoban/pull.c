@@ -1,0 +1,490 @@
+/* pull.c - `any`'s search backwards: from the boxes on the goals, pulling
+ * them, to the start.
+ *
+ * A push read backwards is a pull: the player steps away from a box and
+ * drags it one cell along. Levels whose hard part is the packing (a goal
+ * room filled in the one order that does not wall off its back) are easy
+ * backwards, where the room is emptied from its door in any order; the
+ * strong solvers search both ways (Festival, Sokolution). This search
+ * is greedy best-first over (boxes, the player's area) from every area
+ * of the solved position, on the cost of a minimum matching of the
+ * boxes to the start's box cells by pulls of a box alone; it ends at the
+ * start's boxes with the start's player in the area. The answer is the
+ * path read back to front, each pull a push, the walks rebuilt by flood.
+ *
+ * It needs as many goals as boxes (the solved position is then one box
+ * set); on other levels it answers `limit` at once. Running dry proves
+ * nothing here either: the caller keeps `impossible` to the forward
+ * searches.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsolve/mem.h"
+#include "sokoban.h"
+
+static const char PUSH[4] = {'U', 'D', 'L', 'R'};
+
+/* bsearch order of cell numbers. */
+static int cmp_cell(const void *a, const void *b)
+{
+    int32_t u = *(const int32_t *)a, v = *(const int32_t *)b;
+    return (u > v) - (u < v);
+}
+
+/* The backward search's tables, held for one solve. */
+typedef struct sok_pull {
+    sok_ctx *x;
+    int nb;          /* boxes = start cells = goals */
+    uint16_t *sdist; /* n * nb: pushes of a box alone from start cell j to c */
+    uint8_t *dead;   /* n: no start cell pulls back to c (SOK_GDIST_INF) */
+    /* The matching's scratch (Hungarian method, nb + 1 each). */
+    int64_t *u, *v, *minv;
+    int *p, *way;
+    uint8_t *used;
+    int32_t *rcell; /* row -> its box's cell */
+    /* The expanded position's matching, rows and duals (pull_cost). */
+    int64_t *pu, *pv;
+    int *pp;
+    int32_t *pcell;
+    int32_t *boxes, *child;
+} sok_pull;
+
+/* Fills row j of the distances: a box alone pushed from start cell s
+ * (the player behind it, walls only), which is the pull distance back
+ * from every cell to s. */
+static void pull_row(sok_pull *P, int j, int s)
+{
+    sok_ctx *x = P->x;
+    uint16_t *row = P->sdist;
+    size_t nb = (size_t)P->nb;
+    for (int c = 0; c < x->n; c++)
+        row[(size_t)c * nb + (size_t)j] = SOK_GDIST_INF;
+    int head = 0, tail = 0;
+    row[(size_t)s * nb + (size_t)j] = 0;
+    x->queue[tail++] = s;
+    while (head < tail) {
+        int c = x->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int to = x->nb[c * 4 + d], back = x->nb[c * 4 + (d ^ 1)];
+            if (to < 0 || back < 0 ||
+                row[(size_t)to * nb + (size_t)j] != SOK_GDIST_INF)
+                continue;
+            /* Saturated below "unreachable" on huge levels: only the
+             * estimate loses, never a cell. */
+            uint32_t nd = row[(size_t)c * nb + (size_t)j] + 1u;
+            row[(size_t)to * nb + (size_t)j] =
+                (uint16_t)(nd < SOK_GDIST_INF ? nd : SOK_GDIST_INF - 1);
+            x->queue[tail++] = to;
+        }
+    }
+}
+
+static void pull_free(sok_pull *P)
+{
+    gs_mem_free(P->sdist);
+    gs_mem_free(P->dead);
+    gs_mem_free(P->u);
+    gs_mem_free(P->v);
+    gs_mem_free(P->minv);
+    gs_mem_free(P->p);
+    gs_mem_free(P->way);
+    gs_mem_free(P->used);
+    gs_mem_free(P->rcell);
+    gs_mem_free(P->pu);
+    gs_mem_free(P->pv);
+    gs_mem_free(P->pp);
+    gs_mem_free(P->pcell);
+    gs_mem_free(P->boxes);
+    gs_mem_free(P->child);
+}
+
+/* Allocates and fills P's tables; false when the budget refuses one. */
+static bool pull_init(sok_ctx *x, sok_pull *P)
+{
+    memset(P, 0, sizeof *P);
+    P->x = x;
+    P->nb = x->nboxes;
+    size_t un = (size_t)x->n, m = (size_t)P->nb + 1;
+    P->sdist = gs_sokoban_tab_alloc(x, sizeof *P->sdist * un * m, false);
+    P->dead = gs_sokoban_tab_alloc(x, un, false);
+    P->u = gs_sokoban_tab_alloc(x, sizeof *P->u * m, false);
+    P->v = gs_sokoban_tab_alloc(x, sizeof *P->v * m, false);
+    P->minv = gs_sokoban_tab_alloc(x, sizeof *P->minv * m, false);
+    P->p = gs_sokoban_tab_alloc(x, sizeof *P->p * m, false);
+    P->way = gs_sokoban_tab_alloc(x, sizeof *P->way * m, false);
+    P->used = gs_sokoban_tab_alloc(x, m, false);
+    P->rcell = gs_sokoban_tab_alloc(x, sizeof *P->rcell * m, false);
+    P->pcell = gs_sokoban_tab_alloc(x, sizeof *P->pcell * m, false);
+    P->pu = gs_sokoban_tab_alloc(x, sizeof *P->pu * m, false);
+    P->pv = gs_sokoban_tab_alloc(x, sizeof *P->pv * m, false);
+    P->pp = gs_sokoban_tab_alloc(x, sizeof *P->pp * m, false);
+    P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * m, false);
+    P->child = gs_sokoban_tab_alloc(x, sizeof *P->child * m, false);
+    if (!P->sdist || !P->dead || !P->u || !P->v || !P->minv || !P->p ||
+        !P->way || !P->used || !P->boxes || !P->child || !P->rcell ||
+        !P->pcell || !P->pu || !P->pv || !P->pp)
+        return false;
+    for (int j = 0; j < P->nb; j++)
+        pull_row(P, j, x->start_boxes[j]);
+    for (int c = 0; c < x->n; c++) {
+        P->dead[c] = 1;
+        for (int j = 0; j < P->nb && P->dead[c]; j++)
+            if (P->sdist[(size_t)c * (size_t)P->nb + (size_t)j] !=
+                SOK_GDIST_INF)
+                P->dead[c] = 0;
+    }
+    return true;
+}
+
+/* The cost of row i (a box on P->rcell[i]) on column j (start cell j - 1),
+ * SOK_GDIST_INF as a cost no finite matching pays. */
+static int64_t pull_c(const sok_pull *P, int i, int j)
+{
+    uint16_t c =
+        P->sdist[(size_t)P->rcell[i] * (size_t)P->nb + (size_t)(j - 1)];
+    return c == SOK_GDIST_INF ? (int64_t)1 << 32 : c;
+}
+
+/* Adds row i to the matching in P->u, v, p (row i unmatched, the duals
+ * feasible): one augmenting path of the Hungarian method, O(boxes^2). */
+static void pull_augment(sok_pull *P, int i)
+{
+    const int n = P->nb;
+    const int64_t INF = INT64_MAX / 4;
+    int64_t *u = P->u, *v = P->v, *minv = P->minv;
+    int *p = P->p, *way = P->way;
+    p[0] = i;
+    int j0 = 0;
+    for (int j = 0; j <= n; j++) {
+        minv[j] = INF;
+        P->used[j] = 0;
+    }
+    do {
+        P->used[j0] = 1;
+        int i0 = p[j0], j1 = 0;
+        int64_t delta = INF;
+        for (int j = 1; j <= n; j++) {
+            if (P->used[j])
+                continue;
+            int64_t cur = pull_c(P, i0, j) - u[i0] - v[j];
+            if (cur < minv[j]) {
+                minv[j] = cur;
+                way[j] = j0;
+            }
+            if (minv[j] < delta) {
+                delta = minv[j];
+                j1 = j;
+            }
+        }
+        for (int j = 0; j <= n; j++) {
+            if (P->used[j]) {
+                u[p[j]] += delta;
+                v[j] -= delta;
+            } else {
+                minv[j] -= delta;
+            }
+        }
+        j0 = j1;
+    } while (p[j0] != 0);
+    do {
+        int j1 = way[j0];
+        p[j0] = p[j1];
+        j0 = j1;
+    } while (j0);
+}
+
+/* The matching's total, SOK_INF when it pays an unreachable pair. */
+static uint32_t pull_total(const sok_pull *P)
+{
+    int64_t total = 0;
+    for (int j = 1; j <= P->nb; j++) {
+        int64_t c = pull_c(P, P->p[j], j);
+        if (c >= (int64_t)1 << 32)
+            return SOK_INF;
+        total += c;
+    }
+    return (uint32_t)total;
+}
+
+/* The least total pulls that bring boxes (P->nb, slot i as row i + 1)
+ * onto distinct start cells, each box alone; SOK_INF when no such
+ * matching exists. The Hungarian method from scratch, O(boxes^3); the
+ * rows and duals are kept in P->pcell, pu, pv, pp for pull_cost_moved. */
+static uint32_t pull_cost(sok_pull *P, const int32_t *boxes)
+{
+    const int n = P->nb;
+    for (int j = 0; j <= n; j++) {
+        P->u[j] = P->v[j] = 0;
+        P->p[j] = 0;
+    }
+    for (int i = 1; i <= n; i++)
+        P->rcell[i] = boxes[i - 1];
+    for (int i = 1; i <= n; i++)
+        pull_augment(P, i);
+    size_t m = (size_t)n + 1;
+    memcpy(P->pcell, P->rcell, sizeof *P->rcell * m);
+    memcpy(P->pu, P->u, sizeof *P->u * m);
+    memcpy(P->pv, P->v, sizeof *P->v * m);
+    memcpy(P->pp, P->p, sizeof *P->p * m);
+    return pull_total(P);
+}
+
+/* pull_cost of the last position given to it with its slot i moved onto
+ * `to`: the other rows' duals stay feasible, so the moved row alone is
+ * matched again, O(boxes^2). */
+static uint32_t pull_cost_moved(sok_pull *P, int i, int to)
+{
+    size_t m = (size_t)P->nb + 1;
+    memcpy(P->rcell, P->pcell, sizeof *P->rcell * m);
+    memcpy(P->u, P->pu, sizeof *P->u * m);
+    memcpy(P->v, P->pv, sizeof *P->v * m);
+    memcpy(P->p, P->pp, sizeof *P->p * m);
+    int r = i + 1;
+    P->rcell[r] = to;
+    P->u[r] = 0; /* feasible: every v <= 0 and every cost >= 0 */
+    for (int j = 1; j <= P->nb; j++)
+        if (P->p[j] == r)
+            P->p[j] = 0;
+    pull_augment(P, r);
+    return pull_total(P);
+}
+
+/* The queue's order: the matching first, then the fewest pulls. On the
+ * XSokoban levels the other searches miss, the fewest pulls first
+ * solved 13, 14, 45 and 46 at 20 s a level, the most first 45 and 46;
+ * weighted A* (2 x matching + pulls) none at 10 s, against 13 and 45. */
+static uint64_t pull_prio(uint32_t h, uint64_t g)
+{
+    return (uint64_t)h << 24 | (g < 0xffffff ? g : 0xffffff);
+}
+
+/* Whether the player's area just flooded holds the start's player and
+ * boxes are the start's. */
+static bool pull_done(const sok_ctx *x, const int32_t *boxes)
+{
+    return x->seen[x->start_player] == x->gen &&
+           memcmp(boxes, x->start_boxes, sizeof *boxes * (size_t)x->nboxes) ==
+               0;
+}
+
+/* Queues (boxes, the area just flooded, named by its smallest cell lo)
+ * from parent by pull direction d, unless known or dead: the matching
+ * is pull_cost's (slot < 0) or pull_cost_moved's of slot moved onto
+ * `to`. 1 when it is the start (*goal set), 0 otherwise, or a store's
+ * limit or error. */
+static int pull_add(sok_pull *P, gs_search *s, const int32_t *boxes, int lo,
+                    int slot, int to, uint64_t parent, int d, uint64_t g,
+                    uint64_t *goal)
+{
+    sok_ctx *x = P->x;
+    uint64_t id;
+    gs_sokoban_key_pack(x, lo, boxes);
+    if (gs_search_find(s, x->key, &id))
+        return 0; /* greedy: a shorter way there changes nothing */
+    uint32_t h = slot < 0 ? pull_cost(P, boxes) : pull_cost_moved(P, slot, to);
+    if (h == SOK_INF)
+        return 0;
+    bool done = pull_done(x, boxes);
+    int rc = gs_search_add_prio(s, x->key, parent, (unsigned char)d, g,
+                                pull_prio(h, g), &id);
+    if (rc < 0)
+        return rc;
+    if (done) {
+        *goal = id;
+        return 1;
+    }
+    return 0;
+}
+
+/* The solved position from each area of its free cells. */
+static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
+{
+    sok_ctx *x = P->x;
+    for (int i = 0; i < P->nb; i++)
+        P->boxes[i] = x->goals[i]; /* ascending, as numbered */
+    gs_sokoban_occ_set(x, P->boxes, 1);
+    int rc = 0;
+    for (int c = 0; c < x->n && rc == 0; c++) {
+        if (x->occ[c])
+            continue;
+        /* In cell order the first cell of an area is its smallest;
+         * mark[] keeps the others out. */
+        if (x->mark[c])
+            continue;
+        gs_sokoban_flood(x, c);
+        for (int t = 0; t < x->n; t++)
+            if (x->seen[t] == x->gen)
+                x->mark[t] = 1;
+        rc = pull_add(P, s, P->boxes, c, -1, 0, GS_NO_PARENT, 0, 0, goal);
+    }
+    for (int c = 0; c < x->n; c++)
+        x->mark[c] = 0;
+    gs_sokoban_occ_set(x, P->boxes, 0);
+    return rc;
+}
+
+/* Expands state id (g pulls): every pull the player can walk to. */
+static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
+                       uint64_t *goal)
+{
+    sok_ctx *x = P->x;
+    int lo = gs_sokoban_key_unpack(x, gs_search_key(s, id), P->boxes);
+    gs_sokoban_occ_set(x, P->boxes, 1);
+    gs_sokoban_flood(x, lo);
+    pull_cost(P, P->boxes); /* the children's matchings start from it */
+    /* Which cells the player reaches, before the children's floods. */
+    for (int c = 0; c < x->n; c++)
+        x->mark[c] = x->seen[c] == x->gen;
+    int rc = 0;
+    for (int i = 0; i < P->nb && rc == 0; i++) {
+        int b = P->boxes[i];
+        for (int d = 0; d < 4 && rc == 0; d++) {
+            int to = x->nb[b * 4 + d];
+            if (to < 0 || !x->mark[to] || P->dead[to])
+                continue;
+            int pl = x->nb[to * 4 + d];
+            if (pl < 0 || x->occ[pl])
+                continue;
+            gs_sokoban_boxes_move(x, P->boxes, i, to, P->child);
+            x->occ[b] = 0;
+            x->occ[to] = 1;
+            int clo = gs_sokoban_flood(x, pl);
+            rc = pull_add(P, s, P->child, clo, i, to, id, d, g + 1, goal);
+            x->occ[to] = 0;
+            x->occ[b] = 1;
+        }
+    }
+    gs_sokoban_occ_set(x, P->boxes, 0);
+    for (int c = 0; c < x->n; c++)
+        x->mark[c] = 0;
+    return rc;
+}
+
+/* Spells out the pulls from the solved position to `goal` as pushes from
+ * the start, back to front. GS_OK with res solved, or an error. */
+static int pull_answer(sok_pull *P, gs_search *s, uint64_t goal, gs_result *res,
+                       gs_error *err)
+{
+    sok_ctx *x = P->x;
+    size_t k;
+    uint64_t *chain = gs_sokoban_path_chain(s, goal, &k);
+    if (!chain)
+        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    gs_buf out = GS_BUF_INIT;
+    int player = x->start_player, rc = GS_OK;
+    long pushes = 0;
+    gs_sokoban_occ_set(x, x->start_boxes, 1);
+    for (size_t t = k; t > 0 && !rc; t--) {
+        /* The pull chain[t-1] -> chain[t] moved a box from b to `to`
+         * along d; forwards, the player behind `to` pushes it back. */
+        unsigned char d;
+        gs_search_parent(s, chain[t], &d);
+        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t - 1]), P->boxes);
+        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t]), P->child);
+        int b = -1;
+        for (int i = 0; i < P->nb && b < 0; i++)
+            if (!bsearch(&P->boxes[i], P->child, (size_t)P->nb,
+                         sizeof *P->child, cmp_cell))
+                b = P->boxes[i];
+        int to = b >= 0 ? x->nb[b * 4 + d] : -1;
+        int behind = to >= 0 ? x->nb[to * 4 + d] : -1;
+        if (behind < 0 || !x->occ[to] || x->occ[b] ||
+            !gs_sokoban_append_walk(x, player, behind, &out)) {
+            rc = gs_error_set(err, GS_EINTERNAL,
+                              "sokoban: pull %zu of the answer is not "
+                              "reachable",
+                              k - t + 1);
+            break;
+        }
+        gs_buf_append(&out, &PUSH[d ^ 1], 1);
+        pushes++;
+        x->occ[to] = 0;
+        x->occ[b] = 1;
+        player = to;
+    }
+    for (int c = 0; c < x->n; c++)
+        x->occ[c] = 0;
+    free(chain);
+    if (!rc && gs_buf_status(&out))
+        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
+    if (rc) {
+        gs_buf_free(&out);
+        return rc;
+    }
+    res->moves = gs_buf_take(&out, &res->steps);
+    res->pushes = pushes;
+    res->status = GS_SOLVED;
+    return GS_OK;
+}
+
+/* The search loop: GS_OK with res filled (solved, or a limit; running
+ * dry is a limit too), or an error. */
+static int pull_run(sok_pull *P, gs_search *s, gs_result *res, gs_error *err)
+{
+    uint64_t goal = 0, id;
+    int rc = pull_starts(P, s, &goal);
+    while (rc == 0) {
+        rc = gs_search_pop(s, &id);
+        if (rc == 1)
+            rc = pull_expand(P, s, id, gs_search_cost(s, id), &goal);
+        else if (rc == 0)
+            rc = -1000; /* ran dry */
+    }
+    res->expanded = gs_search_expanded(s);
+    if (rc == 1)
+        return pull_answer(P, s, goal, res, err);
+    res->status = GS_LIMIT;
+    res->limit = rc == GS_ELIMIT ? gs_search_limit(s) : GS_LIMIT_STATES;
+    if (rc == GS_ELIMIT || rc == -1000)
+        return GS_OK;
+    return gs_error_set(err, rc, "sokoban: out of memory in the search");
+}
+
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                    gs_sokoban_stats *st, gs_error *err)
+{
+    res->status = GS_LIMIT;
+    res->limit = GS_LIMIT_STATES;
+    if (x->nboxes == 0 || x->ngoals != x->nboxes)
+        return GS_OK;
+    uint64_t before = x->bytes;
+    sok_pull P;
+    int rc = GS_OK;
+    gs_limits l = *lim;
+    uint64_t held = 0;
+    bool room = pull_init(x, &P);
+    if (room) {
+        held = x->bytes - before;
+        room = !l.max_bytes || held < l.max_bytes;
+    }
+    if (!room) {
+        res->limit = GS_LIMIT_MEMORY;
+    } else {
+        if (l.max_bytes)
+            l.max_bytes -= held;
+        gs_search_config cfg = {
+            .key_size = x->key_size,
+            .queue = GS_QUEUE_PRIORITY,
+            .limits = &l,
+            .bound_shift = 24,
+        };
+        gs_search *s = NULL;
+        rc = gs_search_new(&cfg, &s);
+        if (rc) {
+            rc = gs_error_set(err, rc, "sokoban: cannot start the search");
+        } else {
+            rc = pull_run(&P, s, res, err);
+            gs_progress_add_expanded(lim, gs_search_expanded(s));
+            if (st) {
+                st->states = gs_search_count(s);
+                st->store_bytes = gs_search_bytes(s);
+                st->table_bytes = x->bytes;
+            }
+            gs_search_free(s);
+        }
+    }
+    pull_free(&P);
+    x->bytes = before;
+    return rc;
+}
