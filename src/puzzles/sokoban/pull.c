@@ -32,6 +32,12 @@ static int cmp_cell(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+/* One child of an expansion: slot i pulled onto `to` along d. */
+typedef struct pull_kid {
+    int i, to, d;
+    bool done;
+} pull_kid;
+
 /* The backward search's tables, held for one solve. */
 typedef struct sok_pull {
     sok_ctx *x;
@@ -48,6 +54,7 @@ typedef struct sok_pull {
     int *pp;
     int32_t *pcell;
     int32_t *boxes, *child;
+    pull_kid *kids; /* 4 * nb: one expansion's children */
 } sok_pull;
 
 /* Fills row j of the distances: a box alone pushed from start cell s
@@ -97,6 +104,7 @@ static void pull_free(sok_pull *P)
     gs_mem_free(P->pcell);
     gs_mem_free(P->boxes);
     gs_mem_free(P->child);
+    gs_mem_free(P->kids);
 }
 
 /* Allocates and fills P's tables; false when the budget refuses one. */
@@ -121,9 +129,10 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     P->pp = gs_sokoban_tab_alloc(x, sizeof *P->pp * m, false);
     P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * m, false);
     P->child = gs_sokoban_tab_alloc(x, sizeof *P->child * m, false);
+    P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * m, false);
     if (!P->sdist || !P->dead || !P->u || !P->v || !P->minv || !P->p ||
         !P->way || !P->used || !P->boxes || !P->child || !P->rcell ||
-        !P->pcell || !P->pu || !P->pv || !P->pp)
+        !P->pcell || !P->pu || !P->pv || !P->pp || !P->kids)
         return false;
     for (int j = 0; j < P->nb; j++)
         pull_row(P, j, x->start_boxes[j]);
@@ -259,8 +268,8 @@ static uint64_t pull_prio(uint32_t h, uint64_t g)
     return (uint64_t)h << 24 | (g < 0xffffff ? g : 0xffffff);
 }
 
-/* Whether the player's area just flooded holds the start's player and
- * boxes are the start's. */
+/* Whether boxes are the start's and the player's area just flooded
+ * holds the start's player. */
 static bool pull_done(const sok_ctx *x, const int32_t *boxes)
 {
     return x->seen[x->start_player] == x->gen &&
@@ -268,25 +277,23 @@ static bool pull_done(const sok_ctx *x, const int32_t *boxes)
                0;
 }
 
-/* Queues (boxes, the area just flooded, named by its smallest cell lo)
- * from parent by pull direction d, unless known or dead: the matching
- * is pull_cost's (slot < 0) or pull_cost_moved's of slot moved onto
- * `to`. 1 when it is the start (*goal set), 0 otherwise, or a store's
- * limit or error. */
-static int pull_add(sok_pull *P, gs_search *s, const int32_t *boxes, int lo,
+/* Queues the position of `key` from parent by pull direction d, unless
+ * known or dead: its matching is pull_cost_moved's of slot moved onto
+ * `to`, or pull_cost's of boxes for a start (slot < 0). `done`: it is
+ * the start. 1 when it is (*goal set), 0 otherwise, or a store's limit
+ * or error. */
+static int pull_add(sok_pull *P, gs_search *s, const unsigned char *key,
                     int slot, int to, uint64_t parent, int d, uint64_t g,
-                    uint64_t *goal)
+                    bool done, uint64_t *goal)
 {
-    sok_ctx *x = P->x;
     uint64_t id;
-    gs_sokoban_key_pack(x, lo, boxes);
-    if (gs_search_find(s, x->key, &id))
+    if (gs_search_find(s, key, &id))
         return 0; /* greedy: a shorter way there changes nothing */
-    uint32_t h = slot < 0 ? pull_cost(P, boxes) : pull_cost_moved(P, slot, to);
+    uint32_t h =
+        slot < 0 ? pull_cost(P, P->boxes) : pull_cost_moved(P, slot, to);
     if (h == SOK_INF)
         return 0;
-    bool done = pull_done(x, boxes);
-    int rc = gs_search_add_prio(s, x->key, parent, (unsigned char)d, g,
+    int rc = gs_search_add_prio(s, key, parent, (unsigned char)d, g,
                                 pull_prio(h, g), &id);
     if (rc < 0)
         return rc;
@@ -316,7 +323,9 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
         for (int t = 0; t < x->n; t++)
             if (x->seen[t] == x->gen)
                 x->mark[t] = 1;
-        rc = pull_add(P, s, P->boxes, c, -1, 0, GS_NO_PARENT, 0, 0, goal);
+        gs_sokoban_key_pack(x, c, P->boxes);
+        rc = pull_add(P, s, x->key, -1, 0, GS_NO_PARENT, 0, 0,
+                      pull_done(x, P->boxes), goal);
     }
     for (int c = 0; c < x->n; c++)
         x->mark[c] = 0;
@@ -324,7 +333,9 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
     return rc;
 }
 
-/* Expands state id (g pulls): every pull the player can walk to. */
+/* Expands state id (g pulls): every pull the player can walk to. The
+ * children's keys are made first and their index slots prefetched, so
+ * that the look-ups' cache misses overlap (as search.c's expand). */
 static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
                        uint64_t *goal)
 {
@@ -332,14 +343,13 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     int lo = gs_sokoban_key_unpack(x, gs_search_key(s, id), P->boxes);
     gs_sokoban_occ_set(x, P->boxes, 1);
     gs_sokoban_flood(x, lo);
-    pull_cost(P, P->boxes); /* the children's matchings start from it */
     /* Which cells the player reaches, before the children's floods. */
     for (int c = 0; c < x->n; c++)
         x->mark[c] = x->seen[c] == x->gen;
-    int rc = 0;
-    for (int i = 0; i < P->nb && rc == 0; i++) {
+    int nk = 0;
+    for (int i = 0; i < P->nb; i++) {
         int b = P->boxes[i];
-        for (int d = 0; d < 4 && rc == 0; d++) {
+        for (int d = 0; d < 4; d++) {
             int to = x->nb[b * 4 + d];
             if (to < 0 || !x->mark[to] || P->dead[to])
                 continue;
@@ -350,7 +360,12 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
             x->occ[b] = 0;
             x->occ[to] = 1;
             int clo = gs_sokoban_flood(x, pl);
-            rc = pull_add(P, s, P->child, clo, i, to, id, d, g + 1, goal);
+            P->kids[nk] = (pull_kid){i, to, d, pull_done(x, P->child)};
+            gs_sokoban_key_pack(x, clo, P->child);
+            unsigned char *k = x->pkeys + (size_t)nk * x->key_size;
+            memcpy(k, x->key, x->key_size);
+            gs_search_prefetch(s, k);
+            nk++;
             x->occ[to] = 0;
             x->occ[b] = 1;
         }
@@ -358,6 +373,13 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     gs_sokoban_occ_set(x, P->boxes, 0);
     for (int c = 0; c < x->n; c++)
         x->mark[c] = 0;
+    pull_cost(P, P->boxes); /* the children's matchings start from it */
+    int rc = 0;
+    for (int j = 0; j < nk && rc == 0; j++) {
+        const pull_kid *k = &P->kids[j];
+        rc = pull_add(P, s, x->pkeys + (size_t)j * x->key_size, k->i, k->to, id,
+                      k->d, g + 1, k->done, goal);
+    }
     return rc;
 }
 

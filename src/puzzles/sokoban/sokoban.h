@@ -158,12 +158,14 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_SLICE_FESS 5
 #define SOK_SLICE_DUAL 6
 /* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (10 s at 60 s). Alone,
- * 20 s a level, two levels side by side, it solved XSokoban 13, 45, 46
- * and 14 in 1.1, 5.2, 9.1 and 12.4 s, none of which the others solve in
- * 60 s (December 5). */
+ * the table's: this percent of the time past it (12.5 s at 60 s). Alone,
+ * one level at a time, it solves XSokoban 13, 45, 46 and 14 in 1.0, 4.5,
+ * 7.0 and 8.6 s, none of which the other searches solve in 60 s; with
+ * it 11, 12 and 19 are solved at 60 s in 10 to 17 s, not 29 to 49 s
+ * (December 5). At 20 % (10 s), two levels side by side, it missed 14
+ * and 46. */
 #ifndef SOK_PULL_SHARE
-#define SOK_PULL_SHARE 20
+#define SOK_PULL_SHARE 25
 #endif
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
