@@ -27,6 +27,15 @@ static int cmp_cell(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+int gs_sokoban_left_cell(const sok_ctx *x, const int32_t *from,
+                         const int32_t *to)
+{
+    for (int i = 0; i < x->nboxes; i++)
+        if (!bsearch(&from[i], to, (size_t)x->nboxes, sizeof *to, cmp_cell))
+            return from[i];
+    return -1;
+}
+
 bool gs_sokoban_append_walk(sok_ctx *x, int from, int to, gs_buf *out)
 {
     gs_sokoban_flood(x, from);
@@ -232,12 +241,7 @@ static bool step_plain(sok_ctx *x, gs_search *s, const uint64_t *chain,
     unsigned char d;
     gs_search_parent(s, chain[t], &d);
     gs_sokoban_key_unpack(x, gs_search_key(s, chain[t]), x->child);
-    /* The pushed box: the one cell in the old set but not the new. */
-    int old = -1;
-    for (int i = 0; i < x->nboxes && old < 0; i++)
-        if (!bsearch(&x->boxes[i], x->child, (size_t)x->nboxes,
-                     sizeof *x->child, cmp_cell))
-            old = x->boxes[i];
+    int old = gs_sokoban_left_cell(x, x->boxes, x->child); /* the pushed box */
     return (d & 8) ? replay_advice(x, old, player, out, pushes)
                    : replay_push(x, old, d, player, out, pushes);
 }
@@ -295,8 +299,8 @@ static bool step_sym(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t t,
     return ok;
 }
 
-int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
-                      gs_error *err)
+int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
+                       sok_step_fn step, gs_result *res, gs_error *err)
 {
     size_t k;
     uint64_t *chain = gs_sokoban_path_chain(s, goal, &k);
@@ -305,18 +309,32 @@ int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
     gs_buf out = GS_BUF_INIT;
     int player = x->start_player, rc = GS_OK;
     long pushes = 0;
-    bool sym = x->sym && x->sym_store;
-    if (x->nboxes > 0)
-        memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    for (size_t t = 1; t <= k; t++) {
-        bool ok = sym ? step_sym(x, s, chain, t, &player, &out, &pushes)
-                      : step_plain(x, s, chain, t, &player, &out, &pushes);
-        if (!ok) {
+    for (size_t t = 1; t <= k && !rc; t++)
+        if (!step(x, s, chain, k, t, &player, &out, &pushes))
             rc = unreachable_push(err, t);
-            break;
-        }
-        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
-    }
     free(chain);
     return answer_done(rc, &out, pushes, res, err);
+}
+
+/* Step t of a forward store's answer (sok_step_fn): plain or, in a
+ * store keyed by symmetry classes, through them; x->boxes follows. */
+static bool step_forward(sok_ctx *x, gs_search *s, const uint64_t *chain,
+                         size_t k, size_t t, int *player, gs_buf *out,
+                         long *pushes)
+{
+    (void)k;
+    bool ok = x->sym && x->sym_store
+                  ? step_sym(x, s, chain, t, player, out, pushes)
+                  : step_plain(x, s, chain, t, player, out, pushes);
+    if (ok)
+        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+    return ok;
+}
+
+int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
+                      gs_error *err)
+{
+    if (x->nboxes > 0)
+        memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    return gs_sokoban_rebuild(x, s, goal, step_forward, res, err);
 }

@@ -25,13 +25,6 @@
 
 static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 
-/* bsearch order of cell numbers. */
-static int cmp_cell(const void *a, const void *b)
-{
-    int32_t u = *(const int32_t *)a, v = *(const int32_t *)b;
-    return (u > v) - (u < v);
-}
-
 /* One child of an expansion: slot i pulled onto `to` along d. */
 typedef struct pull_kid {
     int i, to, d;
@@ -44,17 +37,17 @@ typedef struct sok_pull {
     int nb;          /* boxes = start cells = goals */
     uint16_t *sdist; /* n * nb: pushes of a box alone from start cell j to c */
     uint8_t *dead;   /* n: no start cell pulls back to c (SOK_GDIST_INF) */
-    /* The matching's scratch (Hungarian method, nb + 1 each). */
-    int64_t *u, *v, *minv;
-    int *p, *way;
-    uint8_t *used;
-    int32_t *rcell; /* row -> its box's cell */
-    /* The expanded position's matching, rows and duals (pull_cost). */
-    int64_t *pu, *pv;
-    int *pp;
-    int32_t *pcell;
+    /* The matching's scratch (Hungarian method, nb + 1 each), and the
+     * expanded position's matching, rows and duals (pull_cost): slices
+     * of the blocks i64 and i32. */
+    int64_t *u, *v, *minv, *pu, *pv;
+    int32_t *p, *way, *pp;
+    int32_t *rcell, *pcell; /* row -> its box's cell */
     int32_t *boxes, *child;
+    uint8_t *used;
     pull_kid *kids; /* 4 * nb: one expansion's children */
+    int64_t *i64;
+    int32_t *i32;
 } sok_pull;
 
 /* Fills row j of the distances: a box alone pushed from start cell s
@@ -91,20 +84,10 @@ static void pull_free(sok_pull *P)
 {
     gs_mem_free(P->sdist);
     gs_mem_free(P->dead);
-    gs_mem_free(P->u);
-    gs_mem_free(P->v);
-    gs_mem_free(P->minv);
-    gs_mem_free(P->p);
-    gs_mem_free(P->way);
     gs_mem_free(P->used);
-    gs_mem_free(P->rcell);
-    gs_mem_free(P->pu);
-    gs_mem_free(P->pv);
-    gs_mem_free(P->pp);
-    gs_mem_free(P->pcell);
-    gs_mem_free(P->boxes);
-    gs_mem_free(P->child);
     gs_mem_free(P->kids);
+    gs_mem_free(P->i64);
+    gs_mem_free(P->i32);
 }
 
 /* Allocates and fills P's tables; false when the budget refuses one. */
@@ -113,27 +96,22 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     memset(P, 0, sizeof *P);
     P->x = x;
     P->nb = x->nboxes;
-    size_t un = (size_t)x->n, m = (size_t)P->nb + 1;
-    P->sdist = gs_sokoban_tab_alloc(x, sizeof *P->sdist * un * m, false);
+    size_t un = (size_t)x->n, nb = (size_t)P->nb, m = nb + 1;
+    P->sdist = gs_sokoban_tab_alloc(x, sizeof *P->sdist * un * nb, false);
     P->dead = gs_sokoban_tab_alloc(x, un, false);
-    P->u = gs_sokoban_tab_alloc(x, sizeof *P->u * m, false);
-    P->v = gs_sokoban_tab_alloc(x, sizeof *P->v * m, false);
-    P->minv = gs_sokoban_tab_alloc(x, sizeof *P->minv * m, false);
-    P->p = gs_sokoban_tab_alloc(x, sizeof *P->p * m, false);
-    P->way = gs_sokoban_tab_alloc(x, sizeof *P->way * m, false);
     P->used = gs_sokoban_tab_alloc(x, m, false);
-    P->rcell = gs_sokoban_tab_alloc(x, sizeof *P->rcell * m, false);
-    P->pcell = gs_sokoban_tab_alloc(x, sizeof *P->pcell * m, false);
-    P->pu = gs_sokoban_tab_alloc(x, sizeof *P->pu * m, false);
-    P->pv = gs_sokoban_tab_alloc(x, sizeof *P->pv * m, false);
-    P->pp = gs_sokoban_tab_alloc(x, sizeof *P->pp * m, false);
-    P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * m, false);
-    P->child = gs_sokoban_tab_alloc(x, sizeof *P->child * m, false);
     P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * m, false);
-    if (!P->sdist || !P->dead || !P->u || !P->v || !P->minv || !P->p ||
-        !P->way || !P->used || !P->boxes || !P->child || !P->rcell ||
-        !P->pcell || !P->pu || !P->pv || !P->pp || !P->kids)
+    P->i64 = gs_sokoban_tab_alloc(x, sizeof *P->i64 * 5 * m, false);
+    P->i32 = gs_sokoban_tab_alloc(x, sizeof *P->i32 * 7 * m, false);
+    if (!P->sdist || !P->dead || !P->used || !P->kids || !P->i64 || !P->i32)
         return false;
+    int64_t **w64[5] = {&P->u, &P->v, &P->minv, &P->pu, &P->pv};
+    int32_t **w32[7] = {&P->p,     &P->way,   &P->pp,   &P->rcell,
+                        &P->pcell, &P->boxes, &P->child};
+    for (size_t i = 0; i < 5; i++)
+        *w64[i] = P->i64 + i * m;
+    for (size_t i = 0; i < 7; i++)
+        *w32[i] = P->i32 + i * m;
     for (int j = 0; j < P->nb; j++)
         pull_row(P, j, x->start_boxes[j]);
     for (int c = 0; c < x->n; c++) {
@@ -162,7 +140,7 @@ static void pull_augment(sok_pull *P, int i)
     const int n = P->nb;
     const int64_t INF = INT64_MAX / 4;
     int64_t *u = P->u, *v = P->v, *minv = P->minv;
-    int *p = P->p, *way = P->way;
+    int32_t *p = P->p, *way = P->way;
     p[0] = i;
     int j0 = 0;
     for (int j = 0; j <= n; j++) {
@@ -383,61 +361,40 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     return rc;
 }
 
+/* Push t of the answer (sok_step_fn): the pull chain[k-t] -> chain[k-t+1]
+ * moved a box from b to `to` along d; forwards, the player behind `to`
+ * pushes it back (x->occ holds the boxes before the push). */
+static bool pull_step(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t k,
+                      size_t t, int *player, gs_buf *out, long *pushes)
+{
+    unsigned char d;
+    gs_search_parent(s, chain[k - t + 1], &d);
+    gs_sokoban_key_unpack(x, gs_search_key(s, chain[k - t]), x->boxes);
+    gs_sokoban_key_unpack(x, gs_search_key(s, chain[k - t + 1]), x->child);
+    int b = gs_sokoban_left_cell(x, x->boxes, x->child);
+    int to = b >= 0 ? x->nb[b * 4 + d] : -1;
+    int behind = to >= 0 ? x->nb[to * 4 + d] : -1;
+    if (behind < 0 || !x->occ[to] || x->occ[b] ||
+        !gs_sokoban_append_walk(x, *player, behind, out))
+        return false;
+    gs_buf_append(out, &PUSH[d ^ 1], 1);
+    (*pushes)++;
+    x->occ[to] = 0;
+    x->occ[b] = 1;
+    *player = to;
+    return true;
+}
+
 /* Spells out the pulls from the solved position to `goal` as pushes from
  * the start, back to front. GS_OK with res solved, or an error. */
-static int pull_answer(sok_pull *P, gs_search *s, uint64_t goal, gs_result *res,
+static int pull_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                        gs_error *err)
 {
-    sok_ctx *x = P->x;
-    size_t k;
-    uint64_t *chain = gs_sokoban_path_chain(s, goal, &k);
-    if (!chain)
-        return gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    gs_buf out = GS_BUF_INIT;
-    int player = x->start_player, rc = GS_OK;
-    long pushes = 0;
     gs_sokoban_occ_set(x, x->start_boxes, 1);
-    for (size_t t = k; t > 0 && !rc; t--) {
-        /* The pull chain[t-1] -> chain[t] moved a box from b to `to`
-         * along d; forwards, the player behind `to` pushes it back. */
-        unsigned char d;
-        gs_search_parent(s, chain[t], &d);
-        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t - 1]), P->boxes);
-        gs_sokoban_key_unpack(x, gs_search_key(s, chain[t]), P->child);
-        int b = -1;
-        for (int i = 0; i < P->nb && b < 0; i++)
-            if (!bsearch(&P->boxes[i], P->child, (size_t)P->nb,
-                         sizeof *P->child, cmp_cell))
-                b = P->boxes[i];
-        int to = b >= 0 ? x->nb[b * 4 + d] : -1;
-        int behind = to >= 0 ? x->nb[to * 4 + d] : -1;
-        if (behind < 0 || !x->occ[to] || x->occ[b] ||
-            !gs_sokoban_append_walk(x, player, behind, &out)) {
-            rc = gs_error_set(err, GS_EINTERNAL,
-                              "sokoban: pull %zu of the answer is not "
-                              "reachable",
-                              k - t + 1);
-            break;
-        }
-        gs_buf_append(&out, &PUSH[d ^ 1], 1);
-        pushes++;
-        x->occ[to] = 0;
-        x->occ[b] = 1;
-        player = to;
-    }
+    int rc = gs_sokoban_rebuild(x, s, goal, pull_step, res, err);
     for (int c = 0; c < x->n; c++)
         x->occ[c] = 0;
-    free(chain);
-    if (!rc && gs_buf_status(&out))
-        rc = gs_error_set(err, GS_ENOMEM, "out of memory for the answer");
-    if (rc) {
-        gs_buf_free(&out);
-        return rc;
-    }
-    res->moves = gs_buf_take(&out, &res->steps);
-    res->pushes = pushes;
-    res->status = GS_SOLVED;
-    return GS_OK;
+    return rc;
 }
 
 /* The search loop: GS_OK with res filled (solved, or a limit; running
@@ -455,7 +412,7 @@ static int pull_run(sok_pull *P, gs_search *s, gs_result *res, gs_error *err)
     }
     res->expanded = gs_search_expanded(s);
     if (rc == 1)
-        return pull_answer(P, s, goal, res, err);
+        return pull_answer(P->x, s, goal, res, err);
     res->status = GS_LIMIT;
     res->limit = rc == GS_ELIMIT ? gs_search_limit(s) : GS_LIMIT_STATES;
     if (rc == GS_ELIMIT || rc == -1000)

@@ -574,6 +574,21 @@ int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
 /* Appends the shortest walk from `from` to `to` in lowercase (x->occ holds
  * the boxes). Returns false when `to` is unreachable (a bug). */
 bool gs_sokoban_append_walk(sok_ctx *x, int from, int to, gs_buf *out);
+/* The cell of box set `from` that is not in `to` (both sorted, x->nboxes
+ * each): the box a step moved; -1 when none. */
+int gs_sokoban_left_cell(const sok_ctx *x, const int32_t *from,
+                         const int32_t *to);
+/* One push of an answer's rebuild: from the stored states chain[0..k]
+ * (goal last), spells out push t (1..k) into out from *player, which it
+ * moves, counting it in *pushes. False when it cannot be replayed. */
+typedef bool (*sok_step_fn)(sok_ctx *x, gs_search *s, const uint64_t *chain,
+                            size_t k, size_t t, int *player, gs_buf *out,
+                            long *pushes);
+/* Rebuilds the answer from the start along the stored path to goal, one
+ * step call a push, into res (steps, moves, pushes, status solved).
+ * GS_OK, GS_ENOMEM, or GS_EINTERNAL when a step fails (a bug). */
+int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
+                       sok_step_fn step, gs_result *res, gs_error *err);
 /* The states from the start to goal, start first, in a malloc'd array
  * of *k + 1 (*k pushes); NULL when out of memory. */
 uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k);
