@@ -241,9 +241,11 @@ static uint32_t pull_cost_moved(sok_pull *P, int i, int to)
  * XSokoban levels the other searches miss, the fewest pulls first
  * solved 13, 14, 45 and 46 at 20 s a level, the most first 45 and 46;
  * weighted A* (2 x matching + pulls) none at 10 s, against 13 and 45. */
+#define PULL_SHIFT 24
 static uint64_t pull_prio(uint32_t h, uint64_t g)
 {
-    return (uint64_t)h << 24 | (g < 0xffffff ? g : 0xffffff);
+    const uint64_t gmax = ((uint64_t)1 << PULL_SHIFT) - 1;
+    return (uint64_t)h << PULL_SHIFT | (g < gmax ? g : gmax);
 }
 
 /* Whether boxes are the start's and the player's area just flooded
@@ -398,24 +400,25 @@ static int pull_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
 }
 
 /* The search loop: GS_OK with res filled (solved, or a limit; running
- * dry is a limit too), or an error. */
+ * dry, which proves nothing here, is a limit on states), or an error. */
 static int pull_run(sok_pull *P, gs_search *s, gs_result *res, gs_error *err)
 {
     uint64_t goal = 0, id;
+    bool dry = false;
     int rc = pull_starts(P, s, &goal);
-    while (rc == 0) {
+    while (rc == 0 && !dry) {
         rc = gs_search_pop(s, &id);
         if (rc == 1)
             rc = pull_expand(P, s, id, gs_search_cost(s, id), &goal);
-        else if (rc == 0)
-            rc = -1000; /* ran dry */
+        else
+            dry = rc == 0;
     }
     res->expanded = gs_search_expanded(s);
     if (rc == 1)
         return pull_answer(P->x, s, goal, res, err);
     res->status = GS_LIMIT;
-    res->limit = rc == GS_ELIMIT ? gs_search_limit(s) : GS_LIMIT_STATES;
-    if (rc == GS_ELIMIT || rc == -1000)
+    res->limit = dry ? GS_LIMIT_STATES : gs_search_limit(s);
+    if (dry || rc == GS_ELIMIT)
         return GS_OK;
     return gs_error_set(err, rc, "sokoban: out of memory in the search");
 }
@@ -446,7 +449,7 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
             .key_size = x->key_size,
             .queue = GS_QUEUE_PRIORITY,
             .limits = &l,
-            .bound_shift = 24,
+            .bound_shift = PULL_SHIFT,
         };
         gs_search *s = NULL;
         rc = gs_search_new(&cfg, &s);
