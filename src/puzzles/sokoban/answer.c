@@ -300,7 +300,8 @@ static bool step_sym(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t t,
 }
 
 int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
-                       sok_step_fn step, gs_result *res, gs_error *err)
+                       sok_step_fn step, void *arg, gs_result *res,
+                       gs_error *err)
 {
     size_t k;
     uint64_t *chain = gs_sokoban_path_chain(s, goal, &k);
@@ -310,7 +311,7 @@ int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
     int player = x->start_player, rc = GS_OK;
     long pushes = 0;
     for (size_t t = 1; t <= k && !rc; t++)
-        if (!step(x, s, chain, k, t, &player, &out, &pushes))
+        if (!step(x, s, chain, k, t, &player, &out, &pushes, arg))
             rc = unreachable_push(err, t);
     free(chain);
     return answer_done(rc, &out, pushes, res, err);
@@ -320,9 +321,10 @@ int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
  * store keyed by symmetry classes, through them; x->boxes follows. */
 static bool step_forward(sok_ctx *x, gs_search *s, const uint64_t *chain,
                          size_t k, size_t t, int *player, gs_buf *out,
-                         long *pushes)
+                         long *pushes, void *arg)
 {
     (void)k;
+    (void)arg;
     bool ok = x->sym && x->sym_store
                   ? step_sym(x, s, chain, t, player, out, pushes)
                   : step_plain(x, s, chain, t, player, out, pushes);
@@ -336,5 +338,5 @@ int gs_sokoban_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
 {
     if (x->nboxes > 0)
         memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    return gs_sokoban_rebuild(x, s, goal, step_forward, res, err);
+    return gs_sokoban_rebuild(x, s, goal, step_forward, NULL, res, err);
 }

@@ -450,14 +450,11 @@ static void sq_parent(sok_ctx *x, bool warm)
 
 /* See sokoban.h: the square solve, duals kept in su/sv/sp, the rows in
  * x->prow. */
-uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
+uint32_t gs_sokoban_parent_rows(sok_ctx *x)
 {
-    if (!x->gdist)
-        return gs_sokoban_lower_bound(x, player, boxes);
     uint32_t h;
     bool warm = x->sq_ok; /* su/sv/sp match x->prow */
     x->sq_ok = false;
-    fill_rows(x, player, boxes, x->crow);
     if (!x->su) {
         h = match_cost(x, x->crow);
     } else if (!nearest_distinct(x, x->crow, &h)) {
@@ -470,6 +467,14 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
     memcpy(x->prow, x->crow, sizeof *x->prow * (size_t)x->nboxes);
     memcpy(x->passign, x->assign, sizeof *x->assign * (size_t)x->nboxes);
     return h;
+}
+
+uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes)
+{
+    if (!x->gdist)
+        return gs_sokoban_lower_bound(x, player, boxes);
+    fill_rows(x, player, boxes, x->crow);
+    return gs_sokoban_parent_rows(x);
 }
 
 /* The child's matching from the parent's: box row i taken out, its goal
@@ -485,13 +490,29 @@ static uint32_t sq_child(sok_ctx *x, int i)
     return sq_total(x, x->crow, x->hp);
 }
 
+/* See sokoban.h. One step changes each distance by at least -1, so the
+ * matching cost by at least -1 (the old matching, re-costed, is a
+ * matching of the parent): when the box stepped one closer to its own
+ * matched goal the new cost is exactly hp - 1 without a new matching. */
+uint32_t gs_sokoban_child_rows(sok_ctx *x, uint32_t hp, int i,
+                               const uint16_t *row, bool step)
+{
+    size_t gi = (size_t)x->passign[i];
+    memcpy(x->crow, x->prow, sizeof *x->crow * (size_t)x->nboxes);
+    x->crow[i] = row;
+    uint16_t dto = row[gi];
+    if (step && hp != SOK_INF && dto != SOK_GDIST_INF &&
+        dto + 1 == x->prow[i][gi])
+        return hp - 1;
+    if (x->sq_ok && hp != SOK_INF)
+        return sq_child(x, i);
+    return match_cost(x, x->crow);
+}
+
 /* The bound after box slot i of the expanded state (bound hp, matching in
  * x->passign) moved from b to `to`, the player then on pl. The other
- * boxes keep their rows (the player did not cross their cells). One push
- * changes the matching cost by at least -1 (the old matching, re-costed,
- * is a matching of the parent), so when the box stepped one closer to its
- * own matched goal the new cost is exactly hp - 1 without a new matching.
- * Without the per-goal tables the sum of nearest distances is updated. */
+ * boxes keep their rows (the player did not cross their cells). Without
+ * the per-goal tables the sum of nearest distances is updated. */
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
                                 int pl)
 {
@@ -500,19 +521,11 @@ uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
             return SOK_INF;
         return hp - x->near[b] + x->near[to];
     }
-    size_t gi = (size_t)x->passign[i];
-    memcpy(x->crow, x->prow, sizeof *x->crow * (size_t)x->nboxes);
-    x->crow[i] = row_of(x, to, pl);
-    uint16_t dto = x->crow[i][gi];
     /* (The shortcut needs a single push: a tunnel macro moves the box
      * further, and its distance to other goals by more than one.) */
-    if (hp != SOK_INF && dto != SOK_GDIST_INF && dto + 1 == x->prow[i][gi] &&
-        (x->nb[b * 4] == to || x->nb[b * 4 + 1] == to ||
-         x->nb[b * 4 + 2] == to || x->nb[b * 4 + 3] == to))
-        return hp - 1;
-    if (x->sq_ok && hp != SOK_INF)
-        return sq_child(x, i);
-    return match_cost(x, x->crow);
+    bool step = x->nb[b * 4] == to || x->nb[b * 4 + 1] == to ||
+                x->nb[b * 4 + 2] == to || x->nb[b * 4 + 3] == to;
+    return gs_sokoban_child_rows(x, hp, i, row_of(x, to, pl), step);
 }
 
 /* See sokoban.h: the parent's assignment re-costed with box i's new row. */

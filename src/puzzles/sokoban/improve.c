@@ -228,34 +228,24 @@ static int imp_search(imp *m, uint64_t *goal)
     return rc;
 }
 
-/* Spells out the path to `goal` of m->best into out. GS_OK, GS_ENOMEM,
- * or GS_EINTERNAL when a walk fails (a bug). */
-static int imp_spell(imp *m, uint64_t goal, gs_buf *out, long *pushes)
+/* Push t of the answer (sok_step_fn) along m->best's (arg's) chain: the
+ * boxes before it in x->boxes, after it in x->child. */
+static bool imp_step(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t k,
+                     size_t t, int *player, gs_buf *out, long *pushes,
+                     void *arg)
 {
-    sok_ctx *x = m->x;
-    size_t k;
-    uint64_t *chain = gs_sokoban_path_chain(m->best, goal, &k);
-    if (!chain)
-        return GS_ENOMEM;
-    bool ok = true;
-    int p = x->start_player;
-    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
-    for (size_t t = 1; ok && t <= k; t++) {
-        unsigned char d;
-        gs_search_parent(m->best, chain[t], &d);
-        int b = imp_unpack(m, chain[t], x->child);
-        gs_sokoban_occ_set(x, x->boxes, 1);
-        ok = gs_sokoban_append_walk(x, p, x->nb[b * 4 + (d ^ 1)], out);
-        gs_sokoban_occ_set(x, x->boxes, 0);
-        gs_buf_append(out, &PUSH[d], 1);
-        memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
-        p = b;
-    }
-    *pushes = (long)k;
-    free(chain);
-    if (!ok)
-        return GS_EINTERNAL;
-    return gs_buf_status(out);
+    (void)k;
+    unsigned char d;
+    gs_search_parent(s, chain[t], &d);
+    int b = imp_unpack(arg, chain[t], x->child);
+    gs_sokoban_occ_set(x, x->boxes, 1);
+    bool ok = gs_sokoban_append_walk(x, *player, x->nb[b * 4 + (d ^ 1)], out);
+    gs_sokoban_occ_set(x, x->boxes, 0);
+    gs_buf_append(out, &PUSH[d], 1);
+    (*pushes)++;
+    memcpy(x->boxes, x->child, sizeof *x->boxes * (size_t)x->nboxes);
+    *player = b;
+    return ok;
 }
 
 /* lim less the bytes and states already held into *out: false when
@@ -277,17 +267,21 @@ static bool imp_rest(const gs_limits *lim, uint64_t bytes, uint64_t states,
  * GS_OK, GS_ENOMEM or GS_EINTERNAL (a bug). */
 static int imp_take(imp *m, uint64_t goal, size_t steps, gs_result *res)
 {
-    gs_buf out = GS_BUF_INIT;
-    long pushes;
-    int rc = imp_spell(m, goal, &out, &pushes);
-    if (!rc && out.len != steps)
+    sok_ctx *x = m->x;
+    gs_result out;
+    gs_result_clear(&out);
+    memcpy(x->boxes, x->start_boxes, sizeof *x->boxes * (size_t)x->nboxes);
+    int rc = gs_sokoban_rebuild(x, m->best, goal, imp_step, m, &out, NULL);
+    if (!rc && out.steps != steps)
         rc = GS_EINTERNAL; /* the walks are not the ones costed */
     if (!rc) {
         free(res->moves);
-        res->moves = gs_buf_take(&out, &res->steps);
-        res->pushes = pushes;
+        res->moves = out.moves;
+        res->steps = out.steps;
+        res->pushes = out.pushes;
+        out.moves = NULL;
     }
-    gs_buf_free(&out);
+    gs_result_free(&out);
     return rc;
 }
 

@@ -13,7 +13,9 @@
  * path read back to front, each pull a push, the walks rebuilt by flood.
  *
  * It needs as many goals as boxes (the solved position is then one box
- * set); on other levels it answers `limit` at once. Running dry proves
+ * set) and bound.c's matching (its scratch, which levels of at most
+ * SOK_MATCH_MAX_BOXES boxes have); on other levels it answers `limit` at
+ * once. Running dry proves
  * nothing here either: the caller keeps `impossible` to the forward
  * searches.
  */
@@ -35,19 +37,11 @@ typedef struct pull_kid {
 typedef struct sok_pull {
     sok_ctx *x;
     int nb;          /* boxes = start cells = goals */
-    uint16_t *sdist; /* n * nb: pushes of a box alone from start cell j to c */
+    uint16_t *sdist; /* n * nb: pushes of a box alone from start cell j to c,
+                        a distance row per cell for bound.c's matching */
     uint8_t *dead;   /* n: no start cell pulls back to c (SOK_GDIST_INF) */
-    /* The matching's scratch (Hungarian method, nb + 1 each), and the
-     * expanded position's matching, rows and duals (pull_cost): slices
-     * of the blocks i64 and i32. */
-    int64_t *u, *v, *minv, *pu, *pv;
-    int32_t *p, *way, *pp;
-    int32_t *rcell, *pcell; /* row -> its box's cell */
     int32_t *boxes, *child;
-    uint8_t *used;
     pull_kid *kids; /* 4 * nb: one expansion's children */
-    int64_t *i64;
-    int32_t *i32;
 } sok_pull;
 
 /* Fills row j of the distances: a box alone pushed from start cell s
@@ -84,10 +78,8 @@ static void pull_free(sok_pull *P)
 {
     gs_mem_free(P->sdist);
     gs_mem_free(P->dead);
-    gs_mem_free(P->used);
+    gs_mem_free(P->boxes);
     gs_mem_free(P->kids);
-    gs_mem_free(P->i64);
-    gs_mem_free(P->i32);
 }
 
 /* Allocates and fills P's tables; false when the budget refuses one. */
@@ -96,22 +88,14 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     memset(P, 0, sizeof *P);
     P->x = x;
     P->nb = x->nboxes;
-    size_t un = (size_t)x->n, nb = (size_t)P->nb, m = nb + 1;
+    size_t un = (size_t)x->n, nb = (size_t)P->nb;
     P->sdist = gs_sokoban_tab_alloc(x, sizeof *P->sdist * un * nb, false);
     P->dead = gs_sokoban_tab_alloc(x, un, false);
-    P->used = gs_sokoban_tab_alloc(x, m, false);
-    P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * m, false);
-    P->i64 = gs_sokoban_tab_alloc(x, sizeof *P->i64 * 5 * m, false);
-    P->i32 = gs_sokoban_tab_alloc(x, sizeof *P->i32 * 7 * m, false);
-    if (!P->sdist || !P->dead || !P->used || !P->kids || !P->i64 || !P->i32)
+    P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * 2 * nb, false);
+    P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * nb, false);
+    if (!P->sdist || !P->dead || !P->boxes || !P->kids)
         return false;
-    int64_t **w64[5] = {&P->u, &P->v, &P->minv, &P->pu, &P->pv};
-    int32_t **w32[7] = {&P->p,     &P->way,   &P->pp,   &P->rcell,
-                        &P->pcell, &P->boxes, &P->child};
-    for (size_t i = 0; i < 5; i++)
-        *w64[i] = P->i64 + i * m;
-    for (size_t i = 0; i < 7; i++)
-        *w32[i] = P->i32 + i * m;
+    P->child = P->boxes + nb;
     for (int j = 0; j < P->nb; j++)
         pull_row(P, j, x->start_boxes[j]);
     for (int c = 0; c < x->n; c++) {
@@ -124,117 +108,20 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     return true;
 }
 
-/* The cost of row i (a box on P->rcell[i]) on column j (start cell j - 1),
- * SOK_GDIST_INF as a cost no finite matching pays. */
-static int64_t pull_c(const sok_pull *P, int i, int j)
+/* The distance row of a box on cell c (bound.c's matching). */
+static const uint16_t *pull_row_of(const sok_pull *P, int c)
 {
-    uint16_t c =
-        P->sdist[(size_t)P->rcell[i] * (size_t)P->nb + (size_t)(j - 1)];
-    return c == SOK_GDIST_INF ? (int64_t)1 << 32 : c;
+    return P->sdist + (size_t)c * (size_t)P->nb;
 }
 
-/* Adds row i to the matching in P->u, v, p (row i unmatched, the duals
- * feasible): one augmenting path of the Hungarian method, O(boxes^2). */
-static void pull_augment(sok_pull *P, int i)
-{
-    const int n = P->nb;
-    const int64_t INF = INT64_MAX / 4;
-    int64_t *u = P->u, *v = P->v, *minv = P->minv;
-    int32_t *p = P->p, *way = P->way;
-    p[0] = i;
-    int j0 = 0;
-    for (int j = 0; j <= n; j++) {
-        minv[j] = INF;
-        P->used[j] = 0;
-    }
-    do {
-        P->used[j0] = 1;
-        int i0 = p[j0], j1 = 0;
-        int64_t delta = INF;
-        for (int j = 1; j <= n; j++) {
-            if (P->used[j])
-                continue;
-            int64_t cur = pull_c(P, i0, j) - u[i0] - v[j];
-            if (cur < minv[j]) {
-                minv[j] = cur;
-                way[j] = j0;
-            }
-            if (minv[j] < delta) {
-                delta = minv[j];
-                j1 = j;
-            }
-        }
-        for (int j = 0; j <= n; j++) {
-            if (P->used[j]) {
-                u[p[j]] += delta;
-                v[j] -= delta;
-            } else {
-                minv[j] -= delta;
-            }
-        }
-        j0 = j1;
-    } while (p[j0] != 0);
-    do {
-        int j1 = way[j0];
-        p[j0] = p[j1];
-        j0 = j1;
-    } while (j0);
-}
-
-/* The matching's total, SOK_INF when it pays an unreachable pair. */
-static uint32_t pull_total(const sok_pull *P)
-{
-    int64_t total = 0;
-    for (int j = 1; j <= P->nb; j++) {
-        int64_t c = pull_c(P, P->p[j], j);
-        if (c >= (int64_t)1 << 32)
-            return SOK_INF;
-        total += c;
-    }
-    return (uint32_t)total;
-}
-
-/* The least total pulls that bring boxes (P->nb, slot i as row i + 1)
- * onto distinct start cells, each box alone; SOK_INF when no such
- * matching exists. The Hungarian method from scratch, O(boxes^3); the
- * rows and duals are kept in P->pcell, pu, pv, pp for pull_cost_moved. */
+/* The least total pulls that bring boxes onto distinct start cells, each
+ * box alone (SOK_INF: no such matching), by bound.c's matching, which
+ * keeps it for the children (gs_sokoban_child_rows). */
 static uint32_t pull_cost(sok_pull *P, const int32_t *boxes)
 {
-    const int n = P->nb;
-    for (int j = 0; j <= n; j++) {
-        P->u[j] = P->v[j] = 0;
-        P->p[j] = 0;
-    }
-    for (int i = 1; i <= n; i++)
-        P->rcell[i] = boxes[i - 1];
-    for (int i = 1; i <= n; i++)
-        pull_augment(P, i);
-    size_t m = (size_t)n + 1;
-    memcpy(P->pcell, P->rcell, sizeof *P->rcell * m);
-    memcpy(P->pu, P->u, sizeof *P->u * m);
-    memcpy(P->pv, P->v, sizeof *P->v * m);
-    memcpy(P->pp, P->p, sizeof *P->p * m);
-    return pull_total(P);
-}
-
-/* pull_cost of the last position given to it with its slot i moved onto
- * `to`: the other rows' duals stay feasible, so the moved row alone is
- * matched again, O(boxes^2). */
-static uint32_t pull_cost_moved(sok_pull *P, int i, int to)
-{
-    size_t m = (size_t)P->nb + 1;
-    memcpy(P->rcell, P->pcell, sizeof *P->rcell * m);
-    memcpy(P->u, P->pu, sizeof *P->u * m);
-    memcpy(P->v, P->pv, sizeof *P->v * m);
-    memcpy(P->p, P->pp, sizeof *P->p * m);
-    int r = i + 1;
-    P->rcell[r] = to;
-    P->u[r] = 0; /* feasible: every v <= 0 and every cost >= 0 */
-    for (int j = 1; j <= P->nb; j++)
-        if (P->p[j] == r)
-            P->p[j] = 0;
-    pull_augment(P, r);
-    return pull_total(P);
+    for (int i = 0; i < P->nb; i++)
+        P->x->crow[i] = pull_row_of(P, boxes[i]);
+    return gs_sokoban_parent_rows(P->x);
 }
 
 /* The queue's order: the matching first, then the fewest pulls. On the
@@ -258,19 +145,20 @@ static bool pull_done(const sok_ctx *x, const int32_t *boxes)
 }
 
 /* Queues the position of `key` from parent by pull direction d, unless
- * known or dead: its matching is pull_cost_moved's of slot moved onto
- * `to`, or pull_cost's of boxes for a start (slot < 0). `done`: it is
- * the start. 1 when it is (*goal set), 0 otherwise, or a store's limit
- * or error. */
+ * known or dead: its matching is that of the last pull_cost (hp) with
+ * box slot moved onto `to`, or hp itself for a start (slot < 0). `done`:
+ * it is the start. 1 when it is (*goal set), 0 otherwise, or a store's
+ * limit or error. */
 static int pull_add(sok_pull *P, gs_search *s, const unsigned char *key,
-                    int slot, int to, uint64_t parent, int d, uint64_t g,
-                    bool done, uint64_t *goal)
+                    uint32_t hp, int slot, int to, uint64_t parent, int d,
+                    uint64_t g, bool done, uint64_t *goal)
 {
     uint64_t id;
     if (gs_search_find(s, key, &id))
         return 0; /* greedy: a shorter way there changes nothing */
-    uint32_t h =
-        slot < 0 ? pull_cost(P, P->boxes) : pull_cost_moved(P, slot, to);
+    uint32_t h = slot < 0 ? hp
+                          : gs_sokoban_child_rows(P->x, hp, slot,
+                                                  pull_row_of(P, to), true);
     if (h == SOK_INF)
         return 0;
     int rc = gs_search_add_prio(s, key, parent, (unsigned char)d, g,
@@ -290,6 +178,7 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
     sok_ctx *x = P->x;
     for (int i = 0; i < P->nb; i++)
         P->boxes[i] = x->goals[i]; /* ascending, as numbered */
+    uint32_t h = pull_cost(P, P->boxes);
     gs_sokoban_occ_set(x, P->boxes, 1);
     int rc = 0;
     for (int c = 0; c < x->n && rc == 0; c++) {
@@ -304,7 +193,7 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
             if (x->seen[t] == x->gen)
                 x->mark[t] = 1;
         gs_sokoban_key_pack(x, c, P->boxes);
-        rc = pull_add(P, s, x->key, -1, 0, GS_NO_PARENT, 0, 0,
+        rc = pull_add(P, s, x->key, h, -1, 0, GS_NO_PARENT, 0, 0,
                       pull_done(x, P->boxes), goal);
     }
     for (int c = 0; c < x->n; c++)
@@ -353,12 +242,12 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     gs_sokoban_occ_set(x, P->boxes, 0);
     for (int c = 0; c < x->n; c++)
         x->mark[c] = 0;
-    pull_cost(P, P->boxes); /* the children's matchings start from it */
+    uint32_t h = pull_cost(P, P->boxes); /* the children's start from it */
     int rc = 0;
     for (int j = 0; j < nk && rc == 0; j++) {
         const pull_kid *k = &P->kids[j];
-        rc = pull_add(P, s, x->pkeys + (size_t)j * x->key_size, k->i, k->to, id,
-                      k->d, g + 1, k->done, goal);
+        rc = pull_add(P, s, x->pkeys + (size_t)j * x->key_size, h, k->i, k->to,
+                      id, k->d, g + 1, k->done, goal);
     }
     return rc;
 }
@@ -367,8 +256,10 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
  * moved a box from b to `to` along d; forwards, the player behind `to`
  * pushes it back (x->occ holds the boxes before the push). */
 static bool pull_step(sok_ctx *x, gs_search *s, const uint64_t *chain, size_t k,
-                      size_t t, int *player, gs_buf *out, long *pushes)
+                      size_t t, int *player, gs_buf *out, long *pushes,
+                      void *arg)
 {
+    (void)arg;
     unsigned char d;
     gs_search_parent(s, chain[k - t + 1], &d);
     gs_sokoban_key_unpack(x, gs_search_key(s, chain[k - t]), x->boxes);
@@ -393,7 +284,7 @@ static int pull_answer(sok_ctx *x, gs_search *s, uint64_t goal, gs_result *res,
                        gs_error *err)
 {
     gs_sokoban_occ_set(x, x->start_boxes, 1);
-    int rc = gs_sokoban_rebuild(x, s, goal, pull_step, res, err);
+    int rc = gs_sokoban_rebuild(x, s, goal, pull_step, NULL, res, err);
     for (int c = 0; c < x->n; c++)
         x->occ[c] = 0;
     return rc;
@@ -428,8 +319,9 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
 {
     res->status = GS_LIMIT;
     res->limit = GS_LIMIT_STATES;
-    if (x->nboxes == 0 || x->ngoals != x->nboxes)
+    if (x->nboxes == 0 || x->ngoals != x->nboxes || !x->crow)
         return GS_OK;
+    x->sq_ok = false; /* the duals kept are of another search's rows */
     uint64_t before = x->bytes;
     sok_pull P;
     int rc = GS_OK;
@@ -468,5 +360,6 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
     }
     pull_free(&P);
     x->bytes = before;
+    x->sq_ok = false; /* its duals are of rows now freed */
     return rc;
 }

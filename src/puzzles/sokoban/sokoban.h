@@ -545,6 +545,18 @@ uint32_t gs_sokoban_parent_bound(sok_ctx *x, int player, const int32_t *boxes);
 uint32_t gs_sokoban_child_bound(sok_ctx *x, uint32_t hp, int i, int b, int to,
                                 int pl);
 
+/* The same matching over any distance rows (one row of x->ngoals entries
+ * a box, SOK_GDIST_INF where it cannot go; x->ngoals == x->nboxes unless
+ * they are the goal tables'): the rows put in x->crow, their matching
+ * kept for gs_sokoban_child_rows. Needs the matching's scratch (x->crow
+ * not NULL). */
+uint32_t gs_sokoban_parent_rows(sok_ctx *x);
+/* The matching of the last gs_sokoban_parent_rows' rows (cost hp) with
+ * row i replaced by `row`; `step`: the box moved one cell, each of its
+ * distances one less at most. */
+uint32_t gs_sokoban_child_rows(sok_ctx *x, uint32_t hp, int i,
+                               const uint16_t *row, bool step);
+
 /* An upper bound on gs_sokoban_child_bound(x, hp, i, b, to, pl) for a
  * single push (the parent's assignment re-costed), without a matching;
  * SOK_INF when there is none to give. */
@@ -580,15 +592,18 @@ int gs_sokoban_left_cell(const sok_ctx *x, const int32_t *from,
                          const int32_t *to);
 /* One push of an answer's rebuild: from the stored states chain[0..k]
  * (goal last), spells out push t (1..k) into out from *player, which it
- * moves, counting it in *pushes. False when it cannot be replayed. */
+ * moves, counting it in *pushes; arg is the rebuild's. False when it
+ * cannot be replayed. */
 typedef bool (*sok_step_fn)(sok_ctx *x, gs_search *s, const uint64_t *chain,
                             size_t k, size_t t, int *player, gs_buf *out,
-                            long *pushes);
+                            long *pushes, void *arg);
 /* Rebuilds the answer from the start along the stored path to goal, one
  * step call a push, into res (steps, moves, pushes, status solved).
- * GS_OK, GS_ENOMEM, or GS_EINTERNAL when a step fails (a bug). */
+ * GS_OK, GS_ENOMEM, or GS_EINTERNAL when a step fails (a bug); err may
+ * be NULL. */
 int gs_sokoban_rebuild(sok_ctx *x, gs_search *s, uint64_t goal,
-                       sok_step_fn step, gs_result *res, gs_error *err);
+                       sok_step_fn step, void *arg, gs_result *res,
+                       gs_error *err);
 /* The states from the start to goal, start first, in a malloc'd array
  * of *k + 1 (*k pushes); NULL when out of memory. */
 uint64_t *gs_sokoban_path_chain(const gs_search *s, uint64_t goal, size_t *k);
