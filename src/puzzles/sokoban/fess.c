@@ -61,6 +61,7 @@ struct sok_fess {
     fess_cell *wcells;
     uint32_t wcells_cap;
     bool dual;       /* every other pick of a cell from wcells (x->fess_dual) */
+    bool plain_all;  /* `all` by estimate, then pushes (pull.c) */
     uint32_t *index; /* open addressing: cell number + 1, 0 = empty */
     uint32_t index_mask;
     uint32_t cursor; /* the next cell of the round */
@@ -367,11 +368,11 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
     if (rc == GS_OK && f->dual)
         rc = heap_push(f, &f->wcells[c - f->cells],
                        (fess_ent){.prio = wprio, .id = (uint32_t)id});
+    uint32_t aprio = f->plain_all ? sat16(h) << 16 | sat16(g)
+                                  : sat16(2 * (uint64_t)h + g) << 16 | sat16(h);
     if (rc == GS_OK)
-        rc = heap_push(
-            f, &f->all,
-            (fess_ent){.prio = sat16(2 * (uint64_t)h + g) << 16 | sat16(h),
-                       .id = (uint32_t)id});
+        rc = heap_push(f, &f->all,
+                       (fess_ent){.prio = aprio, .id = (uint32_t)id});
     return rc;
 }
 
@@ -390,7 +391,7 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
             /* g: the pushes are not in this heap's key; the caller's
              * costs only order states, so the estimate's slack will do. */
             uint32_t fv = e.prio >> 16, h = e.prio & 0xffff;
-            *g = fv > 2 * h ? fv - 2 * h : 0;
+            *g = f->plain_all ? f->gv[e.id] : fv > 2 * h ? fv - 2 * h : 0;
             return 1;
         }
     }
@@ -419,6 +420,11 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
         return 1;
     }
     return 0;
+}
+
+void gs_sokoban_fess_plain_all(sok_fess *f)
+{
+    f->plain_all = true;
 }
 
 bool gs_sokoban_fess_over(const sok_fess *f)

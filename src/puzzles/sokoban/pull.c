@@ -6,18 +6,22 @@
  * room filled in the one order that does not wall off its back) are easy
  * backwards, where the room is emptied from its door in any order; the
  * strong solvers search both ways (Festival, Sokolution). This search
- * is greedy best-first over (boxes, the player's area) from every area
- * of the solved position, on the cost of a minimum matching of the
- * boxes to the start's box cells by pulls of a box alone; it ends at the
- * start's boxes with the start's player in the area. The answer is the
- * path read back to front, each pull a push, the walks rebuilt by flood.
+ * goes over (boxes, the player's area) from every area of the solved
+ * position, to the start's boxes with the start's player in the area.
+ * Its estimate is a minimum matching of the boxes to the start's box
+ * cells by pulls of a box alone. Its order is fess.c's: feature cells
+ * by the boxes already on start cells, picked round robin (each its best
+ * estimate, then fewest pulls), every other pick the best estimate of
+ * all. Plain greedy on the estimate solved XSokoban 13, 14, 45 and 46 at
+ * 20 s a level; the cells solve those and 26, 35, 41, 71 and 87, which
+ * no forward search solves at 60 s. The answer is the path read back to
+ * front, each pull a push, the walks rebuilt by flood.
  *
  * It needs as many goals as boxes (the solved position is then one box
  * set) and bound.c's matching (its scratch, which levels of at most
  * SOK_MATCH_MAX_BOXES boxes have); on other levels it answers `limit` at
- * once. Running dry proves
- * nothing here either: the caller keeps `impossible` to the forward
- * searches.
+ * once. Running dry proves nothing here either: the caller keeps
+ * `impossible` to the forward searches.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,7 @@ static const char PUSH[4] = {'U', 'D', 'L', 'R'};
 typedef struct pull_kid {
     int i, to, d;
     bool done;
+    uint32_t feat;
 } pull_kid;
 
 /* The backward search's tables, held for one solve. */
@@ -42,6 +47,9 @@ typedef struct sok_pull {
     uint8_t *dead;   /* n: no start cell pulls back to c (SOK_GDIST_INF) */
     int32_t *boxes, *child;
     pull_kid *kids; /* 4 * nb: one expansion's children */
+    uint8_t *start; /* n: a start box cell */
+    sok_fess *open; /* the open lists, by feature cell (fess.c) */
+    uint64_t expanded;
 } sok_pull;
 
 /* Fills row j of the distances: a box alone pushed from start cell s
@@ -80,6 +88,8 @@ static void pull_free(sok_pull *P)
     gs_mem_free(P->dead);
     gs_mem_free(P->boxes);
     gs_mem_free(P->kids);
+    gs_mem_free(P->start);
+    gs_sokoban_fess_free(P->open);
 }
 
 /* Allocates and fills P's tables; false when the budget refuses one. */
@@ -93,8 +103,12 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     P->dead = gs_sokoban_tab_alloc(x, un, false);
     P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * 2 * nb, false);
     P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * nb, false);
-    if (!P->sdist || !P->dead || !P->boxes || !P->kids)
+    P->start = gs_sokoban_tab_alloc(x, un, false);
+    if (!P->sdist || !P->dead || !P->boxes || !P->kids || !P->start)
         return false;
+    memset(P->start, 0, un);
+    for (int j = 0; j < P->nb; j++)
+        P->start[x->start_boxes[j]] = 1;
     P->child = P->boxes + nb;
     for (int j = 0; j < P->nb; j++)
         pull_row(P, j, x->start_boxes[j]);
@@ -124,15 +138,16 @@ static uint32_t pull_cost(sok_pull *P, const int32_t *boxes)
     return gs_sokoban_parent_rows(P->x);
 }
 
-/* The queue's order: the matching first, then the fewest pulls. On the
- * XSokoban levels the other searches miss, the fewest pulls first
- * solved 13, 14, 45 and 46 at 20 s a level, the most first 45 and 46;
- * weighted A* (2 x matching + pulls) none at 10 s, against 13 and 45. */
-#define PULL_SHIFT 24
-static uint64_t pull_prio(uint32_t h, uint64_t g)
+/* The feature cell of boxes: how many stand on start cells (the
+ * packing feature read backwards). The areas shut off the player
+ * (FESS's connectivity) as a second feature solved none of the levels
+ * the cells above add, at 20 s a level. */
+static uint32_t pull_feat(const sok_pull *P, const int32_t *boxes)
 {
-    const uint64_t gmax = ((uint64_t)1 << PULL_SHIFT) - 1;
-    return (uint64_t)h << PULL_SHIFT | (g < gmax ? g : gmax);
+    uint32_t on = 0;
+    for (int i = 0; i < P->nb; i++)
+        on += P->start[boxes[i]];
+    return on;
 }
 
 /* Whether boxes are the start's and the player's area just flooded
@@ -144,25 +159,27 @@ static bool pull_done(const sok_ctx *x, const int32_t *boxes)
                0;
 }
 
-/* Queues the position of `key` from parent by pull direction d, unless
- * known or dead: its matching is that of the last pull_cost (hp) with
- * box slot moved onto `to`, or hp itself for a start (slot < 0). `done`:
- * it is the start. 1 when it is (*goal set), 0 otherwise, or a store's
- * limit or error. */
+/* Stores the position of `key` from parent by pull direction d and,
+ * unless it was known or is dead, queues it in feature cell `feat`: its
+ * matching is that of the last pull_cost (hp) with box slot moved onto
+ * `to`, or hp itself for a start (slot < 0). `done`: it is the start.
+ * 1 when it is (*goal set), 0 otherwise, or a store's limit or error. */
 static int pull_add(sok_pull *P, gs_search *s, const unsigned char *key,
                     uint32_t hp, int slot, int to, uint64_t parent, int d,
-                    uint64_t g, bool done, uint64_t *goal)
+                    uint64_t g, bool done, uint64_t *goal, uint32_t feat)
 {
     uint64_t id;
-    if (gs_search_find(s, key, &id))
-        return 0; /* greedy: a shorter way there changes nothing */
+    /* Known: greedy, a shorter way there changes nothing. The add comes
+     * first, as it also watches the deadline. */
+    int rc = gs_search_add(s, key, parent, (unsigned char)d, &id);
+    if (rc <= 0)
+        return rc;
     uint32_t h = slot < 0 ? hp
                           : gs_sokoban_child_rows(P->x, hp, slot,
                                                   pull_row_of(P, to), true);
     if (h == SOK_INF)
-        return 0;
-    int rc = gs_search_add_prio(s, key, parent, (unsigned char)d, g,
-                                pull_prio(h, g), &id);
+        return 0; /* stored, never expanded */
+    rc = gs_sokoban_fess_push(P->open, feat, id, h, g, false);
     if (rc < 0)
         return rc;
     if (done) {
@@ -192,9 +209,10 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
         for (int t = 0; t < x->n; t++)
             if (x->seen[t] == x->gen)
                 x->mark[t] = 1;
+        bool dn = pull_done(x, P->boxes);
         gs_sokoban_key_pack(x, c, P->boxes);
-        rc = pull_add(P, s, x->key, h, -1, 0, GS_NO_PARENT, 0, 0,
-                      pull_done(x, P->boxes), goal);
+        rc = pull_add(P, s, x->key, h, -1, 0, GS_NO_PARENT, 0, 0, dn, goal,
+                      pull_feat(P, P->boxes));
     }
     for (int c = 0; c < x->n; c++)
         x->mark[c] = 0;
@@ -229,7 +247,8 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
             x->occ[b] = 0;
             x->occ[to] = 1;
             int clo = gs_sokoban_flood(x, pl);
-            P->kids[nk] = (pull_kid){i, to, d, pull_done(x, P->child)};
+            P->kids[nk] = (pull_kid){i, to, d, pull_done(x, P->child),
+                                     pull_feat(P, P->child)};
             gs_sokoban_key_pack(x, clo, P->child);
             unsigned char *k = x->pkeys + (size_t)nk * x->key_size;
             memcpy(k, x->key, x->key_size);
@@ -247,7 +266,7 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     for (int j = 0; j < nk && rc == 0; j++) {
         const pull_kid *k = &P->kids[j];
         rc = pull_add(P, s, x->pkeys + (size_t)j * x->key_size, h, k->i, k->to,
-                      id, k->d, g + 1, k->done, goal);
+                      id, k->d, g + 1, k->done, goal, k->feat);
     }
     return rc;
 }
@@ -298,20 +317,57 @@ static int pull_run(sok_pull *P, gs_search *s, gs_result *res, gs_error *err)
     bool dry = false;
     int rc = pull_starts(P, s, &goal);
     while (rc == 0 && !dry) {
-        rc = gs_search_pop(s, &id);
-        if (rc == 1)
-            rc = pull_expand(P, s, id, gs_search_cost(s, id), &goal);
-        else
+        uint64_t g = 0;
+        rc = gs_sokoban_fess_pop(P->open, &id, &g);
+        if (rc == 1) {
+            P->expanded++;
+            rc = pull_expand(P, s, id, g, &goal);
+        } else {
             dry = rc == 0;
+        }
     }
-    res->expanded = gs_search_expanded(s);
+    res->expanded = P->expanded;
     if (rc == 1)
         return pull_answer(P->x, s, goal, res, err);
     res->status = GS_LIMIT;
-    res->limit = dry ? GS_LIMIT_STATES : gs_search_limit(s);
+    res->limit = dry                             ? GS_LIMIT_STATES
+                 : gs_sokoban_fess_over(P->open) ? GS_LIMIT_MEMORY
+                                                 : gs_search_limit(s);
     if (dry || rc == GS_ELIMIT)
         return GS_OK;
     return gs_error_set(err, rc, "sokoban: out of memory in the search");
+}
+
+/* Opens the store and the open lists within l (the lists a quarter of
+ * its bytes, as fess.c's in search.c) and runs the search: GS_OK with
+ * res filled, or an error. */
+static int pull_search(sok_pull *P, const gs_limits *lim, gs_limits *l,
+                       gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    sok_ctx *x = P->x;
+    P->open = gs_sokoban_fess_new(x, l->max_bytes / 4);
+    if (!P->open)
+        return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
+    gs_sokoban_fess_plain_all(P->open);
+    l->max_bytes -= l->max_bytes / 4;
+    gs_search_config cfg = {
+        .key_size = x->key_size,
+        .queue = GS_QUEUE_FIFO, /* a store: P->open is the queue */
+        .limits = l,
+    };
+    gs_search *s = NULL;
+    int rc = gs_search_new(&cfg, &s);
+    if (rc)
+        return gs_error_set(err, rc, "sokoban: cannot start the search");
+    rc = pull_run(P, s, res, err);
+    gs_progress_add_expanded(lim, P->expanded);
+    if (st) {
+        st->states = gs_search_count(s);
+        st->store_bytes = gs_search_bytes(s);
+        st->table_bytes = x->bytes;
+    }
+    gs_search_free(s);
+    return rc;
 }
 
 int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
@@ -326,37 +382,14 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
     sok_pull P;
     int rc = GS_OK;
     gs_limits l = *lim;
-    uint64_t held = 0;
     bool room = pull_init(x, &P);
-    if (room) {
-        held = x->bytes - before;
-        room = !l.max_bytes || held < l.max_bytes;
-    }
-    if (!room) {
-        res->limit = GS_LIMIT_MEMORY;
-    } else {
+    uint64_t held = x->bytes - before;
+    if (room && (!l.max_bytes || held < l.max_bytes)) {
         if (l.max_bytes)
             l.max_bytes -= held;
-        gs_search_config cfg = {
-            .key_size = x->key_size,
-            .queue = GS_QUEUE_PRIORITY,
-            .limits = &l,
-            .bound_shift = PULL_SHIFT,
-        };
-        gs_search *s = NULL;
-        rc = gs_search_new(&cfg, &s);
-        if (rc) {
-            rc = gs_error_set(err, rc, "sokoban: cannot start the search");
-        } else {
-            rc = pull_run(&P, s, res, err);
-            gs_progress_add_expanded(lim, gs_search_expanded(s));
-            if (st) {
-                st->states = gs_search_count(s);
-                st->store_bytes = gs_search_bytes(s);
-                st->table_bytes = x->bytes;
-            }
-            gs_search_free(s);
-        }
+        rc = pull_search(&P, lim, &l, res, st, err);
+    } else {
+        res->limit = GS_LIMIT_MEMORY;
     }
     pull_free(&P);
     x->bytes = before;

@@ -914,6 +914,10 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
+/* Orders the picks taken greedy's way by the estimate, then the pushes
+ * (the search backwards, pull.c), instead of 2 x estimate + pushes; call
+ * before the first push. */
+void gs_sokoban_fess_plain_all(sok_fess *f);
 /* Sets the open lists' budget (0: no cap), as gs_sokoban_fess_new's
  * max_bytes: a search given the whole budget once its twin is gone. */
 void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes);
