@@ -1369,7 +1369,11 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
             end[i] = end[i - 1] + len;
     }
     int f = SOK_SLICE_FESS, b = SOK_SLICE_PULL;
-    end[b] = end[b - 1] + (span - SOK_ANY_SHORT_NS) / 100 * SOK_PULL_SHARE;
+    /* At most its share of what the slices before leave, too: after a
+     * rearrangement's long A* (600 s) the forward searches keep time. */
+    int64_t past = (span - SOK_ANY_SHORT_NS) / 100 * SOK_PULL_SHARE;
+    int64_t left = (end[SOK_SLICE_DUAL] - end[b - 1]) / 100 * SOK_PULL_SHARE;
+    end[b] = end[b - 1] + (past < left ? past : left);
     end[f] = end[b] > SOK_ANY_SHORT_NS ? end[b] : SOK_ANY_SHORT_NS;
 }
 

@@ -165,7 +165,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * (December 5). At 20 % (10 s), two levels side by side, it missed 14
  * and 46. */
 #ifndef SOK_PULL_SHARE
-#define SOK_PULL_SHARE 25
+#define SOK_PULL_SHARE 40
 #endif
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
