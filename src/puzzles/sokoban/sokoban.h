@@ -158,12 +158,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_SLICE_FESS 5
 #define SOK_SLICE_DUAL 6
 /* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (12.5 s at 60 s). Alone,
- * one level at a time, it solves XSokoban 13, 45, 46 and 14 in 1.0, 4.5,
- * 7.0 and 8.6 s, none of which the other searches solve in 60 s; with
- * it 11, 12 and 19 are solved at 60 s in 10 to 17 s, not 29 to 49 s
- * (December 5). At 20 % (10 s), two levels side by side, it missed 14
- * and 46. */
+ * the table's: this percent of the time past it (20 s at 60 s), and at
+ * most this percent of what the slices before leave. Alone, one level at
+ * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
+ * and 87 (26 in 16.1 s, 46 in 12.2 s), none of which the forward
+ * searches solve in 60 s. XSokoban at 60 s (December 5): 60 of 90 at
+ * 40 %, 58 at 25 % (12.5 s: 46 past its slice); 76, a forward search's
+ * at 58.4 s with the first order's 25 %, is lost at either. */
 #ifndef SOK_PULL_SHARE
 #define SOK_PULL_SHARE 40
 #endif
