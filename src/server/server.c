@@ -192,6 +192,41 @@ static void on_signal(int sig)
     (void)sig;
 }
 
+/* Blocks SIGTERM and SIGINT (sigwait takes them; *set gets both) and
+ * ignores SIGPIPE. A (never run) handler is installed too: as PID 1 in a
+ * container a signal left at SIG_DFL could be discarded by the kernel. */
+static void block_signals(sigset_t *set)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* The ready line on stdout (what scripts wait for), then the settings in
+ * force on stderr. */
+static void announce(const gs_http *h, const gs_server_config *cfg,
+                     const char *addr)
+{
+    printf("listening on %s\n", addr);
+    fflush(stdout);
+    fprintf(stderr,
+            "gridsolve: listening on %s (io threads %u, workers %" PRIu64
+            ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
+            " bytes, max memory %" PRIu64 " bytes of which requests %" PRIu64
+            ", max connections %u)\n",
+            addr, h->io_threads, cfg->workers, cfg->queue, cfg->timeout_ms,
+            cfg->max_body, cfg->max_memory, gs_mem_budget(),
+            h->max_connections);
+}
+
 int gs_server_main(int argc, char **argv)
 {
     gs_server_config cfg;
@@ -220,20 +255,8 @@ int gs_server_main(int argc, char **argv)
      * start, and no request waits for it. */
     gs_cjson_load();
 
-    /* Before any thread exists, so that all of them inherit the mask. A
-     * (never run) handler is installed too: as PID 1 in a container a
-     * signal left at SIG_DFL could be discarded by the kernel. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    /* Before any thread exists, so that all of them inherit the mask. */
+    block_signals(&set);
 
     raise_nofile();
     int fd = open_listener(&cfg, addr, sizeof addr, msg, sizeof msg);
@@ -252,15 +275,7 @@ int gs_server_main(int argc, char **argv)
     /* Ready before announcing it: a client that reacts to the line must
      * find /readyz 200. */
     atomic_store(&h.ready, 1);
-    printf("listening on %s\n", addr);
-    fflush(stdout);
-    fprintf(stderr,
-            "gridsolve: listening on %s (io threads %u, workers %" PRIu64
-            ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
-            " bytes, max memory %" PRIu64 " bytes of which requests %" PRIu64
-            ", max connections %u)\n",
-            addr, h.io_threads, cfg.workers, cfg.queue, cfg.timeout_ms,
-            cfg.max_body, cfg.max_memory, gs_mem_budget(), h.max_connections);
+    announce(&h, &cfg, addr);
 
     while (sigwait(&set, &sig) != 0)
         ;
