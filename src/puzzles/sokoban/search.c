@@ -888,6 +888,56 @@ int64_t gs_sokoban_fess_until(int run, int64_t now, int64_t burst_end,
     return now + fess_turn(run);
 }
 
+/* fess_pair's two runs, their schedule and where they stand. */
+typedef struct sok_pair {
+    sok_frun run[2];
+    int64_t burst_end, alone, solo_turn; /* see fess_pair */
+    bool live[2];
+    int found;       /* the run that answers (solved or the deadline) */
+    bool dry;        /* a run ran dry */
+    uint64_t others; /* states expanded by the runs not answering */
+} sok_pair;
+
+/* Gives run i of p its turn (see fess_pair for the schedule) and acts on
+ * how it ended. GS_OK, or an error (err filled). */
+static int pair_turn(sok_ctx *x, sok_pair *p, int i, const gs_limits *lim,
+                     gs_sokoban_stats *st, gs_error *err)
+{
+    int64_t now = gs_now_ns(), until;
+    if (p->live[0] && p->live[1])
+        until = gs_sokoban_fess_until(i, now, p->burst_end, p->alone);
+    else /* one: it runs to its end */
+        until = p->solo_turn ? now + p->solo_turn : 0;
+    sok_frun *r = &p->run[i];
+    frun_turn(x, r, until);
+    bool last = i == 1 && r->rc == SOK_PAUSED && p->alone == INT64_MAX &&
+                gs_now_ns() >= p->burst_end;
+    if (r->rc < 0 && r->rc != GS_ELIMIT)
+        return gs_error_set(err, r->rc, "sokoban: out of memory in the search");
+    if (r->rc == 1) {
+        p->found = i;
+    } else if (gs_limits_expired(lim)) {
+        /* The deadline: `limit` (a run gone dry proves nothing, its
+         * macros may have skipped the only way). */
+        r->rc = GS_ELIMIT;
+        p->found = i;
+    } else if (r->rc == 0) {
+        /* Ran dry: the other has the same children and macros, so it
+         * would too, only later (SokHard Eiligh: each run expands 563,195
+         * states); the plain search decides now. */
+        p->dry = true;
+        p->live[0] = p->live[1] = false;
+    } else if (r->rc != SOK_PAUSED || last) {
+        /* Refused memory, or its burst was its last turn: its store goes,
+         * and the other may use the whole budget. */
+        p->live[i] = false;
+        frun_close(x, r, lim, NULL, &p->others, st, err);
+        if (p->live[1 - i])
+            frun_budget(&p->run[1 - i], lim->max_bytes);
+    }
+    return GS_OK;
+}
+
 /* `any`'s last slices: the feature-space search by estimate, and with a
  * burst_end or an `alone` before INT64_MAX the one whose cells also pick
  * by weight, on the schedule of gs_sokoban_fess_until (the search by
@@ -919,64 +969,31 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
      * Romy at 10 s, and leaves 109 to it within 0.2 s of before. */
     bool learning = x->learning;
     x->learning = learning && x->perim;
-    sok_frun run[2];
-    memset(run, 0, sizeof run);
+    sok_pair p;
+    memset(&p, 0, sizeof p);
+    p.found = -1;
+    p.burst_end = burst_end;
+    p.alone = alone;
+    p.solo_turn = solo_turn;
     bool pair = burst_end > 0 || alone < INT64_MAX;
     gs_limits each = *lim;
     if (pair && each.max_bytes)
         each.max_bytes /= 2;
-    int rc = frun_open(x, &run[0], &each, false, err);
+    int rc = frun_open(x, &p.run[0], &each, false, err);
     if (!rc && pair)
-        rc = frun_open(x, &run[1], &each, true, err);
-    bool live[2] = {!rc, !rc && pair};
-    int found = -1;
-    bool dry = false;    /* a run ran dry */
-    uint64_t others = 0; /* states expanded by the runs not answering */
-    while (!rc && found < 0 && (live[0] || live[1])) {
-        for (int i = 0; i < 2 && !rc && found < 0; i++) {
-            if (!live[i])
-                continue;
-            int64_t now = gs_now_ns(), until;
-            if (live[0] && live[1])
-                until = gs_sokoban_fess_until(i, now, burst_end, alone);
-            else /* one: it runs to its end */
-                until = solo_turn ? now + solo_turn : 0;
-            frun_turn(x, &run[i], until);
-            int r = run[i].rc;
-            bool last = i == 1 && r == SOK_PAUSED && alone == INT64_MAX &&
-                        gs_now_ns() >= burst_end;
-            if (r < 0 && r != GS_ELIMIT) {
-                rc = gs_error_set(err, r,
-                                  "sokoban: out of memory in the search");
-            } else if (r == 1) {
-                found = i;
-            } else if (gs_limits_expired(lim)) {
-                /* The deadline: `limit` (a run gone dry proves nothing,
-                 * its macros may have skipped the only way). */
-                run[i].rc = GS_ELIMIT;
-                found = i;
-            } else if (r == 0) {
-                /* Ran dry: the other has the same children and macros, so
-                 * it would too, only later (SokHard Eiligh: each run
-                 * expands 563,195 states); the plain search decides now. */
-                dry = true;
-                live[0] = live[1] = false;
-            } else if (r != SOK_PAUSED || last) {
-                /* Refused memory, or its burst was its last turn: its
-                 * store goes, and the other may use the whole budget. */
-                live[i] = false;
-                frun_close(x, &run[i], lim, NULL, &others, st, err);
-                if (live[1 - i])
-                    frun_budget(&run[1 - i], lim->max_bytes);
-            }
-        }
-    }
+        rc = frun_open(x, &p.run[1], &each, true, err);
+    p.live[0] = !rc;
+    p.live[1] = !rc && pair;
+    while (!rc && p.found < 0 && (p.live[0] || p.live[1]))
+        for (int i = 0; i < 2 && !rc && p.found < 0; i++)
+            if (p.live[i])
+                rc = pair_turn(x, &p, i, lim, st, err);
     for (int i = 0; i < 2; i++)
-        if (i != found)
-            frun_close(x, &run[i], lim, NULL, &others, st, err);
-    if (!rc && found >= 0) {
-        rc = frun_close(x, &run[found], lim, res, NULL, st, err);
-    } else if (!rc && dry) {
+        if (i != p.found)
+            frun_close(x, &p.run[i], lim, NULL, &p.others, st, err);
+    if (!rc && p.found >= 0) {
+        rc = frun_close(x, &p.run[p.found], lim, res, NULL, st, err);
+    } else if (!rc && p.dry) {
         /* A run ran dry, but its macros may have skipped the only way:
          * the plain search decides. */
         x->tunnels = false;
@@ -987,7 +1004,7 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
         res->status = GS_LIMIT; /* refused memory */
         res->limit = GS_LIMIT_MEMORY;
     }
-    res->expanded += others;
+    res->expanded += p.others;
     x->tunnels = false;
     x->goal_macros = false;
     x->learning = learning;
