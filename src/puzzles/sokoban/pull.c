@@ -47,7 +47,8 @@ typedef struct sok_pull {
     uint8_t *dead;   /* n: no start cell pulls back to c (SOK_GDIST_INF) */
     int32_t *boxes, *child;
     pull_kid *kids; /* 4 * nb: one expansion's children */
-    uint8_t *start; /* n: a start box cell */
+    uint8_t *cellf; /* n: PULL_START, PULL_DOOR bits */
+    bool doors;     /* the cells keyed by the boxes on PULL_DOOR too */
     sok_fess *open; /* the open lists, by feature cell (fess.c) */
     uint64_t expanded;
 } sok_pull;
@@ -88,8 +89,26 @@ static void pull_free(sok_pull *P)
     gs_mem_free(P->dead);
     gs_mem_free(P->boxes);
     gs_mem_free(P->kids);
-    gs_mem_free(P->start);
+    gs_mem_free(P->cellf);
     gs_sokoban_fess_free(P->open);
+}
+
+#define PULL_START 1 /* a start box cell */
+#define PULL_DOOR                                                              \
+    2 /* floor walled on both sides across one axis, open                      \
+         along it: a box there parts the rooms either side */
+
+/* Marks the cells of x in f (n bytes): PULL_START, PULL_DOOR. */
+static void pull_cells(const sok_ctx *x, uint8_t *f)
+{
+    for (int c = 0; c < x->n; c++) {
+        const int32_t *nb = x->nb + c * 4;
+        bool vert = nb[2] < 0 && nb[3] < 0 && nb[0] >= 0 && nb[1] >= 0;
+        bool horiz = nb[0] < 0 && nb[1] < 0 && nb[2] >= 0 && nb[3] >= 0;
+        f[c] = vert || horiz ? PULL_DOOR : 0;
+    }
+    for (int j = 0; j < x->nboxes; j++)
+        f[x->start_boxes[j]] |= PULL_START;
 }
 
 /* Allocates and fills P's tables; false when the budget refuses one. */
@@ -103,12 +122,10 @@ static bool pull_init(sok_ctx *x, sok_pull *P)
     P->dead = gs_sokoban_tab_alloc(x, un, false);
     P->boxes = gs_sokoban_tab_alloc(x, sizeof *P->boxes * 2 * nb, false);
     P->kids = gs_sokoban_tab_alloc(x, sizeof *P->kids * 4 * nb, false);
-    P->start = gs_sokoban_tab_alloc(x, un, false);
-    if (!P->sdist || !P->dead || !P->boxes || !P->kids || !P->start)
+    P->cellf = gs_sokoban_tab_alloc(x, un, false);
+    if (!P->sdist || !P->dead || !P->boxes || !P->kids || !P->cellf)
         return false;
-    memset(P->start, 0, un);
-    for (int j = 0; j < P->nb; j++)
-        P->start[x->start_boxes[j]] = 1;
+    pull_cells(x, P->cellf);
     P->child = P->boxes + nb;
     for (int j = 0; j < P->nb; j++)
         pull_row(P, j, x->start_boxes[j]);
@@ -139,15 +156,18 @@ static uint32_t pull_cost(sok_pull *P, const int32_t *boxes)
 }
 
 /* The feature cell of boxes: how many stand on start cells (the
- * packing feature read backwards). The areas shut off the player
- * (FESS's connectivity) as a second feature solved none of the levels
- * the cells above add, at 20 s a level. */
+ * packing feature read backwards) and, with P->doors, how many stand in
+ * one-wide passages off them (FESS's room connectivity, as fess.c
+ * counts it). The areas shut off the player (FESS's connectivity) as a
+ * feature solved none of the levels the cells add, at 20 s a level. */
 static uint32_t pull_feat(const sok_pull *P, const int32_t *boxes)
 {
-    uint32_t on = 0;
-    for (int i = 0; i < P->nb; i++)
-        on += P->start[boxes[i]];
-    return on;
+    uint32_t on = 0, doors = 0;
+    for (int i = 0; i < P->nb; i++) {
+        on += P->cellf[boxes[i]] & PULL_START;
+        doors += (P->cellf[boxes[i]] & (PULL_START | PULL_DOOR)) == PULL_DOOR;
+    }
+    return P->doors ? on << 8 | (doors < 0xff ? doors : 0xff) : on;
 }
 
 /* Whether boxes are the start's and the player's area just flooded
@@ -370,8 +390,8 @@ static int pull_search(sok_pull *P, const gs_limits *lim, gs_limits *l,
     return rc;
 }
 
-int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                    gs_sokoban_stats *st, gs_error *err)
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, bool doors,
+                    gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     res->status = GS_LIMIT;
     res->limit = GS_LIMIT_STATES;
@@ -383,6 +403,7 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
     int rc = GS_OK;
     gs_limits l = *lim;
     bool room = pull_init(x, &P);
+    P.doors = doors;
     uint64_t held = x->bytes - before;
     if (room && (!l.max_bytes || held < l.max_bytes)) {
         if (l.max_bytes)

@@ -1461,7 +1461,19 @@ static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
 static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
                       gs_sokoban_stats *st, gs_error *err)
 {
-    int rc = gs_sokoban_pull(x, part, res, st, err);
+    /* Its cells by the boxes on start cells first, then, for the last
+     * SOK_PULL_DOORS_SHARE percent, also by the boxes in passages. */
+    gs_limits first = *part;
+    first.deadline_ns = deadline_share(gs_now_ns(), part->deadline_ns,
+                                       100 - SOK_PULL_DOORS_SHARE);
+    int rc = gs_sokoban_pull(x, &first, false, res, st, err);
+    if (rc == GS_OK && res->status != GS_SOLVED && !gs_limits_expired(part)) {
+        uint64_t expanded = res->expanded;
+        gs_result_clear(res);
+        res->pushes = -1;
+        rc = gs_sokoban_pull(x, part, true, res, st, err);
+        res->expanded += expanded;
+    }
     if (rc == GS_OK && res->status != GS_SOLVED) {
         res->status = GS_LIMIT;
         res->limit = GS_LIMIT_TIME;
@@ -1603,7 +1615,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
                        g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY_PULL) {
-        rc = gs_sokoban_pull(&x, &slim, res, st, err);
+        rc = gs_sokoban_pull(&x, &slim, g->pull_doors, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

@@ -61,6 +61,8 @@ typedef struct gs_sokoban {
     bool macros_alone;    /* tests: SOK_ANY without a deadline answers with the
                            * macro search's own end (impossible when it ran
                            * dry), not the plain search's */
+    bool pull_doors;      /* tests: SOK_ANY_PULL with its cells also keyed by
+                           * the boxes in passages (gs_sokoban_pull) */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -158,7 +160,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_SLICE_FESS 5
 #define SOK_SLICE_DUAL 6
 /* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (20 s at 60 s), and at
+ * the table's: this percent of the time past it (23 s at 60 s), and at
  * most this percent of what the slices before leave. Alone, one level at
  * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
  * and 87 (26 in 16.1 s, 46 in 12.2 s), none of which the forward
@@ -166,7 +168,14 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * 40 %, 58 at 25 % (12.5 s: 46 past its slice); 76, a forward search's
  * at 58.4 s with the first order's 25 %, is lost at either. */
 #ifndef SOK_PULL_SHARE
-#define SOK_PULL_SHARE 40
+#define SOK_PULL_SHARE 46
+#endif
+/* The search backwards' second order (its cells also by the boxes in
+ * passages) has the last this percent of its slice (3 s of 23 at 60 s):
+ * alone it solves XSokoban 43 and 44 in 1.9 and 1.0 s, which no other
+ * search solves in 60 s, and 22 in 11.7 s; the first misses all three. */
+#ifndef SOK_PULL_DOORS_SHARE
+#define SOK_PULL_DOORS_SHARE 13
 #endif
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
@@ -622,12 +631,14 @@ int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
                        gs_sokoban_stats *st, gs_error *err);
 
 /* pull.c */
-/* `any`'s search backwards: greedy over pulls from the solved position to
- * the start, within lim. GS_OK with res solved or a limit (also when it
- * ran dry, which proves nothing, or the level has more goals than
- * boxes); st (may be NULL) gets its store's size. An error otherwise. */
-int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, gs_result *res,
-                    gs_sokoban_stats *st, gs_error *err);
+/* `any`'s search backwards: over pulls from the solved position to the
+ * start, within lim, in feature cells by the boxes on start cells and,
+ * with doors, by the boxes in one-wide passages too. GS_OK with res
+ * solved or a limit (also when it ran dry, which proves nothing, or the
+ * level has more goals than boxes); st (may be NULL) gets its store's
+ * size. An error otherwise. */
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, bool doors,
+                    gs_result *res, gs_sokoban_stats *st, gs_error *err);
 
 /* deadlock.c */
 /* Whether the box just pushed onto `to` froze itself or a neighbour off
