@@ -14,8 +14,10 @@
  * estimate, then fewest pulls), every other pick the best estimate of
  * all. Plain greedy on the estimate solved XSokoban 13, 14, 45 and 46 at
  * 20 s a level; the cells solve those and 26, 35, 41, 71 and 87, which
- * no forward search solves at 60 s. The answer is the path read back to
- * front, each pull a push, the walks rebuilt by flood.
+ * no forward search solves at 60 s. Cells also keyed by the boxes in
+ * one-wide passages (`doors`) solve 22, 43 and 44 instead. The answer is
+ * the path read back to front, each pull a push, the walks rebuilt by
+ * flood.
  *
  * It needs as many goals as boxes (the solved position is then one box
  * set) and bound.c's matching (its scratch, which levels of at most
