@@ -164,9 +164,11 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * most this percent of what the slices before leave. Alone, one level at
  * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
  * and 87 (26 in 16.1 s, 46 in 12.2 s), none of which the forward
- * searches solve in 60 s. XSokoban at 60 s (December 5): 60 of 90 at
- * 40 %, 58 at 25 % (12.5 s: 46 past its slice); 76, a forward search's
- * at 58.4 s with the first order's 25 %, is lost at either. */
+ * searches solve in 60 s. XSokoban at 60 s (December 5): 62 of 90 at
+ * 46 % with the second order below, 60 at 40 % without it, 58 at 25 %
+ * (12.5 s: 46 past its slice); 76, a forward search's at 58.4 s with the
+ * first order's 25 %, is lost at each, and 18 and 75 come at 55 s at
+ * 46 %. */
 #ifndef SOK_PULL_SHARE
 #define SOK_PULL_SHARE 46
 #endif
