@@ -139,18 +139,20 @@ sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes)
     }
     f->bytes =
         (f->index_mask + 1) * sizeof *f->index + (size_t)x->n + nodes * 12;
-    /* A door: floor with walls on both sides across one axis and open
-     * along it. A box parked there shuts the rooms on either side off
-     * each other (FESS's room connectivity, counted cheaply). */
-    for (int c = 0; c < x->n; c++) {
-        if (x->goal[c])
-            continue;
-        const int32_t *nb = x->nb + c * 4;
-        bool vert = nb[2] < 0 && nb[3] < 0 && nb[0] >= 0 && nb[1] >= 0;
-        bool horiz = nb[0] < 0 && nb[1] < 0 && nb[2] >= 0 && nb[3] >= 0;
-        f->door[c] = vert || horiz;
-    }
+    /* A door: a passage off the goals. A box parked there shuts the
+     * rooms on either side off each other (FESS's room connectivity,
+     * counted cheaply). */
+    for (int c = 0; c < x->n; c++)
+        f->door[c] = !x->goal[c] && gs_sokoban_fess_passage(x, c);
     return f;
+}
+
+bool gs_sokoban_fess_passage(const sok_ctx *x, int c)
+{
+    const int32_t *nb = x->nb + c * 4;
+    bool vert = nb[2] < 0 && nb[3] < 0 && nb[0] >= 0 && nb[1] >= 0;
+    bool horiz = nb[0] < 0 && nb[1] < 0 && nb[2] >= 0 && nb[3] >= 0;
+    return vert || horiz;
 }
 
 /* Where a feature key keeps the connectivity feature, and its largest

@@ -95,20 +95,16 @@ static void pull_free(sok_pull *P)
     gs_sokoban_fess_free(P->open);
 }
 
-#define PULL_START 1 /* a start box cell */
-#define PULL_DOOR                                                              \
-    2 /* floor walled on both sides across one axis, open                      \
-         along it: a box there parts the rooms either side */
+/* Bits of a cell (sok_pull.cellf): a start box cell; a one-wide passage
+ * (gs_sokoban_fess_passage). */
+#define PULL_START 1
+#define PULL_DOOR 2
 
 /* Marks the cells of x in f (n bytes): PULL_START, PULL_DOOR. */
 static void pull_cells(const sok_ctx *x, uint8_t *f)
 {
-    for (int c = 0; c < x->n; c++) {
-        const int32_t *nb = x->nb + c * 4;
-        bool vert = nb[2] < 0 && nb[3] < 0 && nb[0] >= 0 && nb[1] >= 0;
-        bool horiz = nb[0] < 0 && nb[1] < 0 && nb[2] >= 0 && nb[3] >= 0;
-        f[c] = vert || horiz ? PULL_DOOR : 0;
-    }
+    for (int c = 0; c < x->n; c++)
+        f[c] = gs_sokoban_fess_passage(x, c) ? PULL_DOOR : 0;
     for (int j = 0; j < x->nboxes; j++)
         f[x->start_boxes[j]] |= PULL_START;
 }

@@ -911,6 +911,9 @@ typedef struct sok_fess sok_fess;
 /* The open lists of a feature-space search over x's level, allowed
  * max_bytes (0: no cap) for themselves; NULL when out of memory. */
 sok_fess *gs_sokoban_fess_new(const sok_ctx *x, uint64_t max_bytes);
+/* Whether floor cell c is a one-wide passage: walled on both sides across
+ * one axis, open along it (a box there parts the rooms either side). */
+bool gs_sokoban_fess_passage(const sok_ctx *x, int c);
 void gs_sokoban_fess_free(sok_fess *f);
 /* The feature cell of a state with boxes, pen boxes out of packing order
  * and `regions` areas of free cells (gs_sokoban_regions), packed in one
