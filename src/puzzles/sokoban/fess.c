@@ -390,10 +390,7 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
             f->done[e.id] = 1;
             f->cur_w = f->wt[e.id];
             *id = e.id;
-            /* g: the pushes are not in this heap's key; the caller's
-             * costs only order states, so the estimate's slack will do. */
-            uint32_t fv = e.prio >> 16, h = e.prio & 0xffff;
-            *g = f->plain_all ? f->gv[e.id] : fv > 2 * h ? fv - 2 * h : 0;
+            *g = f->gv[e.id];
             return 1;
         }
     }
