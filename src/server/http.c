@@ -853,37 +853,10 @@ static void answer_cached(req *r, const char *ctype, const char *body,
         answer_static(r, MHD_HTTP_OK, ctype, body, len);
 }
 
-/* The GET-only routes. Returns true when url is one of them. */
-static bool route_get(req *r, const char *url, const char *method)
+/* Answers a GET of a fixed resource (r->route set). */
+static void answer_get(req *r)
 {
-    static const struct {
-        const char *path;
-        enum gs_route route;
-    } routes[] = {
-        {"/healthz", GS_ROUTE_HEALTHZ},
-        {"/readyz", GS_ROUTE_READYZ},
-        {"/puzzles", GS_ROUTE_PUZZLES},
-        {"/metrics", GS_ROUTE_METRICS},
-        {"/openapi.yaml", GS_ROUTE_OPENAPI},
-        {"/version", GS_ROUTE_VERSION},
-        {"/", GS_ROUTE_INDEX},
-    };
     static const char healthy[] = "{\"status\":\"ok\"}\n";
-    size_t i = 0, n = sizeof routes / sizeof routes[0];
-
-    while (i < n && strcmp(url, routes[i].path) != 0)
-        i++;
-    if (i == n)
-        return false;
-    r->route = routes[i].route;
-    if (is_options(method)) {
-        set_preflight(r, ALLOW_GET);
-        return true;
-    }
-    if (!is_get(method)) {
-        set_not_allowed(r, ALLOW_GET);
-        return true;
-    }
     switch (r->route) {
     case GS_ROUTE_HEALTHZ:
         answer_static(r, MHD_HTTP_OK, "application/json", healthy,
@@ -921,6 +894,36 @@ static bool route_get(req *r, const char *url, const char *method)
                       "public, max-age=300");
         break;
     }
+}
+
+/* The GET-only routes. Returns true when url is one of them. */
+static bool route_get(req *r, const char *url, const char *method)
+{
+    static const struct {
+        const char *path;
+        enum gs_route route;
+    } routes[] = {
+        {"/healthz", GS_ROUTE_HEALTHZ},
+        {"/readyz", GS_ROUTE_READYZ},
+        {"/puzzles", GS_ROUTE_PUZZLES},
+        {"/metrics", GS_ROUTE_METRICS},
+        {"/openapi.yaml", GS_ROUTE_OPENAPI},
+        {"/version", GS_ROUTE_VERSION},
+        {"/", GS_ROUTE_INDEX},
+    };
+    size_t i = 0, n = sizeof routes / sizeof routes[0];
+
+    while (i < n && strcmp(url, routes[i].path) != 0)
+        i++;
+    if (i == n)
+        return false;
+    r->route = routes[i].route;
+    if (is_options(method))
+        set_preflight(r, ALLOW_GET);
+    else if (!is_get(method))
+        set_not_allowed(r, ALLOW_GET);
+    else
+        answer_get(r);
     return true;
 }
 
@@ -1059,6 +1062,51 @@ static void known_puzzles(char *buf, size_t len)
     }
 }
 
+/* The solve's Content-Type: JSON, or text/plain (r->text) for judge
+ * mode. False when a 415 is stored. */
+static bool check_media_type(req *r)
+{
+    const char *ct = r->hd.content_type;
+    char shown[96];
+    if (!ct) {
+        set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+                    "missing Content-Type; use application/json (JSON "
+                    "mode) or text/plain (judge mode)");
+        return false;
+    }
+    if (media_type_is(ct, "text/plain")) {
+        r->text = true;
+    } else if (!media_type_is(ct, "application/json")) {
+        printable_copy(shown, sizeof shown, ct);
+        set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported Content-Type '%s'; use application/json "
+                    "(JSON mode) or text/plain (judge mode)",
+                    shown);
+        return false;
+    }
+    return true;
+}
+
+/* A declared Content-Length past the body limit is refused before the
+ * body is read. False when a 413 is stored. */
+static bool check_length(req *r)
+{
+    const char *cl = r->hd.content_length;
+    if (!cl)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(cl, &end, 10);
+    if (errno == ERANGE || (!*end && v > r->h->cfg->max_body)) {
+        set_problem(r, MHD_HTTP_CONTENT_TOO_LARGE,
+                    "body of %.32s bytes exceeds the limit of %" PRIu64
+                    " bytes",
+                    cl, r->h->cfg->max_body);
+        return false;
+    }
+    return true;
+}
+
 /* Header checks of POST /solve/{puzzle}. True when the body should be read;
  * false when a response is already stored. */
 static bool route_solve(req *r, const char *name, const char *method)
@@ -1085,40 +1133,12 @@ static bool route_solve(req *r, const char *name, const char *method)
         set_not_allowed(r, ALLOW_POST);
         return false;
     }
-    const char *ct = r->hd.content_type;
-    char shown[96];
-    if (!ct) {
-        set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
-                    "missing Content-Type; use application/json (JSON "
-                    "mode) or text/plain (judge mode)");
-        return false;
-    }
-    if (media_type_is(ct, "text/plain")) {
-        r->text = true;
-    } else if (!media_type_is(ct, "application/json")) {
-        printable_copy(shown, sizeof shown, ct);
-        set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported Content-Type '%s'; use application/json "
-                    "(JSON mode) or text/plain (judge mode)",
-                    shown);
-        return false;
-    }
-    if (!check_query(r, p) || (r->text && !read_query(r)))
+    if (!check_media_type(r) || !check_query(r, p) ||
+        (r->text && !read_query(r)))
         return false;
     r->wants_stream = accepts_event_stream(r->hd.accept);
-    const char *cl = r->hd.content_length;
-    if (cl) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(cl, &end, 10);
-        if (errno == ERANGE || (!*end && v > h->cfg->max_body)) {
-            set_problem(r, MHD_HTTP_CONTENT_TOO_LARGE,
-                        "body of %.32s bytes exceeds the limit of %" PRIu64
-                        " bytes",
-                        cl, h->cfg->max_body);
-            return false;
-        }
-    }
+    if (!check_length(r))
+        return false;
     if (atomic_load(&h->draining)) {
         set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
                     "server is shutting down and takes no new solves");

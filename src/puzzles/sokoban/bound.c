@@ -114,6 +114,56 @@ static void group_bfs(sok_ctx *x, int gi)
     }
 }
 
+/* Allocates the matching's scratch (the Hungarian method's rows and
+ * columns, the square problem's duals, the kept assignments); false
+ * when one allocation failed. */
+static bool matching_scratch(sok_ctx *x)
+{
+    size_t ng = (size_t)x->ngoals, nb = (size_t)x->nboxes;
+    x->prow = gs_sokoban_tab_alloc(x, sizeof *x->prow * nb, false);
+    x->crow = gs_sokoban_tab_alloc(x, sizeof *x->crow * nb, false);
+    x->hu = gs_sokoban_tab_alloc(x, sizeof *x->hu * (ng + 1), false);
+    x->hv = gs_sokoban_tab_alloc(x, sizeof *x->hv * (ng + 1), false);
+    x->hminv = gs_sokoban_tab_alloc(x, sizeof *x->hminv * (ng + 1), false);
+    x->hp = gs_sokoban_tab_alloc(x, sizeof *x->hp * (ng + 1), false);
+    x->hway = gs_sokoban_tab_alloc(x, sizeof *x->hway * (ng + 1), false);
+    x->hused = gs_sokoban_tab_alloc(x, ng + 1, false);
+    x->hzero = gs_sokoban_tab_alloc(x, sizeof *x->hzero * ng, true);
+    x->hcols = gs_sokoban_tab_alloc(x, sizeof *x->hcols * 3 * (ng + 1), false);
+    x->assign = gs_sokoban_tab_alloc(x, sizeof *x->assign * nb, false);
+    x->passign = gs_sokoban_tab_alloc(x, sizeof *x->passign * nb, false);
+    if (!x->prow || !x->crow || !x->hu || !x->hv || !x->hminv || !x->hp ||
+        !x->hway || !x->hused || !x->hzero || !x->hcols || !x->assign ||
+        !x->passign)
+        return false;
+    if (x->ngoals <= SOK_SQUARE_MAX_GOALS) {
+        x->su = gs_sokoban_tab_alloc(x, sizeof *x->su * (ng + 1), false);
+        x->sv = gs_sokoban_tab_alloc(x, sizeof *x->sv * (ng + 1), false);
+        x->sp = gs_sokoban_tab_alloc(x, sizeof *x->sp * (ng + 1), false);
+        if (!x->su || !x->sv || !x->sp)
+            return false;
+    }
+    return true;
+}
+
+/* Fills the distance tables, goal by goal, until lim's deadline: 1 when
+ * done, 0 when the deadline passed first, -1 when out of memory. */
+static int matching_tables(sok_ctx *x, const gs_limits *lim)
+{
+    uint8_t *scratch = x->plab ? NULL : malloc((size_t)x->n);
+    if (!x->plab && !scratch)
+        return -1;
+    bool done = init_groups(x, lim, scratch);
+    free(scratch);
+    for (int gi = 0; gi < x->ngoals && done; gi++) {
+        if (gs_limits_expired(lim))
+            done = false;
+        else
+            group_bfs(x, gi);
+    }
+    return done;
+}
+
 /* Sets up the per-goal distance tables and the matching scratch when the
  * level is small enough; otherwise the bound is the sum of nearest-goal
  * distances. The tables can take long on a big level, so past the
@@ -138,44 +188,11 @@ bool gs_sokoban_init_matching(sok_ctx *x, const gs_limits *lim)
             return false;
     }
     x->gqueue = gs_sokoban_tab_alloc(x, sizeof *x->gqueue * un * 4, false);
-    x->prow =
-        gs_sokoban_tab_alloc(x, sizeof *x->prow * (size_t)x->nboxes, false);
-    x->crow =
-        gs_sokoban_tab_alloc(x, sizeof *x->crow * (size_t)x->nboxes, false);
-    x->hu = gs_sokoban_tab_alloc(x, sizeof *x->hu * (ng + 1), false);
-    x->hv = gs_sokoban_tab_alloc(x, sizeof *x->hv * (ng + 1), false);
-    x->hminv = gs_sokoban_tab_alloc(x, sizeof *x->hminv * (ng + 1), false);
-    x->hp = gs_sokoban_tab_alloc(x, sizeof *x->hp * (ng + 1), false);
-    x->hway = gs_sokoban_tab_alloc(x, sizeof *x->hway * (ng + 1), false);
-    x->hused = gs_sokoban_tab_alloc(x, ng + 1, false);
-    x->hzero = gs_sokoban_tab_alloc(x, sizeof *x->hzero * ng, true);
-    x->hcols = gs_sokoban_tab_alloc(x, sizeof *x->hcols * 3 * (ng + 1), false);
-    x->assign =
-        gs_sokoban_tab_alloc(x, sizeof *x->assign * (size_t)x->nboxes, false);
-    x->passign =
-        gs_sokoban_tab_alloc(x, sizeof *x->passign * (size_t)x->nboxes, false);
-    if (!x->gdist || !x->pgrp || !x->gqueue || !x->prow || !x->crow || !x->hu ||
-        !x->hv || !x->hminv || !x->hp || !x->hway || !x->hused || !x->hzero ||
-        !x->hcols || !x->assign || !x->passign)
+    if (!x->gdist || !x->pgrp || !x->gqueue || !matching_scratch(x))
         return false;
-    if (x->ngoals <= SOK_SQUARE_MAX_GOALS) {
-        x->su = gs_sokoban_tab_alloc(x, sizeof *x->su * (ng + 1), false);
-        x->sv = gs_sokoban_tab_alloc(x, sizeof *x->sv * (ng + 1), false);
-        x->sp = gs_sokoban_tab_alloc(x, sizeof *x->sp * (ng + 1), false);
-        if (!x->su || !x->sv || !x->sp)
-            return false;
-    }
-    uint8_t *scratch = x->plab ? NULL : malloc(un);
-    if (!x->plab && !scratch)
+    int done = matching_tables(x, lim);
+    if (done < 0)
         return false;
-    bool done = init_groups(x, lim, scratch);
-    free(scratch);
-    for (int gi = 0; gi < x->ngoals && done; gi++) {
-        if (gs_limits_expired(lim))
-            done = false;
-        else
-            group_bfs(x, gi);
-    }
     if (!done) {
         gs_mem_free(x->gdist);
         x->gdist = NULL;

@@ -489,14 +489,11 @@ void gs_sokoban_learn_start(sok_ctx *x)
     }
 }
 
-bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
+/* The cluster of the box on `to` into cl: boxes joined to it by sides
+ * or corners, nearest first (breadth-first), at most SOK_LEARN_MAX, then
+ * sorted by cell; returns how many, or 0 when every one is on a goal. */
+static int learn_cluster(const sok_ctx *x, int to, int32_t *cl)
 {
-    struct sok_learn *L = x->learn;
-    if (!L || !L->on)
-        return false;
-    /* The cluster: boxes joined to the pushed one by sides or corners,
-     * nearest first (breadth-first), at most SOK_LEARN_MAX. */
-    int32_t cl[SOK_LEARN_MAX];
     int m = 0;
     bool off = false;
     cl[m++] = to;
@@ -515,15 +512,48 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
     }
     for (int i = 0; i < m; i++)
         off = off || !x->goal[cl[i]];
-    if (m < 2 || !off || !learn_tables(L))
-        return false;
-    /* Sorted cells and the player's area among them alone. */
+    if (!off)
+        return 0;
     for (int i = 1; i < m; i++)
         for (int j = i; j > 0 && cl[j - 1] > cl[j]; j--) {
             int32_t t = cl[j];
             cl[j] = cl[j - 1];
             cl[j - 1] = t;
         }
+    return m;
+}
+
+/* Searches the cluster of key k (its player's area found) for the first
+ * time, the player on pl, and records what it found; whether dead. */
+static bool learn_search(sok_ctx *x, struct sok_learn *L, learn_key *k, int pl)
+{
+    L->tests++;
+    learn_key s = *k;
+    s.v[1] = (uint32_t)pl | SOK_LEARN_EXACT;
+    int rc = sub_search(x, L, &s);
+    if (rc == 1) {
+        L->dead++;
+        return true; /* the table holds k and its boxes' entry now */
+    }
+    if (rc < 0)
+        L->unknown++;
+    tab_put(L, k); /* alive, or not known: not searched again */
+    k->v[1] = SOK_LEARN_SET;
+    if (!tab_slot(L, k)->v[0])
+        tab_put(L, k); /* the boxes' first search: alive */
+    return false;
+}
+
+bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
+{
+    struct sok_learn *L = x->learn;
+    if (!L || !L->on)
+        return false;
+    int32_t cl[SOK_LEARN_MAX];
+    int m = learn_cluster(x, to, cl);
+    if (m < 2 || !learn_tables(L))
+        return false;
+    /* The sorted cells, then the player's area among them alone. */
     learn_key k;
     memset(&k, 0, sizeof k);
     k.v[0] = (uint32_t)m;
@@ -550,19 +580,5 @@ bool gs_sokoban_learn_dead(sok_ctx *x, int to, int pl)
         L->hits++;
         return (e->v[0] & SOK_LEARN_DEAD) != 0;
     }
-    L->tests++;
-    learn_key s = k;
-    s.v[1] = (uint32_t)pl | SOK_LEARN_EXACT;
-    int rc = sub_search(x, L, &s);
-    if (rc == 1) {
-        L->dead++;
-        return true; /* the table holds k and its boxes' entry now */
-    }
-    if (rc < 0)
-        L->unknown++;
-    tab_put(L, &k); /* alive, or not known: not searched again */
-    k.v[1] = SOK_LEARN_SET;
-    if (!tab_slot(L, &k)->v[0])
-        tab_put(L, &k); /* the boxes' first search: alive */
-    return false;
+    return learn_search(x, L, &k, pl);
 }

@@ -285,6 +285,66 @@ static bool walls_off(const sok_ctx *x, int area, int to, uint32_t layer)
     return false;
 }
 
+/* The sides of a box on c that the player reaches from side `side`,
+ * with the box on `to` lifted: read off the analysis of the position
+ * before the push (a box path starting back on `from` aside), else by
+ * a flood. */
+static unsigned macro_sides(sok_ctx *x, int c, int side, int from)
+{
+    unsigned sides = from >= 0
+                         ? gs_sokoban_zone_sides(x, &x->zone, c, from, side)
+                         : SOK_SIDES_UNKNOWN;
+    if (sides == SOK_SIDES_UNKNOWN) {
+        x->occ[c] = 1;
+        sides = gs_sokoban_box_sides(x, c, side);
+        x->occ[c] = 0;
+    }
+    return sides;
+}
+
+/* Breadth-first over (box cell, side of the player) in goal area `area`
+ * from node root (the box on `to`, x->occ without it): the box moves,
+ * the player walks around it between pushes. Returns the node on the
+ * goal of the highest layer, the fewest pushes away, with *best_key its
+ * layer << 16 | pushes (root and *best_key's start when none beats it). */
+static int macro_bfs(sok_ctx *x, int to, int root, int area, int from,
+                     uint32_t *best_key)
+{
+    int head = 0, tail = 0, best = root;
+    x->gmseen[root] = x->gmgen;
+    x->gmpar[root] = -1;
+    x->gmdep[root] = 0;
+    x->gmq[tail++] = root;
+    while (head < tail) {
+        int v = x->gmq[head++], c = x->rcell[v / 4];
+        unsigned sides = macro_sides(x, c, v % 4, from);
+        for (int d = 0; d < 4; d++) {
+            int t = x->nb[c * 4 + d];
+            if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] ||
+                x->garea[t] != area)
+                continue;
+            int w = x->rindex[t] * 4 + (d ^ 1);
+            if (x->gmseen[w] == x->gmgen)
+                continue;
+            x->gmseen[w] = x->gmgen;
+            x->gmpar[w] = v;
+            x->gmdep[w] = x->gmdep[v] < 0xffff ? x->gmdep[v] + 1 : 0xffff;
+            x->gmq[tail++] = w;
+            /* The box back on `to` from another side is no move: the
+             * child would keep the push's cell but not its player. */
+            if (!x->goal[t])
+                continue;
+            uint32_t key =
+                (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
+            if (key > *best_key && t != to) {
+                *best_key = key;
+                best = w;
+            }
+        }
+    }
+    return best;
+}
+
 int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int from, int *node,
                           int *player)
 {
@@ -304,53 +364,11 @@ int gs_sokoban_goal_macro(sok_ctx *x, int to, int pl, int from, int *node,
         x->gmgen = 1;
     }
     /* A room's floor is no place to end on: any goal beats it. */
-    int root = x->rindex[to] * 4 + side, best = root;
+    int root = x->rindex[to] * 4 + side;
     uint32_t best_key =
         x->goal[to] ? (uint32_t)x->glayer[x->gindex[to]] << 16 : 0;
-    int head = 0, tail = 0;
-    x->gmseen[root] = x->gmgen;
-    x->gmpar[root] = -1;
-    x->gmdep[root] = 0;
-    x->gmq[tail++] = root;
-    /* Breadth-first over (box cell, side of the player): the box moves,
-     * the player walks around it between pushes. */
     x->occ[to] = 0;
-    while (head < tail) {
-        int v = x->gmq[head++], c = x->rcell[v / 4];
-        /* The analysis of the position before the push tells the sides
-         * without a flood (a box path starting back on `from` aside). */
-        unsigned sides =
-            from >= 0 ? gs_sokoban_zone_sides(x, &x->zone, c, from, v % 4)
-                      : SOK_SIDES_UNKNOWN;
-        if (sides == SOK_SIDES_UNKNOWN) {
-            x->occ[c] = 1;
-            sides = gs_sokoban_box_sides(x, c, v % 4);
-            x->occ[c] = 0;
-        }
-        for (int d = 0; d < 4; d++) {
-            int t = x->nb[c * 4 + d];
-            if (!(sides >> (d ^ 1) & 1) || t < 0 || x->occ[t] ||
-                x->garea[t] != area)
-                continue;
-            int w = x->rindex[t] * 4 + (d ^ 1);
-            if (x->gmseen[w] == x->gmgen)
-                continue;
-            x->gmseen[w] = x->gmgen;
-            x->gmpar[w] = v;
-            x->gmdep[w] = x->gmdep[v] < 0xffff ? x->gmdep[v] + 1 : 0xffff;
-            x->gmq[tail++] = w;
-            /* The box back on `to` from another side is no move: the
-             * child would keep the push's cell but not its player. */
-            if (!x->goal[t])
-                continue;
-            uint32_t key =
-                (uint32_t)x->glayer[x->gindex[t]] << 16 | x->gmdep[w];
-            if (key > best_key && t != to) {
-                best_key = key;
-                best = w;
-            }
-        }
-    }
+    int best = macro_bfs(x, to, root, area, from, &best_key);
     x->occ[to] = 1;
     if (best == root || walls_off(x, area, to, best_key >> 16))
         return to;

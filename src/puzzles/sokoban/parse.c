@@ -77,6 +77,50 @@ void gs_sokoban_free(void *inst)
     free(g);
 }
 
+/* Reads the cells of rows into g (its grid allocated and cleared): the
+ * flags, the player, the counts of boxes and goals. GS_OK or an error
+ * naming the row and column. */
+static int build_cells(gs_sokoban *g, const char *const *rows,
+                       const size_t *lens, bool seed, gs_error *err)
+{
+    for (int r = 0; r < g->rows; r++) {
+        for (size_t c = 0; c < lens[r]; c++) {
+            int is_player;
+            char buf[16];
+            int f = seed ? seed_flags(rows[r][c], &is_player)
+                         : xsb_flags(rows[r][c], &is_player);
+            int at = r * g->cols + (int)c;
+            if (f < 0)
+                return gs_error_set(
+                    err, GS_EINVALID,
+                    "grid row %d, column %zu: unknown cell character %s", r, c,
+                    show_char(rows[r][c], buf, sizeof buf));
+            if (is_player && g->player >= 0)
+                return gs_error_set(err, GS_EINVALID,
+                                    "grid row %d, column %zu: a second player "
+                                    "(the first is at row %d, column %d)",
+                                    r, c, g->player / g->cols,
+                                    g->player % g->cols);
+            if (is_player)
+                g->player = at;
+            g->cell[at] = (uint8_t)f;
+            g->nboxes += (f & SOK_BOX) != 0;
+            g->ngoals += (f & SOK_GOAL) != 0;
+        }
+    }
+    const char *pl = seed ? "'X'" : "'@' or '+'";
+    const char *bx = seed ? "'*'" : "'$' or '*'";
+    if (g->player < 0)
+        return gs_error_set(err, GS_EINVALID, "grid has no player (%s)", pl);
+    if (g->nboxes == 0)
+        return gs_error_set(err, GS_EINVALID, "grid has no box (%s)", bx);
+    if (g->ngoals < g->nboxes)
+        return gs_error_set(err, GS_EINVALID,
+                            "grid has more boxes (%d) than goals (%d)",
+                            g->nboxes, g->ngoals);
+    return GS_OK;
+}
+
 int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
                      bool seed, const gs_caps *caps, gs_sokoban **out,
                      gs_error *err)
@@ -103,46 +147,7 @@ int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
     g->rows = nrows;
     g->cols = (int)cols;
     g->player = -1;
-    for (int r = 0; r < nrows; r++) {
-        for (size_t c = 0; c < lens[r]; c++) {
-            int is_player;
-            char buf[16];
-            int f = seed ? seed_flags(rows[r][c], &is_player)
-                         : xsb_flags(rows[r][c], &is_player);
-            int at = r * g->cols + (int)c;
-            if (f < 0) {
-                gs_sokoban_free(g);
-                return gs_error_set(
-                    err, GS_EINVALID,
-                    "grid row %d, column %zu: unknown cell character %s", r, c,
-                    show_char(rows[r][c], buf, sizeof buf));
-            }
-            if (is_player && g->player >= 0) {
-                int pr = g->player / g->cols, pc = g->player % g->cols;
-                gs_sokoban_free(g);
-                return gs_error_set(err, GS_EINVALID,
-                                    "grid row %d, column %zu: a second player "
-                                    "(the first is at row %d, column %d)",
-                                    r, c, pr, pc);
-            }
-            if (is_player)
-                g->player = at;
-            g->cell[at] = (uint8_t)f;
-            g->nboxes += (f & SOK_BOX) != 0;
-            g->ngoals += (f & SOK_GOAL) != 0;
-        }
-    }
-    const char *pl = seed ? "'X'" : "'@' or '+'";
-    const char *bx = seed ? "'*'" : "'$' or '*'";
-    int rc = GS_OK;
-    if (g->player < 0)
-        rc = gs_error_set(err, GS_EINVALID, "grid has no player (%s)", pl);
-    else if (g->nboxes == 0)
-        rc = gs_error_set(err, GS_EINVALID, "grid has no box (%s)", bx);
-    else if (g->ngoals < g->nboxes)
-        rc = gs_error_set(err, GS_EINVALID,
-                          "grid has more boxes (%d) than goals (%d)", g->nboxes,
-                          g->ngoals);
+    int rc = build_cells(g, rows, lens, seed, err);
     if (rc) {
         gs_sokoban_free(g);
         return rc;

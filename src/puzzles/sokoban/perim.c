@@ -881,6 +881,83 @@ static bool layer_worth(const struct sok_perim *t, const gs_limits *lim,
     return rest_fits(t, lim);
 }
 
+/* Expands layer t->dep from t->r on, its children into layer `next`,
+ * until it is done, the table is full, or the round's share or lim's
+ * deadline is spent; true when it stopped for the last two. */
+static bool perim_layer(sok_ctx *x, struct sok_perim *t, const gs_limits *lim,
+                        size_t upto, uint16_t next)
+{
+    while (t->r < t->le && !t->full) {
+        /* (A layer far past its estimate is cut: the round has spent its
+         * share.) */
+        if (t->count / 2 >= upto ||
+            (++t->done % 64 == 0 && gs_limits_expired(lim)))
+            return true;
+        if (t->steps) {
+            /* Several positions, their children's slots prefetched
+             * together. */
+            int nc = 0;
+            while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
+                perim_expand_steps(x, t, t->r++, &nc);
+            t->full = !perim_flush(x, t, nc, next);
+            set_check(x, t);
+        } else {
+            t->full = !perim_expand_pulls(x, t, t->r++, next);
+        }
+    }
+    return false;
+}
+
+/* Grows the table layer by layer (layer dep is queue[ls, le), expanded
+ * up to r) while the next one is worth it; true when it paused with
+ * layers still to come. */
+static bool perim_layers(sok_ctx *x, struct sok_perim *t, const gs_limits *lim,
+                         size_t upto)
+{
+    while (!t->full && t->ls < t->le) {
+        if (t->dep + 1 >= SOK_PERIM_EMPTY) {
+            t->full = true;
+            break;
+        }
+        if (t->r == t->ls && !t->one_layer && !layer_worth(t, lim, upto))
+            return true;
+        if (perim_layer(x, t, lim, upto, (uint16_t)(t->dep + 1)))
+            return true; /* layer dep is complete, the next one is not */
+        if (t->full)
+            break;
+        size_t was = t->le - t->ls;
+        t->ls = t->r = t->le;
+        t->le = t->count;
+        t->dep++;
+        if (was)
+            t->growth = (double)(t->le - t->ls) / (double)was;
+        if (t->one_layer && t->ls < t->le)
+            return true; /* (an empty next layer: the table is whole) */
+    }
+    return false;
+}
+
+/* The gap of the new depth t->k, in at most half the time the layers
+ * took since t0 (0 until found). */
+static void perim_new_gap(sok_ctx *x, struct sok_perim *t, const gs_limits *lim,
+                          int64_t t0)
+{
+    gs_limits glim = lim ? *lim : (gs_limits){0};
+    int64_t now = gs_now_ns(), until = now + (now - t0) / 2 + 1000000;
+    if (!glim.deadline_ns || until < glim.deadline_ns)
+        glim.deadline_ns = until;
+    /* An earlier gap still holds (a position outside the table now was
+     * outside it then): keeping the larger one keeps the bound from
+     * falling as the table grows, which a search that goes on across
+     * rounds needs (search.c). */
+    uint32_t old = t->gap;
+    t->gap = 0;
+    t->gap_k = t->k;
+    perim_gap(x, t, t->ls, t->le, &glim);
+    if (old > t->gap)
+        t->gap = old;
+}
+
 int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
 {
     int rc;
@@ -892,75 +969,15 @@ int gs_sokoban_perim_build(sok_ctx *x, const gs_limits *lim, size_t upto)
     memset(x->occ, 0, (size_t)x->n); /* the expansions mark their boxes */
     int64_t t0 = gs_now_ns();
     size_t r0 = t->r;
-    /* Layer by layer: layer dep is queue[ls, le), expanded up to r. */
-    bool paused = false;
-    while (!t->full && t->ls < t->le) {
-        if (t->dep + 1 >= SOK_PERIM_EMPTY) {
-            t->full = true;
-            break;
-        }
-        uint16_t next = (uint16_t)(t->dep + 1);
-        if (t->r == t->ls && !t->one_layer && !layer_worth(t, lim, upto)) {
-            paused = true;
-            break;
-        }
-        while (t->r < t->le && !t->full) {
-            /* (A layer far past its estimate is cut: the round has
-             * spent its share.) */
-            if (t->count / 2 >= upto ||
-                (++t->done % 64 == 0 && gs_limits_expired(lim))) {
-                paused = true;
-                break;
-            }
-            if (t->steps) {
-                /* Several positions, their children's slots prefetched
-                 * together. */
-                int nc = 0;
-                while (t->r < t->le && nc <= SOK_PERIM_BATCH - 8)
-                    perim_expand_steps(x, t, t->r++, &nc);
-                t->full = !perim_flush(x, t, nc, next);
-                set_check(x, t);
-            } else {
-                t->full = !perim_expand_pulls(x, t, t->r++, next);
-            }
-        }
-        if (paused || t->full)
-            break; /* layer dep is complete, the next one is not */
-        size_t was = t->le - t->ls;
-        t->ls = t->r = t->le;
-        t->le = t->count;
-        t->dep++;
-        if (was)
-            t->growth = (double)(t->le - t->ls) / (double)was;
-        if (t->one_layer && t->ls < t->le) {
-            paused = true; /* (an empty next layer: the table is whole) */
-            break;
-        }
-    }
+    bool paused = perim_layers(x, t, lim, upto);
     int64_t spent = gs_now_ns() - t0;
     t->spent_ns += spent;
     if (t->r > r0 + SOK_PERIM_RATE_MIN)
         t->last_ns = (double)spent / (double)(t->r - r0);
     t->complete = !paused && !t->full && t->ls == t->le;
     t->k = t->dep;
-    if (!t->complete && t->gap_k != t->k) {
-        /* The gap of the new depth, in at most half the time the layers
-         * took (0 until found). */
-        gs_limits glim = lim ? *lim : (gs_limits){0};
-        int64_t now = gs_now_ns(), until = now + (now - t0) / 2 + 1000000;
-        if (!glim.deadline_ns || until < glim.deadline_ns)
-            glim.deadline_ns = until;
-        /* An earlier gap still holds (a position outside the table now
-         * was outside it then): keeping the larger one keeps the bound
-         * from falling as the table grows, which a search that goes on
-         * across rounds needs (search.c). */
-        uint32_t old = t->gap;
-        t->gap = 0;
-        t->gap_k = t->k;
-        perim_gap(x, t, t->ls, t->le, &glim);
-        if (old > t->gap)
-            t->gap = old;
-    }
+    if (!t->complete && t->gap_k != t->k)
+        perim_new_gap(x, t, lim, t0);
     if (t->complete || t->full)
         gs_sokoban_perim_seal(x);
     return GS_OK;

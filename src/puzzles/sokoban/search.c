@@ -451,6 +451,59 @@ static int expand_queue(sok_ctx *x, gs_search *s, uint64_t id, int npend,
     return rc < 0 ? rc : GS_OK;
 }
 
+/* What the children of one expansion share. */
+typedef struct sok_exp {
+    gs_search *s;
+    uint64_t g; /* the parent's path cost */
+    bool zone;  /* x->zone holds the parent's areas */
+    bool sym_moved, steps_table;
+} sok_exp;
+
+/* One child of expand(), made by expand_child(). */
+typedef struct sok_kid {
+    int b, to, pl, run;
+    unsigned char tag;
+    uint32_t h, pen; /* bound or estimate; `any`'s packing penalty */
+} sok_kid;
+
+/* Appends live child c of push j to x->pend (its key to x->pkeys, the
+ * store's slot prefetched); returns the new count. */
+static int expand_pend(sok_ctx *x, const sok_exp *e, int j, sok_kid *c,
+                       int npend)
+{
+    sok_objective obj = x->obj;
+    uint32_t feat = 0;
+    /* `any` keeps only the player's region (child_region); the weighted
+     * searches also count the areas. */
+    bool weigh = obj == SOK_ANY && !x->plain && c->h < SOK_INF / 2;
+    int regions = 0;
+    int p = obj >= SOK_ANY ? child_region(x, e->zone, c->to, c->b, c->pl,
+                                          weigh ? &regions : NULL)
+                           : c->pl;
+    if (weigh) {
+        c->h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
+        if (x->fess)
+            feat =
+                gs_sokoban_fess_features(x, x->fess, x->child, c->pen, regions);
+    }
+    uint64_t cost = e->g + gs_sokoban_push_cost(obj, x->pushes[j].walk) +
+                    (uint64_t)(c->run - 1) * gs_sokoban_push_cost(obj, 0);
+    if (e->sym_moved)
+        gs_sokoban_sym_canon_moved(x, p, x->child, c->b, c->to);
+    else
+        gs_sokoban_store_key(x, p, x->child);
+    memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
+    gs_search_prefetch(e->s, x->key);
+    if (e->steps_table)
+        gs_sokoban_perim_prefetch(x, x->key);
+    x->pend[npend++] = (struct sok_pend){.cost = cost,
+                                         .prio = priority(x, cost, c->h),
+                                         .h = c->h,
+                                         .feat = feat,
+                                         .tag = c->tag};
+    return npend;
+}
+
 /* Expands state `id` (player, x->boxes, path cost g): queues every push
  * that leads to a state not known to be dead. Returns GS_OK or the
  * search core's error. */
@@ -458,77 +511,47 @@ static int expand(sok_ctx *x, gs_search *s, uint64_t id, int player, uint64_t g,
                   bool have_hp, uint32_t hp)
 {
     sok_objective obj = x->obj;
-    bool zone;
+    sok_exp e = {.s = s, .g = g};
     gs_sokoban_occ_set(x, x->boxes, 1);
-    int k = expand_pushes(x, player, &zone), npend = 0;
+    int k = expand_pushes(x, player, &e.zone), npend = 0;
     if (!have_hp)
         hp = k > 0 ? gs_sokoban_parent_bound(x, player, x->boxes) : 0;
     if (obj == SOK_ANY && k > 0)
         gs_sokoban_pack_parent(x, x->boxes);
     /* The exact objectives' children's images, made from the parent's
      * (the pushes table's look-ups use the same note). */
-    bool sym_moved = x->sym && x->sym_store && obj < SOK_ANY && k > 0;
-    if (sym_moved)
+    e.sym_moved = x->sym && x->sym_store && obj < SOK_ANY && k > 0;
+    if (e.sym_moved)
         gs_sokoban_sym_parent(x, x->boxes);
-    bool steps_table = gs_sokoban_perim_steps(x);
-    if (x->perim && !steps_table)
-        gs_sokoban_perim_parent(x, player, sym_moved);
+    e.steps_table = gs_sokoban_perim_steps(x);
+    if (x->perim && !e.steps_table)
+        gs_sokoban_perim_parent(x, player, e.sym_moved);
     for (int j = 0; j < k; j++) {
-        int b = x->boxes[x->pushes[j].box], pl, run;
-        unsigned char tag;
-        uint32_t h;
-        int to = expand_child(x, j, zone, hp, steps_table, &pl, &run, &tag, &h);
-        uint32_t pen = 0, feat = 0;
-        if (h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
-            pen = gs_sokoban_pack_child(x, b, to);
-            h += SOK_PACK_WEIGHT * pen;
+        sok_kid c = {.b = x->boxes[x->pushes[j].box]};
+        c.to = expand_child(x, j, e.zone, hp, e.steps_table, &c.pl, &c.run,
+                            &c.tag, &c.h);
+        if (c.h < SOK_INF / 2 && obj == SOK_ANY) { /* no overflow into INF */
+            c.pen = gs_sokoban_pack_child(x, c.b, c.to);
+            c.h += SOK_PACK_WEIGHT * c.pen;
         }
-        if (h != SOK_INF) {
-            /* `any` keeps only the player's region (child_region); the
-             * weighted searches also count the areas. */
-            bool weigh = obj == SOK_ANY && !x->plain && h < SOK_INF / 2;
-            int regions = 0;
-            int p = obj >= SOK_ANY ? child_region(x, zone, to, b, pl,
-                                                  weigh ? &regions : NULL)
-                                   : pl;
-            if (weigh) {
-                h += SOK_CONN_WEIGHT * (uint32_t)(regions - 1);
-                if (x->fess)
-                    feat = gs_sokoban_fess_features(x, x->fess, x->child, pen,
-                                                    regions);
-            }
-            uint64_t cost = g + gs_sokoban_push_cost(obj, x->pushes[j].walk) +
-                            (uint64_t)(run - 1) * gs_sokoban_push_cost(obj, 0);
-            if (sym_moved)
-                gs_sokoban_sym_canon_moved(x, p, x->child, b, to);
-            else
-                gs_sokoban_store_key(x, p, x->child);
-            memcpy(x->pkeys + x->key_size * (size_t)npend, x->key, x->key_size);
-            gs_search_prefetch(s, x->key);
-            if (steps_table)
-                gs_sokoban_perim_prefetch(x, x->key);
-            x->pend[npend++] = (struct sok_pend){.cost = cost,
-                                                 .prio = priority(x, cost, h),
-                                                 .h = h,
-                                                 .feat = feat,
-                                                 .tag = tag};
-        }
-        x->occ[to] = 0;
-        x->occ[b] = 1;
+        if (c.h != SOK_INF)
+            npend = expand_pend(x, &e, j, &c, npend);
+        x->occ[c.to] = 0;
+        x->occ[c.b] = 1;
     }
     if (x->fess && k > 0 && gs_sokoban_fess_advise(x->fess)) {
-        npend = advise_pack(x, s, player, g, hp, zone, npend);
+        npend = advise_pack(x, s, player, g, hp, e.zone, npend);
         /* The areas are counted only with the analysis (zone). */
-        int j = zone ? gs_sokoban_fess_conn_advice(x->fess, x->pend, npend,
-                                                   x->zone.ncomp)
-                     : -1;
+        int j = e.zone ? gs_sokoban_fess_conn_advice(x->fess, x->pend, npend,
+                                                     x->zone.ncomp)
+                       : -1;
         if (j >= 0)
             x->pend[j].advised = true;
     }
     gs_sokoban_occ_set(x, x->boxes, 0);
     /* The store's index is far bigger than the caches: one miss per
      * child, overlapped by the prefetches above. */
-    return expand_queue(x, s, id, npend, steps_table);
+    return expand_queue(x, s, id, npend, e.steps_table);
 }
 
 static int add_start(sok_ctx *x, gs_search *s);
@@ -1106,6 +1129,39 @@ static bool table_round(sok_ctx *x, const gs_limits *slim, table_rounds *r,
     return last;
 }
 
+/* A moves table not deep enough to matter at the start (it grows by a
+ * few layers a round): freed, and the search started afresh without it,
+ * since the bounds it queued are too high now. *expanded gets the old
+ * search's count. 0, or the new store's error. */
+static int drop_moves_table(sok_ctx *x, const gs_limits *slim,
+                            const gs_search_config *cfg, uint64_t tables,
+                            gs_search **s, uint64_t *expanded)
+{
+    gs_sokoban_perim_free(x);
+    x->bytes = tables; /* the table was all that came since */
+    *expanded += gs_search_expanded(*s);
+    gs_progress_add_expanded(slim, gs_search_expanded(*s));
+    gs_search_free(*s);
+    *s = NULL;
+    return gs_search_new(cfg, s);
+}
+
+/* The next round's store limits (*lim: its bytes what the tables leave of
+ * the budget) and state cap (0: none, in the last round). */
+static uint64_t round_limits(const sok_ctx *x, const gs_limits *slim,
+                             gs_search *s, uint64_t tables, uint64_t upto,
+                             bool last, gs_limits *lim)
+{
+    if (slim->max_bytes) {
+        uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
+        lim->max_bytes = slim->max_bytes > more ? slim->max_bytes - more : 1;
+    }
+    uint64_t cap = gs_search_count(s) + upto / SOK_PERIM_RATIO;
+    if (last || (slim->max_states && cap >= slim->max_states))
+        cap = 0;
+    return cap;
+}
+
 /* The exact objectives: a first search capped at SOK_PERIM_TRIGGER states
  * solves most levels at once. Past it, rounds: the perimeter table
  * (perim.c) grows to about SOK_PERIM_FIRST positions (a layer's
@@ -1165,17 +1221,8 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
         if (!x->perim) {
             last = true; /* no table for this level: the search goes on */
         } else if (x->obj == SOK_MOVES && !gs_sokoban_perim_lifts_start(x)) {
-            /* Not deep enough to matter at the start, and it grows by
-             * a few layers a round: the last round goes without, and
-             * afresh (the bounds it queued are too high now). */
-            gs_sokoban_perim_free(x);
-            x->bytes = tables; /* the table was all that came since */
             last = true;
-            expanded += gs_search_expanded(s);
-            gs_progress_add_expanded(slim, gs_search_expanded(s));
-            gs_search_free(s);
-            s = NULL;
-            rc = gs_search_new(&cfg, &s);
+            rc = drop_moves_table(x, slim, &cfg, tables, &s, &expanded);
             if (rc)
                 return gs_error_set(err, rc,
                                     "sokoban: cannot start the search");
@@ -1184,14 +1231,7 @@ static int exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
          * that uses it next (gs_sokoban_perim_finish_layer). */
         if (last && rounds.exact)
             gs_sokoban_perim_seal(x);
-        /* The store gets what the tables leave of the budget. */
-        if (slim->max_bytes) {
-            uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
-            lim.max_bytes = slim->max_bytes > more ? slim->max_bytes - more : 1;
-        }
-        cap = gs_search_count(s) + upto / SOK_PERIM_RATIO;
-        if (last || (slim->max_states && cap >= slim->max_states))
-            cap = 0;
+        cap = round_limits(x, slim, s, tables, upto, last, &lim);
         /* (139 `moves` at 10 s: 5.2 to 5.4 s -> 4.1 to 4.2 s.) */
         if (!last && slim->deadline_ns) {
             int64_t now = gs_now_ns();

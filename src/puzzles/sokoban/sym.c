@@ -82,24 +82,22 @@ static bool transform(int t, int r, int c, int r0, int c0, int h, int w,
     return true;
 }
 
-bool gs_sokoban_sym_init(sok_ctx *x)
+/* Fills map (7 * n) with the transforms of the region's bounding box
+ * that map it onto itself and goals onto goals, each a cell -> image
+ * row; returns how many (0 to 7), or -1 when out of memory. */
+static int sym_maps(const sok_ctx *x, int32_t *map)
 {
     const gs_sokoban *g = x->g;
     int n = x->n;
     size_t cells = (size_t)g->rows * (size_t)g->cols;
-    if (n == 0 || x->nboxes == 0 || n > SOK_SYM_MAX_CELLS)
-        return true;
     /* The region's cells in row-major order, as ctx.c numbered them. */
     int32_t *idx = malloc(sizeof *idx * cells);
     int32_t *stack = malloc(sizeof *stack * cells);
     int32_t *pos = malloc(sizeof *pos * (size_t)n);
-    int32_t *map = malloc(sizeof *map * (size_t)n * 7);
-    bool ok = idx && stack && pos && map;
-    int count = 0;
-    if (ok) {
-        ok = gs_sokoban_number_region(g, idx, stack) == n;
+    int count = -1;
+    if (idx && stack && pos && gs_sokoban_number_region(g, idx, stack) == n) {
         int r0 = g->rows, c0 = g->cols, r1 = -1, c1 = -1;
-        for (size_t i = 0; i < cells && ok; i++) {
+        for (size_t i = 0; i < cells; i++) {
             if (idx[i] < 0)
                 continue;
             int r = (int)(i / (size_t)g->cols), c = (int)(i % (size_t)g->cols);
@@ -110,9 +108,8 @@ bool gs_sokoban_sym_init(sok_ctx *x)
             c1 = c > c1 ? c : c1;
         }
         int h = r1 - r0 + 1, w = c1 - c0 + 1;
-        for (int t = 0; t < 7 && ok; t++) {
-            if (t >= 3 && h != w)
-                break;
+        count = 0;
+        for (int t = 0; t < 7 && (t < 3 || h == w); t++) {
             int32_t *m = map + (size_t)count * (size_t)n;
             bool sym = true;
             for (int c = 0; c < n && sym; c++) {
@@ -129,15 +126,17 @@ bool gs_sokoban_sym_init(sok_ctx *x)
     free(idx);
     free(stack);
     free(pos);
-    if (!ok || count == 0) {
-        free(map);
-        return ok;
-    }
+    return count;
+}
+
+/* Allocates x->sym for the count maps found (map: count * n) and their
+ * inverses; false when out of memory. */
+static bool sym_tables(sok_ctx *x, const int32_t *map, int count)
+{
+    int n = x->n;
     struct sok_sym *S = gs_sokoban_tab_alloc(x, sizeof *S, true);
-    if (!S) {
-        free(map);
+    if (!S)
         return false;
-    }
     x->sym = S;
     S->count = count;
     S->map = gs_sokoban_tab_alloc(x, sizeof *S->map * (size_t)n * count, false);
@@ -163,9 +162,20 @@ bool gs_sokoban_sym_init(sok_ctx *x)
                 S->inv[(size_t)t * (size_t)n + (size_t)map[(size_t)t * n + c]] =
                     c;
     }
-    free(map);
     return S->map && S->best && S->bits && S->inv && S->ties && S->pbits &&
            S->pbest && S->pties;
+}
+
+bool gs_sokoban_sym_init(sok_ctx *x)
+{
+    int n = x->n;
+    if (n == 0 || x->nboxes == 0 || n > SOK_SYM_MAX_CELLS)
+        return true;
+    int32_t *map = malloc(sizeof *map * (size_t)n * 7);
+    int count = map ? sym_maps(x, map) : -1;
+    bool ok = count == 0 || (count > 0 && sym_tables(x, map, count));
+    free(map);
+    return ok;
 }
 
 void gs_sokoban_sym_free(sok_ctx *x)
