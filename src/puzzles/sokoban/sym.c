@@ -84,7 +84,8 @@ static bool transform(int t, int r, int c, int r0, int c0, int h, int w,
 
 /* Fills map (7 * n) with the transforms of the region's bounding box
  * that map it onto itself and goals onto goals, each a cell -> image
- * row; returns how many (0 to 7), or -1 when out of memory. */
+ * row; returns how many (0 to 7), or -1 when out of memory (or when
+ * the region's numbering disagrees with ctx.c's, which never happens). */
 static int sym_maps(const sok_ctx *x, int32_t *map)
 {
     const gs_sokoban *g = x->g;
