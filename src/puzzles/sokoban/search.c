@@ -800,7 +800,6 @@ static int greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
     if (rc == GS_OK && res->status == GS_IMPOSSIBLE && !x->g->macros_alone) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
-        res->pushes = -1;
         rc = run_phase(x, lim, res, st, err);
         res->expanded += expanded;
     }
@@ -1333,7 +1332,6 @@ static int pushes_two_phase(sok_ctx *x, const gs_limits *slim, gs_result *res,
         uint64_t first = res->expanded;
         rc = trace_mark(x, &t);
         gs_result_clear(res);
-        res->pushes = -1;
         if (rc) {
             /* A limit, as when a table is refused. */
             res->status = GS_LIMIT;
@@ -1510,7 +1508,6 @@ static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
     if (rc == GS_OK && res->status != GS_SOLVED && !gs_limits_expired(part)) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
-        res->pushes = -1;
         rc = gs_sokoban_pull(x, part, true, res, st, err);
         res->expanded += expanded;
     }
@@ -1598,7 +1595,6 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
                 break;
             expanded += res->expanded;
             gs_result_clear(res);
-            res->pushes = -1;
         }
         if (phase == SOK_SLICE_TABLE_FESS)
             table_finish(x, &part, now + end[phase - 1]);
