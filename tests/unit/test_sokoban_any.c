@@ -611,6 +611,15 @@ START_TEST(test_fess_order)
         ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 0);
         gs_sokoban_fess_free(f);
     }
+    /* An advised state's heap key is 0, yet a cell's pick of it hands
+     * out its pushes, as greedy's picks do: its children's count on. */
+    f = gs_sokoban_fess_new(&L.x, 0);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 7, true), GS_OK);
+    ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 1);
+    ck_assert_uint_eq(got, 1);
+    ck_assert_uint_eq(gv, 7);
+    gs_sokoban_fess_free(f);
     sok_level_free(&L);
 }
 END_TEST

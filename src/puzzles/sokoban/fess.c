@@ -415,7 +415,7 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
         f->done[top.id] = 1;
         f->cur_w = f->wt[top.id];
         *id = top.id;
-        *g = from == c ? top.prio & 0xffff : f->gv[top.id];
+        *g = f->gv[top.id];
         return 1;
     }
     return 0;
