@@ -927,7 +927,8 @@ uint32_t gs_sokoban_fess_features(const sok_ctx *x, const sok_fess *f,
 int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
                          uint64_t g, bool advised);
 /* Takes the best state of the next non-empty cell of the round: 1 with
- * *id and *g set, 0 when every cell is empty. */
+ * *id and *g (its g as pushed, saturated at 0xffff) set, 0 when every
+ * cell is empty. */
 int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
