@@ -1269,6 +1269,82 @@ START_TEST(test_zone_push)
 }
 END_TEST
 
+/* A level whose region spans 64 columns (the row masks' every bit, the
+ * carry off the top one), with walls that cut the rows into runs, and a
+ * run of 46 cells (the occluded fill's last round). */
+static const char *const WIDE[] = {
+    "##################################################################",
+    "#@   #      #        #     #         #   #      #     #    #    .#",
+    "# $      #     ##  #    #     ##   #   #    #      #    ##       #",
+    "##############################################################  ##",
+    "#     #      #    #                                              #",
+    "##################################################################",
+};
+
+/* bits.c on the level in x under random boxes: for every free cell, the
+ * area's smallest cell and its cells are what a flood finds. Returns the
+ * areas checked. */
+static int check_bits(sok_ctx *x, uint32_t *seed, int rounds)
+{
+    sok_bits *b = x->bits;
+    int checked = 0;
+    for (int round = 0; round < rounds; round++) {
+        random_boxes(x, seed, round % 6 * 10);
+        memcpy(b->free, b->floor, sizeof *b->free * (size_t)b->rows);
+        for (int c = 0; c < x->n; c++)
+            if (x->occ[c])
+                gs_sokoban_bits_flip(b, c);
+        for (int from = 0; from < x->n; from++) {
+            if (x->occ[from])
+                continue;
+            int lo = gs_sokoban_bits_area(x, from);
+            ck_assert_int_eq(lo, gs_sokoban_flood(x, from));
+            for (int c = 0; c < x->n; c++)
+                ck_assert_int_eq(gs_sokoban_bits_has(b, c),
+                                 x->seen[c] == x->gen);
+            checked++;
+        }
+    }
+    for (int c = 0; c < x->n; c++)
+        x->occ[c] = 0;
+    return checked;
+}
+
+/* bits.c: the row masks' area equals a flood's (its smallest cell and
+ * every cell in it) under random boxes, on rooms and corridors and on a
+ * region 64 columns wide; a region of 65 columns has no masks. */
+START_TEST(test_bits_area)
+{
+    sok_level L;
+    uint32_t seed = 777;
+    sok_ctx *x = rooms_load(&L);
+    ck_assert_ptr_nonnull(x->bits);
+    ck_assert_int_gt(check_bits(x, &seed, 60), 1000);
+    sok_level_free(&L);
+    sok_level_load(&L, WIDE, NROWS(WIDE), SOK_ANY);
+    ck_assert_ptr_nonnull(L.x.bits);
+    ck_assert_uint_eq(L.x.bits->floor[0] >> 63, 1); /* the top bit used */
+    ck_assert_int_gt(check_bits(&L.x, &seed, 12), 500);
+    sok_level_free(&L);
+    /* One column more: the last run reaches past 64 bits. */
+    char *rows[NROWS(WIDE)];
+    for (size_t i = 0; i < NROWS(WIDE); i++) {
+        size_t n = strlen(WIDE[i]);
+        rows[i] = malloc(n + 2);
+        ck_assert_ptr_nonnull(rows[i]);
+        memcpy(rows[i], WIDE[i], n - 1);
+        rows[i][n - 1] = i == 0 || i + 1 == NROWS(WIDE) ? '#' : ' ';
+        rows[i][n] = '#';
+        rows[i][n + 1] = 0;
+    }
+    sok_level_load(&L, (const char *const *)rows, NROWS(WIDE), SOK_ANY);
+    ck_assert_ptr_null(L.x.bits);
+    sok_level_free(&L);
+    for (size_t i = 0; i < NROWS(WIDE); i++)
+        free(rows[i]);
+}
+END_TEST
+
 /* The search by weight (x->fess_dual): every other pick of a cell takes
  * its state of least weight (moves on its path no advisor made), where
  * the search by estimate takes the best estimate. */
@@ -1415,6 +1491,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_improve_shortens);
     tcase_add_test(tc, test_improve_not);
     tcase_add_test(tc, test_zone_push);
+    tcase_add_test(tc, test_bits_area);
     tcase_add_test(tc, test_box_sides);
     tcase_add_test(tc, test_zone_sides);
     tcase_add_test(tc, test_frozen_goal_fires);

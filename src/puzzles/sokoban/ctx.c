@@ -26,6 +26,7 @@ void *gs_sokoban_tab_alloc(sok_ctx *x, size_t n, bool zero)
 
 void gs_sokoban_ctx_free(sok_ctx *x)
 {
+    gs_sokoban_bits_free(x);
     gs_mem_free(x->nb);
     gs_mem_free(x->goal);
     gs_mem_free(x->dead);
@@ -378,7 +379,7 @@ int gs_sokoban_ctx_init(sok_ctx *x, const gs_sokoban *g, const gs_limits *lim,
         for (int i = 0; i < x->n; i++)
             x->dead[i] = x->near[i] == SOK_INF;
         ok = gs_sokoban_init_matching(x, lim) && init_packing(x) &&
-             gs_sokoban_frozen_init(x);
+             gs_sokoban_frozen_init(x) && gs_sokoban_bits_init(x, g, num);
     }
     free(num);
     free(stack);

@@ -169,13 +169,37 @@ static uint32_t pull_feat(const sok_pull *P, const int32_t *boxes)
     return P->doors ? on << 8 | (doors < 0xff ? doors : 0xff) : on;
 }
 
-/* Whether boxes are the start's and the player's area just flooded
- * holds the start's player. */
-static bool pull_done(const sok_ctx *x, const int32_t *boxes)
+/* Whether boxes are the start's, the player's area holding the start's
+ * player (`here`). */
+static bool pull_done(const sok_ctx *x, const int32_t *boxes, bool here)
 {
-    return x->seen[x->start_player] == x->gen &&
-           memcmp(boxes, x->start_boxes, sizeof *boxes * (size_t)x->nboxes) ==
-               0;
+    return here && memcmp(boxes, x->start_boxes,
+                          sizeof *boxes * (size_t)x->nboxes) == 0;
+}
+
+/* The smallest cell of the player's area once the box on b is pulled onto
+ * `to` with the player on pl (x->occ and, with row masks, their free
+ * cells hold the position before); *here: the area holds the start's
+ * player. */
+static int child_area(sok_ctx *x, int b, int to, int pl, bool *here)
+{
+    sok_bits *m = x->bits;
+    if (!m) {
+        x->occ[b] = 0;
+        x->occ[to] = 1;
+        int lo = gs_sokoban_flood(x, pl);
+        x->occ[to] = 0;
+        x->occ[b] = 1;
+        *here = x->seen[x->start_player] == x->gen;
+        return lo;
+    }
+    gs_sokoban_bits_flip(m, b);
+    gs_sokoban_bits_flip(m, to);
+    int lo = gs_sokoban_bits_area(x, pl);
+    gs_sokoban_bits_flip(m, to);
+    gs_sokoban_bits_flip(m, b);
+    *here = gs_sokoban_bits_has(m, x->start_player);
+    return lo;
 }
 
 /* Stores the position of `key` from parent by pull direction d and,
@@ -228,7 +252,7 @@ static int pull_starts(sok_pull *P, gs_search *s, uint64_t *goal)
         for (int t = 0; t < x->n; t++)
             if (x->seen[t] == x->gen)
                 x->mark[t] = 1;
-        bool dn = pull_done(x, P->boxes);
+        bool dn = pull_done(x, P->boxes, x->seen[x->start_player] == x->gen);
         gs_sokoban_key_pack(x, c, P->boxes);
         rc = pull_add(P, s, x->key, h, -1, 0, GS_NO_PARENT, 0, 0, dn, goal,
                       pull_feat(P, P->boxes));
@@ -248,8 +272,10 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
     sok_ctx *x = P->x;
     int lo = gs_sokoban_key_unpack(x, gs_search_key(s, id), P->boxes);
     gs_sokoban_occ_set(x, P->boxes, 1);
+    if (x->bits)
+        gs_sokoban_bits_load(x, P->boxes);
     gs_sokoban_flood(x, lo);
-    /* Which cells the player reaches, before the children's floods. */
+    /* Which cells the player reaches, before the children's areas. */
     for (int c = 0; c < x->n; c++)
         x->mark[c] = x->seen[c] == x->gen;
     int nk = 0;
@@ -263,18 +289,15 @@ static int pull_expand(sok_pull *P, gs_search *s, uint64_t id, uint64_t g,
             if (pl < 0 || x->occ[pl])
                 continue;
             gs_sokoban_boxes_move(x, P->boxes, i, to, P->child);
-            x->occ[b] = 0;
-            x->occ[to] = 1;
-            int clo = gs_sokoban_flood(x, pl);
-            P->kids[nk] = (pull_kid){i, to, d, pull_done(x, P->child),
+            bool here;
+            int clo = child_area(x, b, to, pl, &here);
+            P->kids[nk] = (pull_kid){i, to, d, pull_done(x, P->child, here),
                                      pull_feat(P, P->child)};
             gs_sokoban_key_pack(x, clo, P->child);
             unsigned char *k = x->pkeys + (size_t)nk * x->key_size;
             memcpy(k, x->key, x->key_size);
             gs_search_prefetch(s, k);
             nk++;
-            x->occ[to] = 0;
-            x->occ[b] = 1;
         }
     }
     gs_sokoban_occ_set(x, P->boxes, 0);

@@ -472,7 +472,38 @@ typedef struct sok_ctx {
     struct sok_trace *trace;
     const struct sok_trace *onpath;
     bool no_pi; /* `any`'s A* without PI-corral pruning (the first) */
+    /* The region as row masks (bits.c), or NULL when it is too wide. */
+    struct sok_bits *bits;
 } sok_ctx;
+
+/* bits.c: the player's area as a 64-bit mask per row (see there). */
+typedef struct sok_bits {
+    int rows;        /* rows of the region's bounding box */
+    uint64_t *floor; /* rows: the region's cells */
+    uint64_t *free;  /* rows: floor less the boxes (gs_sokoban_bits_load) */
+    uint64_t *reach; /* rows: the last gs_sokoban_bits_area */
+    int32_t *first;  /* rows: the number of the row's first cell */
+    uint16_t *row;   /* n: a cell's row */
+    uint8_t *bit;    /* n: a cell's bit in its row */
+} sok_bits;
+/* Builds x->bits from the region numbered by num, or leaves it NULL when
+ * the region spans more than 64 columns. False when out of memory. */
+bool gs_sokoban_bits_init(sok_ctx *x, const gs_sokoban *g, const int32_t *num);
+void gs_sokoban_bits_free(sok_ctx *x);
+/* Sets x->bits->free to the floor less boxes (x->nboxes of them). */
+void gs_sokoban_bits_load(sok_ctx *x, const int32_t *boxes);
+/* Toggles cell c in x->bits->free: a box leaves it or comes onto it. */
+static inline void gs_sokoban_bits_flip(sok_bits *b, int c)
+{
+    b->free[b->row[c]] ^= (uint64_t)1 << b->bit[c];
+}
+/* The area of free cell `from` in b->reach; returns its smallest cell. */
+int gs_sokoban_bits_area(sok_ctx *x, int from);
+/* Whether cell c lies in the last gs_sokoban_bits_area. */
+static inline bool gs_sokoban_bits_has(const sok_bits *b, int c)
+{
+    return b->reach[b->row[c]] >> b->bit[c] & 1;
+}
 
 /* ctx.c */
 /* Allocates one of the solve's tables (zeroed when asked) from the process
