@@ -597,7 +597,7 @@ START_TEST(test_fess_order)
         f = gs_sokoban_fess_new(&L.x, 0);
         ck_assert_ptr_nonnull(f);
         if (k == 1)
-            gs_sokoban_fess_plain_all(f);
+            gs_sokoban_fess_plain_all(f, false);
         ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_OK);
         ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 4, 4, false), GS_OK);
         ck_assert_int_eq(gs_sokoban_fess_push(f, B, 3, 6, 0, false), GS_OK);
@@ -609,6 +609,23 @@ START_TEST(test_fess_order)
                 ck_assert_uint_eq(gv, 9); /* its pushes, either heap */
         }
         ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 0);
+        gs_sokoban_fess_free(f);
+    }
+    /* Ties of the estimate go to the fewest pushes, or with `most` to
+     * the most, in a cell and in greedy's heap alike. */
+    for (int most = 0; most < 2; most++) {
+        f = gs_sokoban_fess_new(&L.x, 0);
+        ck_assert_ptr_nonnull(f);
+        gs_sokoban_fess_plain_all(f, most);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 2, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 2, 5, 6, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 3, 5, 4, false), GS_OK);
+        ck_assert_int_eq(gs_sokoban_fess_push(f, A, 4, 4, 9, false), GS_OK);
+        static const uint64_t fewest[4] = {4, 1, 3, 2}, most_[4] = {4, 2, 3, 1};
+        for (int i = 0; i < 4; i++) {
+            ck_assert_int_eq(gs_sokoban_fess_pop(f, &got, &gv), 1);
+            ck_assert_uint_eq(got, (most ? most_ : fewest)[i]);
+        }
         gs_sokoban_fess_free(f);
     }
     /* An advised state's heap key is 0, yet a cell's pick of it hands

@@ -62,6 +62,7 @@ struct sok_fess {
     uint32_t wcells_cap;
     bool dual;       /* every other pick of a cell from wcells (x->fess_dual) */
     bool plain_all;  /* `all` by estimate, then pushes (pull.c) */
+    bool most;       /* ties go to the most pushes, not the fewest */
     uint32_t *index; /* open addressing: cell number + 1, 0 = empty */
     uint32_t index_mask;
     uint32_t cursor; /* the next cell of the round */
@@ -364,13 +365,14 @@ int gs_sokoban_fess_push(sok_fess *f, uint32_t key, uint64_t id, uint32_t h,
     /* An advised state comes first in its cell (FESS's weight 0), and
      * its own pick asks the advisor again: a chain of advice. */
     f->done[id] = advised ? 2 : 0;
-    uint32_t prio = advised ? 0 : sat16(h) << 16 | sat16(g);
+    uint32_t tie = f->most ? 0xffff - sat16(g) : sat16(g);
+    uint32_t prio = advised ? 0 : sat16(h) << 16 | tie;
     uint32_t wprio = advised ? 0 : (uint32_t)f->wt[id] << 16 | sat16(h);
     int rc = heap_push(f, c, (fess_ent){.prio = prio, .id = (uint32_t)id});
     if (rc == GS_OK && f->dual)
         rc = heap_push(f, &f->wcells[c - f->cells],
                        (fess_ent){.prio = wprio, .id = (uint32_t)id});
-    uint32_t aprio = f->plain_all ? sat16(h) << 16 | sat16(g)
+    uint32_t aprio = f->plain_all ? sat16(h) << 16 | tie
                                   : sat16(2 * (uint64_t)h + g) << 16 | sat16(h);
     if (rc == GS_OK)
         rc = heap_push(f, &f->all,
@@ -421,9 +423,10 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g)
     return 0;
 }
 
-void gs_sokoban_fess_plain_all(sok_fess *f)
+void gs_sokoban_fess_plain_all(sok_fess *f, bool most)
 {
     f->plain_all = true;
+    f->most = most;
 }
 
 bool gs_sokoban_fess_over(const sok_fess *f)

@@ -51,6 +51,7 @@ typedef struct sok_pull {
     pull_kid *kids; /* 4 * nb: one expansion's children */
     uint8_t *cellf; /* n: PULL_START, PULL_DOOR bits */
     bool doors;     /* the cells keyed by the boxes on PULL_DOOR too */
+    bool most;      /* ties to the most pulls (SOK_PULL_MOST) */
     sok_fess *open; /* the open lists, by feature cell (fess.c) */
     uint64_t expanded;
 } sok_pull;
@@ -390,7 +391,7 @@ static int pull_search(sok_pull *P, const gs_limits *lim, gs_limits *l,
     P->open = gs_sokoban_fess_new(x, l->max_bytes / 4);
     if (!P->open)
         return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
-    gs_sokoban_fess_plain_all(P->open);
+    gs_sokoban_fess_plain_all(P->open, P->most);
     l->max_bytes -= l->max_bytes / 4;
     gs_search_config cfg = {
         .key_size = x->key_size,
@@ -412,7 +413,7 @@ static int pull_search(sok_pull *P, const gs_limits *lim, gs_limits *l,
     return rc;
 }
 
-int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, bool doors,
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, unsigned order,
                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     res->status = GS_LIMIT;
@@ -425,7 +426,8 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, bool doors,
     int rc = GS_OK;
     gs_limits l = *lim;
     bool room = pull_init(x, &P);
-    P.doors = doors;
+    P.doors = order & SOK_PULL_DOORS;
+    P.most = order & SOK_PULL_MOST;
     uint64_t held = x->bytes - before;
     if (room && (!l.max_bytes || held < l.max_bytes)) {
         if (l.max_bytes)

@@ -1504,11 +1504,11 @@ static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
     gs_limits first = *part;
     first.deadline_ns = deadline_share(gs_now_ns(), part->deadline_ns,
                                        100 - SOK_PULL_DOORS_SHARE);
-    int rc = gs_sokoban_pull(x, &first, false, res, st, err);
+    int rc = gs_sokoban_pull(x, &first, 0, res, st, err);
     if (rc == GS_OK && res->status != GS_SOLVED && !gs_limits_expired(part)) {
         uint64_t expanded = res->expanded;
         gs_result_clear(res);
-        rc = gs_sokoban_pull(x, part, true, res, st, err);
+        rc = gs_sokoban_pull(x, part, SOK_PULL_DOORS, res, st, err);
         res->expanded += expanded;
     }
     if (rc == GS_OK && res->status != GS_SOLVED) {
@@ -1651,7 +1651,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
         rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
                        g->fess_turn_ns, res, st, err);
     } else if (g->objective == SOK_ANY_PULL) {
-        rc = gs_sokoban_pull(&x, &slim, g->pull_doors, res, st, err);
+        rc = gs_sokoban_pull(&x, &slim, g->pull_order, res, st, err);
     } else if (g->objective == SOK_ANY) {
         rc = greedy_phase(&x, &slim, res, st, err);
     } else {

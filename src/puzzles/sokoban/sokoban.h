@@ -61,8 +61,8 @@ typedef struct gs_sokoban {
     bool macros_alone;    /* tests: SOK_ANY without a deadline answers with the
                            * macro search's own end (impossible when it ran
                            * dry), not the plain search's */
-    bool pull_doors;      /* tests: SOK_ANY_PULL with its cells also keyed by
-                           * the boxes in passages (gs_sokoban_pull) */
+    unsigned pull_order;  /* tests: SOK_ANY_PULL's order (SOK_PULL_* bits,
+                           * gs_sokoban_pull) */
 } gs_sokoban;
 
 /* Builds an instance from nrows rows (row i is lens[i] bytes, not
@@ -664,13 +664,16 @@ int gs_sokoban_improve(sok_ctx *x, const gs_limits *lim, gs_result *res,
                        gs_sokoban_stats *st, gs_error *err);
 
 /* pull.c */
+/* The orders of the search backwards (gs_sokoban_pull), as bits: its
+ * cells also keyed by the boxes in one-wide passages; ties going to the
+ * most pulls, not the fewest. */
+enum { SOK_PULL_DOORS = 1, SOK_PULL_MOST = 2 };
 /* `any`'s search backwards: over pulls from the solved position to the
- * start, within lim, in feature cells by the boxes on start cells and,
- * with doors, by the boxes in one-wide passages too. GS_OK with res
- * solved or a limit (also when it ran dry, which proves nothing, or the
- * level has more goals than boxes); st (may be NULL) gets its store's
- * size. An error otherwise. */
-int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, bool doors,
+ * start, within lim, in feature cells by the boxes on start cells (and
+ * the order's other bits). GS_OK with res solved or a limit (also when
+ * it ran dry, which proves nothing, or the level has more goals than
+ * boxes); st (may be NULL) gets its store's size. An error otherwise. */
+int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, unsigned order,
                     gs_result *res, gs_sokoban_stats *st, gs_error *err);
 
 /* deadlock.c */
@@ -964,9 +967,10 @@ int gs_sokoban_fess_pop(sok_fess *f, uint64_t *id, uint64_t *g);
 /* Whether the memory budget stopped the search. */
 bool gs_sokoban_fess_over(const sok_fess *f);
 /* Orders the picks taken greedy's way by the estimate, then the pushes
- * (the search backwards, pull.c), instead of 2 x estimate + pushes; call
- * before the first push. */
-void gs_sokoban_fess_plain_all(sok_fess *f);
+ * (the search backwards, pull.c), instead of 2 x estimate + pushes; with
+ * `most`, ties there and in the cells go to the most pushes. Call before
+ * the first push. */
+void gs_sokoban_fess_plain_all(sok_fess *f, bool most);
 /* Sets the open lists' budget (0: no cap), as gs_sokoban_fess_new's
  * max_bytes: a search given the whole budget once its twin is gone. */
 void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes);
