@@ -111,8 +111,10 @@ static bool corral_fill(sok_ctx *x, int start, int id)
  * Pushes from inside the corral need a push into it first; a push whose
  * player cell is a box or another unreachable area might open up later,
  * so it disqualifies the corral. Counts the pushes in *n. lab[] holds
- * each free cell's corral (x->corral, or the areas' analysis). */
-static bool corral_is_pi(sok_ctx *x, const int32_t *lab, int id, int *n)
+ * each free cell's corral (x->corral, or the areas' analysis), pa the
+ * player's area there (-1: the cells the last flood reached). */
+static bool corral_is_pi(sok_ctx *x, const int32_t *lab, int32_t pa, int id,
+                         int *n)
 {
     *n = 0;
     for (int i = 0; i < x->nboxes; i++) {
@@ -125,7 +127,8 @@ static bool corral_is_pi(sok_ctx *x, const int32_t *lab, int id, int *n)
                 continue; /* never a useful push while `to` is as it is */
             if (!x->occ[from] && lab[from] == id)
                 continue; /* from inside: the corral is entered first */
-            if (x->occ[from] || x->seen[from] != x->gen)
+            if (x->occ[from] ||
+                (pa < 0 ? x->seen[from] != x->gen : lab[from] != pa))
                 return false; /* not possible now, maybe later (P) */
             if (lab[to] != id)
                 return false; /* a push out of or along the corral (I) */
@@ -170,7 +173,7 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
         if (x->corral[c] >= 0 || x->occ[c] || x->seen[c] == x->gen)
             continue;
         int n;
-        if (corral_fill(x, c, id) && corral_is_pi(x, x->corral, id, &n) &&
+        if (corral_fill(x, c, id) && corral_is_pi(x, x->corral, -1, id, &n) &&
             (best_id < 0 || n < best_n)) {
             best_id = id;
             best_n = n;
@@ -214,7 +217,8 @@ int gs_sokoban_pi_corral_prune_zone(sok_ctx *x, const sok_zone *z, int player,
     for (int a = 0; a < z->ncomp; a++) {
         int n;
         if (a != pa && corral_scan(x, z, a) &&
-            corral_is_pi(x, z->comp, a, &n) && (best_id < 0 || n < best_n)) {
+            corral_is_pi(x, z->comp, pa, a, &n) &&
+            (best_id < 0 || n < best_n)) {
             best_id = a;
             best_n = n;
         }

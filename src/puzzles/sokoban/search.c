@@ -190,6 +190,31 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
     return k;
 }
 
+/* gs_sokoban_list_pushes for `any` from the areas' analysis in x->zone
+ * instead of a flood: the cell behind the box in the player's area. The
+ * walks' lengths are left 0, as `any` counts a push as one whatever the
+ * walk (gs_sokoban_push_cost). */
+static int list_pushes_zone(sok_ctx *x, int player)
+{
+    const int32_t *comp = x->zone.comp;
+    int32_t pa = comp[player];
+    int k = 0;
+    for (int i = 0; i < x->nboxes; i++) {
+        int b = x->boxes[i];
+        for (int d = 0; d < 4; d++) {
+            int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
+            if (from < 0 || to < 0 || comp[from] != pa || x->occ[to] ||
+                x->dead[to])
+                continue;
+            x->pushes[k].box = i;
+            x->pushes[k].dir = (uint8_t)d;
+            x->pushes[k].walk = 0;
+            k++;
+        }
+    }
+    return k;
+}
+
 /* The player's region of a child (its smallest cell), one box moved from
  * b to `to` and the player then on pl (x->occ holding the child's boxes):
  * read off x->zone when `zone` (the analysis of the expanded state), else
@@ -329,12 +354,13 @@ static void trace_drop_edges(sok_ctx *x, struct sok_trace *t)
 static int expand_pushes(sok_ctx *x, int player, bool *zone)
 {
     sok_objective obj = x->obj;
-    int k = gs_sokoban_list_pushes(x, player);
-    /* `any`: one analysis of the areas spares most children a flood, and
-     * names the corrals. */
-    *zone = obj >= SOK_ANY && x->zone_ok && k > 0;
+    /* `any`: one analysis of the areas gives the player's area, spares
+     * most children a flood, and names the corrals. */
+    *zone = obj >= SOK_ANY && x->zone_ok;
     if (*zone)
         gs_sokoban_zone_analyse(x, &x->zone);
+    int k =
+        *zone ? list_pushes_zone(x, player) : gs_sokoban_list_pushes(x, player);
     if (obj >= SOK_ANY && k > 1 && !x->no_pi)
         k = *zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
                   : gs_sokoban_pi_corral_prune(x, k);
@@ -1494,22 +1520,37 @@ static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
 
 /* `any`'s search backwards (pull.c) within part: it proves nothing, so
  * whatever stopped it short of an answer (its deadline, a limit, a level
- * it cannot search, running dry) hands over to the next slice as the
- * end of its time. */
+ * it cannot search, running dry) hands over to the next order, and after
+ * the last to the next slice as the end of its time. */
 static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
                       gs_sokoban_stats *st, gs_error *err)
 {
-    /* Its cells by the boxes on start cells first, then, for the last
-     * SOK_PULL_DOORS_SHARE percent, also by the boxes in passages. */
-    gs_limits first = *part;
-    first.deadline_ns = deadline_share(gs_now_ns(), part->deadline_ns,
-                                       100 - SOK_PULL_DOORS_SHARE);
-    int rc = gs_sokoban_pull(x, &first, 0, res, st, err);
-    if (rc == GS_OK && res->status != GS_SOLVED && !gs_limits_expired(part)) {
-        uint64_t expanded = res->expanded;
+    /* Its cells by the boxes on start cells, ties to the fewest pulls,
+     * then to the most for SOK_PULL_MOST_SHARE percent of the slice,
+     * then, for the last SOK_PULL_DOORS_SHARE percent, also by the boxes
+     * in passages. */
+    static const struct {
+        unsigned order;
+        int64_t end; /* percent of the slice */
+    } orders[] = {
+        {0, 100 - SOK_PULL_MOST_SHARE - SOK_PULL_DOORS_SHARE},
+        {SOK_PULL_MOST, 100 - SOK_PULL_DOORS_SHARE},
+        {SOK_PULL_DOORS, 100},
+    };
+    int64_t start = gs_now_ns();
+    uint64_t expanded = 0;
+    int rc = GS_OK;
+    for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+        if (gs_limits_expired(part))
+            break;
+        gs_limits l = *part;
+        l.deadline_ns = deadline_share(start, part->deadline_ns, orders[i].end);
         gs_result_clear(res);
-        rc = gs_sokoban_pull(x, part, SOK_PULL_DOORS, res, st, err);
-        res->expanded += expanded;
+        rc = gs_sokoban_pull(x, &l, orders[i].order, res, st, err);
+        expanded += res->expanded;
+        res->expanded = expanded;
+        if (rc != GS_OK || res->status == GS_SOLVED)
+            break;
     }
     if (rc == GS_OK && res->status != GS_SOLVED) {
         res->status = GS_LIMIT;
