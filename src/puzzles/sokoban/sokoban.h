@@ -160,31 +160,31 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_SLICE_FESS 5
 #define SOK_SLICE_DUAL 6
 /* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (23 s at 60 s), and at
+ * the table's: this percent of the time past it (26 s at 60 s), and at
  * most this percent of what the slices before leave. Alone, one level at
  * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
- * and 87 (26 in 16.1 s, 46 in 12.2 s), none of which the forward
- * searches solve in 60 s. XSokoban at 60 s (December 5): 62 of 90 at
- * 46 % with the second order below, 60 at 40 % without it, 58 at 25 %
- * (12.5 s: 46 past its slice); 76, a forward search's at 58.4 s with the
- * first order's 25 %, is lost at each, and 18 and 75 come at 55 s at
- * 46 %. */
+ * and 87, none of which the forward searches solve in 60 s. XSokoban at
+ * 60 s (December 5): 62 of 90 at 46 % in two orders (below), 60 at 40 %
+ * in one, 58 at 25 %; in three orders 62 at 46 % (16 in, 26 out), 63 at
+ * 52 % (16 and 20 in, 46 out), 18 then at 51.4 s. */
 #ifndef SOK_PULL_SHARE
-#define SOK_PULL_SHARE 46
+#define SOK_PULL_SHARE 52
 #endif
-/* The search backwards' second order (its cells also by the boxes in
- * passages) has the last this percent of its slice (3 s of 23 at 60 s):
- * alone it solves XSokoban 43 and 44 in 1.9 and 1.0 s, which no other
- * search solves in 60 s, and 22 in 11.7 s; the first misses all three. */
+/* The search backwards' last order (its cells also by the boxes in
+ * passages) has the last this percent of its slice (3.1 s of 26 at
+ * 60 s): alone it solves XSokoban 43 and 44 in 1.2 and 0.4 s, which no
+ * other search solves in 60 s, and 22 in 5.1 s (two solves side by side;
+ * row masks, bits.c); the first misses all three. */
 #ifndef SOK_PULL_DOORS_SHARE
-#define SOK_PULL_DOORS_SHARE 13
+#define SOK_PULL_DOORS_SHARE 12
 #endif
-/* Before it, the search backwards with ties to the most pulls has this
- * percent of the slice (9 s of 23 at 60 s): alone it solves XSokoban 16
- * and 20 in 7.7 and 6.7 s, which no other search solves in 60 s, and
- * the first order keeps 11 s for 26 and 46 (9.7 and 9.0 s alone). */
+/* Before it, ties to the most pulls have this percent of the slice (9.9 s
+ * of 26 at 60 s): alone that order solves XSokoban 16 and 20 in 7.9 and
+ * 8.4 s, which no other search solves in 60 s, but not 35; the first
+ * order (ties to the fewest) keeps 13 s for 26 and 46 (9.7 to 11.9 s
+ * alone, two solves side by side; 26 came at 12.4 s into the slice). */
 #ifndef SOK_PULL_MOST_SHARE
-#define SOK_PULL_MOST_SHARE 39
+#define SOK_PULL_MOST_SHARE 38
 #endif
 #ifndef SOK_ASTAR_END
 #define SOK_ASTAR_END 10
