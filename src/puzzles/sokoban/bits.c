@@ -14,7 +14,8 @@
  * Cells are numbered row-major over the player's region, so a row's cells
  * are numbered in the order of their bits, and a cell's number is its
  * row's first number plus the region's cells below its bit. Levels whose
- * region spans more than 64 columns have no masks (x->bits NULL).
+ * region spans more than 64 columns (or 65,535 rows) have no masks
+ * (x->bits NULL).
  */
 #include <string.h>
 
@@ -54,8 +55,8 @@ bool gs_sokoban_bits_init(sok_ctx *x, const gs_sokoban *g, const int32_t *num)
                 c0 = c < c0 ? c : c0;
                 c1 = c > c1 ? c : c1;
             }
-    if (r1 < 0 || c1 - c0 >= 64)
-        return true; /* no masks: the callers flood */
+    if (r1 < 0 || c1 - c0 >= 64 || r1 - r0 >= UINT16_MAX)
+        return true; /* no masks (a row number is 16 bits): the callers flood */
     struct sok_bits *b = gs_sokoban_tab_alloc(x, sizeof *b, true);
     if (!b)
         return false;

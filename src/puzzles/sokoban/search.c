@@ -170,24 +170,33 @@ uint64_t gs_sokoban_push_cost(sok_objective obj, uint32_t walk)
     }
 }
 
-int gs_sokoban_list_pushes(sok_ctx *x, int player)
+/* Lists in x->pushes the pushes whose cell behind the box the player
+ * reaches: with comp, the free cells labelled pa there (the walks left 0);
+ * without, those the last flood reached (the walks its distances).
+ * Returns how many. */
+static int list_reached(sok_ctx *x, const int32_t *comp, int32_t pa)
 {
-    gs_sokoban_flood(x, player);
     int k = 0;
     for (int i = 0; i < x->nboxes; i++) {
         int b = x->boxes[i];
         for (int d = 0; d < 4; d++) {
             int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
-            if (from < 0 || to < 0 || x->seen[from] != x->gen || x->occ[to] ||
-                x->dead[to])
+            if (from < 0 || to < 0 || x->occ[to] || x->dead[to] ||
+                (comp ? comp[from] != pa : x->seen[from] != x->gen))
                 continue;
             x->pushes[k].box = i;
             x->pushes[k].dir = (uint8_t)d;
-            x->pushes[k].walk = x->dist[from];
+            x->pushes[k].walk = comp ? 0 : x->dist[from];
             k++;
         }
     }
     return k;
+}
+
+int gs_sokoban_list_pushes(sok_ctx *x, int player)
+{
+    gs_sokoban_flood(x, player);
+    return list_reached(x, NULL, 0);
 }
 
 /* gs_sokoban_list_pushes for `any` from the areas' analysis in x->zone
@@ -196,23 +205,7 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
  * walk (gs_sokoban_push_cost). */
 static int list_pushes_zone(sok_ctx *x, int player)
 {
-    const int32_t *comp = x->zone.comp;
-    int32_t pa = comp[player];
-    int k = 0;
-    for (int i = 0; i < x->nboxes; i++) {
-        int b = x->boxes[i];
-        for (int d = 0; d < 4; d++) {
-            int from = x->nb[b * 4 + (d ^ 1)], to = x->nb[b * 4 + d];
-            if (from < 0 || to < 0 || comp[from] != pa || x->occ[to] ||
-                x->dead[to])
-                continue;
-            x->pushes[k].box = i;
-            x->pushes[k].dir = (uint8_t)d;
-            x->pushes[k].walk = 0;
-            k++;
-        }
-    }
-    return k;
+    return list_reached(x, x->zone.comp, x->zone.comp[player]);
 }
 
 /* The player's region of a child (its smallest cell), one box moved from
