@@ -848,12 +848,12 @@ static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
         int n = gen(&seed, kmin, kmax, buf, rows);
         long long best = bf_solve(rows, n, false);
         long long lex = bf_solve(rows, n, true);
-        gs_result res[8];
-        const char *objective[8] = {
-            "moves",          "pushes",       "any",
-            "any-astar",      "any-fess",     "any-pull",
-            "any-pull-doors", "any-pull-most"};
-        for (int m = 0; m < 8; m++)
+        const char *objective[] = {"moves",          "pushes",       "any",
+                                   "any-astar",      "any-fess",     "any-pull",
+                                   "any-pull-doors", "any-pull-most"};
+        enum { NOBJ = sizeof objective / sizeof *objective };
+        gs_result res[NOBJ];
+        for (int m = 0; m < NOBJ; m++)
             solve_rows(rows, n, objective[m], NULL, &res[m]);
         /* The search backwards proves nothing: `limit` once it ran dry,
          * but without limits it solves every solvable level (the pulls
@@ -866,12 +866,12 @@ static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
                 ck_assert_msg(res[m].status == GS_IMPOSSIBLE,
                               "iter %d %s: expected impossible", iter,
                               objective[m]);
-            for (int m = 5; m < 8; m++)
+            for (int m = 5; m < NOBJ; m++)
                 ck_assert_msg(res[m].status == GS_LIMIT, "iter %d %s: %s", iter,
                               objective[m], gs_status_name(res[m].status));
         } else {
             solvable++;
-            for (int m = 0; m < 8; m++)
+            for (int m = 0; m < NOBJ; m++)
                 check_answer(rows, n, &res[m]);
             ck_assert_msg((long long)res[0].steps == best,
                           "iter %d: %zu steps, brute force %lld", iter,
@@ -885,14 +885,14 @@ static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
             ck_assert(!res[4].optimal || res[4].steps == 0);
             ck_assert_int_ge(res[3].pushes, lex / (long long)BF_PUSH);
             ck_assert(!res[3].optimal || res[3].steps == 0);
-            for (int m = 5; m < 8; m++) {
+            for (int m = 5; m < NOBJ; m++) {
                 ck_assert_int_ge((long long)res[m].steps, best);
                 ck_assert_int_ge(res[m].pushes, lex / (long long)BF_PUSH);
                 ck_assert(!res[m].optimal || res[m].steps == 0);
             }
             differ += res[0].steps != res[1].steps;
         }
-        for (int m = 0; m < 8; m++)
+        for (int m = 0; m < NOBJ; m++)
             gs_result_free(&res[m]);
     }
     *solvable_out = solvable;

@@ -110,9 +110,9 @@ void gs_sokoban_bits_load(sok_ctx *x, const int32_t *boxes)
         gs_sokoban_bits_flip(b, boxes[i]);
 }
 
-/* One sweep over rows [lo, hi], down (step 1) or up (step -1): each row
- * takes what its row before it reached, filled along its runs. Returns
- * whether a row grew. */
+/* One sweep from row `from` to row `to`, down (step 1) or up (step -1):
+ * each row after `from` takes what the row before it reached, filled along
+ * its runs. Returns whether a row grew. */
 static bool sweep(struct sok_bits *b, int from, int to, int step)
 {
     bool grew = false;

@@ -199,15 +199,6 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player)
     return list_reached(x, NULL, 0);
 }
 
-/* gs_sokoban_list_pushes for `any` from the areas' analysis in x->zone
- * instead of a flood: the cell behind the box in the player's area. The
- * walks' lengths are left 0, as `any` counts a push as one whatever the
- * walk (gs_sokoban_push_cost). */
-static int list_pushes_zone(sok_ctx *x, int player)
-{
-    return list_reached(x, x->zone.comp, x->zone.comp[player]);
-}
-
 /* The player's region of a child (its smallest cell), one box moved from
  * b to `to` and the player then on pl (x->occ holding the child's boxes):
  * read off x->zone when `zone` (the analysis of the expanded state), else
@@ -347,13 +338,14 @@ static void trace_drop_edges(sok_ctx *x, struct sok_trace *t)
 static int expand_pushes(sok_ctx *x, int player, bool *zone)
 {
     sok_objective obj = x->obj;
-    /* `any`: one analysis of the areas gives the player's area, spares
-     * most children a flood, and names the corrals. */
+    /* `any`: one analysis of the areas gives the player's area (no flood:
+     * `any` counts a push as one, so the walks' lengths are not needed),
+     * spares most children a flood, and names the corrals. */
     *zone = obj >= SOK_ANY && x->zone_ok;
     if (*zone)
         gs_sokoban_zone_analyse(x, &x->zone);
-    int k =
-        *zone ? list_pushes_zone(x, player) : gs_sokoban_list_pushes(x, player);
+    int k = *zone ? list_reached(x, x->zone.comp, x->zone.comp[player])
+                  : gs_sokoban_list_pushes(x, player);
     if (obj >= SOK_ANY && k > 1 && !x->no_pi)
         k = *zone ? gs_sokoban_pi_corral_prune_zone(x, &x->zone, player, k)
                   : gs_sokoban_pi_corral_prune(x, k);
