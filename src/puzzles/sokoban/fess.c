@@ -222,6 +222,9 @@ static void *fess_grow(sok_fess *f, void *p, uint32_t *cap, size_t size,
         f->over = true;
         return NULL;
     }
+    /* The heaps and the per-state arrays grow to millions of entries,
+     * read at random: huge pages spare most TLB misses. */
+    gs_mem_advise_huge(q, size * n);
     *cap = n;
     return q;
 }
@@ -309,6 +312,10 @@ static fess_ent heap_pop(fess_cell *c)
     uint32_t i = 0;
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        /* The next level's four entries share a cache line or two: asked
+         * for now, they arrive while this level is compared. */
+        if (4 * i + 3 < c->len)
+            __builtin_prefetch(&c->heap[4 * i + 3]);
         uint32_t mp = e.prio;
         if (l < c->len && c->heap[l].prio < mp) {
             m = l;

@@ -1406,7 +1406,8 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
                                                 SOK_PLAIN_END,
                                                 SOK_GREEDY_END,
                                                 SOK_TABLE_FESS_END,
-                                                SOK_TABLE_FESS_END,
+                                                SOK_TABLE_FESS_END +
+                                                    SOK_PULL_SHORT_SHARE,
                                                 100,
                                                 100};
     /* A rearrangement: the A* to `a` percent, the others squeezed into
@@ -1438,6 +1439,9 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
     /* At most its share of what the slices before leave, too: after a
      * rearrangement's long A* (600 s) the forward searches keep time. */
     int64_t past = (span - SOK_ANY_SHORT_NS) / 100 * SOK_PULL_SHARE;
+    int64_t at_short = base[b] - base[b - 1];
+    if (past < at_short)
+        past = at_short; /* never less than at SOK_ANY_SHORT_NS */
     int64_t left = (end[SOK_SLICE_DUAL] - end[b - 1]) / 100 * SOK_PULL_SHARE;
     end[b] = end[b - 1] + (past < left ? past : left);
     end[f] = end[b] > SOK_ANY_SHORT_NS ? end[b] : SOK_ANY_SHORT_NS;

@@ -130,12 +130,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * each search from scratch: A* on pushes (with the perimeter table and
  * the learned deadlock patterns of the exact objectives), plain greedy,
  * weighted greedy, the feature-space search (fess.c) with the A*'s
- * table in its estimate, the search backwards (pull.c; past
- * SOK_ANY_SHORT_NS only), the feature-space search without the table,
- * and without the table but whose cells also pick by weight. Up to
- * SOK_ANY_SHORT_NS the first four end at SOK_ASTAR_END, SOK_PLAIN_END,
- * SOK_GREEDY_END and SOK_TABLE_FESS_END percent of the time and the
- * feature-space search without the table has the rest. At 10 s on Microban I
+ * table in its estimate, the search backwards (pull.c), the feature-space
+ * search without the table, and without the table but whose cells also
+ * pick by weight. Up to SOK_ANY_SHORT_NS the first four end at
+ * SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END and SOK_TABLE_FESS_END
+ * percent of the time, the search backwards has the next
+ * SOK_PULL_SHORT_SHARE percent and the feature-space search without the
+ * table the rest. At 10 s on Microban I
  * and II: the A* slice solves 278 of the 290 levels; the plain slice those the
  * others miss (Microban II 115, 118, 120) within 0.13 s, the weighted one (104,
  * 126) within 0.26 s; the search with the table solves Microban I 93 in 1.06 s,
@@ -167,6 +168,19 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * 60 s (December 5): 62 of 90 at 46 % in two orders (below), 60 at 40 %
  * in one, 58 at 25 %; in three orders 62 at 46 % (16 in, 26 out), 63 at
  * 52 % (16 and 20 in, 46 out), 18 then at 51.4 s. */
+/* Up to SOK_ANY_SHORT_NS the search backwards has this percent of the
+ * time after the table's slice (2 s at 10 s; past it never less than
+ * that): at 1 s alone it solves 154 of Microban I's 155 levels, 130 of
+ * Microban II's 135 and XSokoban 12 in 0.01 s, 14 in 0.2 s. At 10 s
+ * (December 5, two chains side by side), against 0 % and the table's
+ * slice to 35 %: XSokoban 47 of 90 against 42, SokHard 103 of 163
+ * against 73, Sasquatch 32 of 50 against 22, Holland 55 of 81 against
+ * 51; at 10 % 44, 96, 29 and 54.
+ * Microban II 131, the forward searches' slowest, came at 7.8 s against
+ * 7.1 s. */
+#ifndef SOK_PULL_SHORT_SHARE
+#define SOK_PULL_SHORT_SHARE 20
+#endif
 #ifndef SOK_PULL_SHARE
 #define SOK_PULL_SHARE 52
 #endif
@@ -195,11 +209,13 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_GREEDY_END
 #define SOK_GREEDY_END 18
 #endif
-/* 35, not 31: Microban II 109 needs about 0.85 s of the table's slice
- * alone and 1.3 to 1.5 s with three solves at a time on 2 cores, which
- * at 31 (a slice of 1.3 s at 10 s) solved 0 of 9 and at 35 9 of 9. */
+/* Microban II 109 needs about 0.85 s of the table's slice alone and
+ * 1.3 to 1.5 s with three solves at a time on 2 cores (at 31, a slice
+ * of 1.3 s at 10 s, that solved 0 of 9, at 35 9 of 9); the search
+ * backwards after it now solves 109 in under 0.01 s, so 31 gives the rest
+ * back to the forward searches. */
 #ifndef SOK_TABLE_FESS_END
-#define SOK_TABLE_FESS_END 35
+#define SOK_TABLE_FESS_END 31
 #endif
 /* Percent of the table slice that may go to finishing the A*'s table
  * (search.c, table_finish). */
