@@ -765,6 +765,30 @@ START_TEST(test_pull_solve)
 }
 END_TEST
 
+START_TEST(test_pull_slice_late)
+{
+    /* `any`'s slice of the search backwards started past its deadline
+     * (a slice before it overran): no order runs, and the answer is a
+     * limit on time, not the cleared result, which reads as solved
+     * without moves (the server then answered 500). */
+    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
+                                        "#   @   #", "#########"};
+    sok_level L;
+    sok_level_load(&L, split, NROWS(split), SOK_ANY);
+    gs_limits late = {.deadline_ns = gs_now_ns() - 1};
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    ck_assert_int_eq(gs_sokoban_pull_slice(&L.x, &late, &res, NULL, &err),
+                     GS_OK);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
+    ck_assert_ptr_null(res.moves);
+    ck_assert_uint_eq(res.expanded, 0);
+    sok_level_free(&L);
+}
+END_TEST
+
 /* Solves rows with the feature-space search alone (SOK_ANY_FESS), paused
  * and resumed every turn_ns (0: never) as `any`'s last slices do
  * (fess_pair), or when paired in turns with the search by weight from
@@ -1507,6 +1531,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_until);
     tcase_add_test(tc, test_any_slices);
     tcase_add_test(tc, test_pull_solve);
+    tcase_add_test(tc, test_pull_slice_late);
     tcase_add_test(tc, test_rearranges);
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_improve_shortens);

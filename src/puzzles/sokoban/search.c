@@ -1507,12 +1507,8 @@ static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
     return true;
 }
 
-/* `any`'s search backwards (pull.c) within part: it proves nothing, so
- * whatever stopped it short of an answer (its deadline, a limit, a level
- * it cannot search, running dry) hands over to the next order, and after
- * the last to the next slice as the end of its time. */
-static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
-                      gs_sokoban_stats *st, gs_error *err)
+int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
+                          gs_sokoban_stats *st, gs_error *err)
 {
     /* Its cells by the boxes on start cells, ties to the fewest pulls,
      * then to the most for SOK_PULL_MOST_SHARE percent of the slice,
@@ -1529,6 +1525,7 @@ static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
     int64_t start = gs_now_ns();
     uint64_t expanded = 0;
     int rc = GS_OK;
+    bool solved = false;
     for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
         if (gs_limits_expired(part))
             break;
@@ -1538,10 +1535,13 @@ static int pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
         rc = gs_sokoban_pull(x, &l, orders[i].order, res, st, err);
         expanded += res->expanded;
         res->expanded = expanded;
-        if (rc != GS_OK || res->status == GS_SOLVED)
+        solved = rc == GS_OK && res->status == GS_SOLVED;
+        if (rc != GS_OK || solved)
             break;
     }
-    if (rc == GS_OK && res->status != GS_SOLVED) {
+    /* Also when no order ran (the slice started past its deadline, after
+     * a slice before it overran): a cleared result reads as solved. */
+    if (rc == GS_OK && !solved) {
         res->status = GS_LIMIT;
         res->limit = GS_LIMIT_TIME;
     }
@@ -1576,7 +1576,7 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
     else if (phase == SOK_SLICE_TABLE_FESS)
         rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
     else if (phase == SOK_SLICE_PULL)
-        rc = pull_slice(x, part, res, st, err);
+        rc = gs_sokoban_pull_slice(x, part, res, st, err);
     else
         rc = fess_pair(x, part, gs_now_ns() + fess_burst(span),
                        end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]

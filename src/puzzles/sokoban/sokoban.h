@@ -1056,6 +1056,14 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
  * last, the feature-space searches, runs to the deadline (end of
  * SOK_SLICE_DUAL) even when its time alone is empty (past about 62 s). */
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
+/* `any`'s slice of the search backwards (pull.c) within part, in its
+ * three orders, each from scratch. It proves nothing, so whatever stops
+ * an order short of an answer (its share of the time, a limit, running
+ * dry) hands over to the next. GS_OK with res solved, or a limit on time
+ * (also when part's deadline had passed before it started); an error
+ * otherwise. */
+int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
+                          gs_sokoban_stats *st, gs_error *err);
 /* When the turn of `run` (0: the feature-space search by estimate, 1: by
  * weight) that starts at `now` ends, when the two take turns (fess_pair):
  * run 1 alone until burst_end, then run 0 alone until `alone`, then each
