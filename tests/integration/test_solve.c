@@ -222,6 +222,41 @@ START_TEST(sokoban_json)
 }
 END_TEST
 
+/* `any` under deadlines of a few milliseconds: its portfolio's slices
+ * start late, and every answer is still a 200 that is solved or a limit
+ * (a slice started past its deadline once read as solved without moves,
+ * and the server answered 500). */
+START_TEST(sokoban_any_tiny_deadlines)
+{
+    static const char *const even[] = {
+        " ######### ", "##   #   ##", "#    #    #", "#  $ # $  #",
+        "#   *.*   #", "####.@.####", "#   *.*   #", "#  $ # $  #",
+        "#    #    #", "##   #   ##", " ######### "};
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char body[1024], extra[128];
+    for (int ms = 1; ms <= 6; ms++) {
+        snprintf(extra, sizeof extra,
+                 ",\"optimize\":\"any\",\"limits\":{\"timeout_ms\":%d}", ms);
+        grid_json(body, sizeof body, even, 11, extra);
+        for (int k = 0; k < 5; k++) {
+            gs_resp r;
+            itest_post_json(&s, "sokoban", body, &r);
+            ck_assert_msg(r.status == 200, "%d ms: %ld %s", ms, r.status,
+                          r.body ? r.body : "");
+            cJSON *j = cJSON_Parse(r.body);
+            ck_assert_ptr_nonnull(j);
+            const char *st = itest_str(j, "status");
+            ck_assert_msg(st && (!strcmp(st, "limit") || !strcmp(st, "solved")),
+                          "%d ms: status %s", ms, st ? st : "(none)");
+            cJSON_Delete(j);
+            gs_resp_free(&r);
+        }
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* A JSON content type with parameters is still JSON. */
 START_TEST(json_charset_parameter)
 {
@@ -524,6 +559,7 @@ Suite *gs_itest_solve_suite(void)
     tcase_add_test(tc, wallpushers_json);
     tcase_add_test(tc, holedox_json);
     tcase_add_test(tc, sokoban_json);
+    tcase_add_test(tc, sokoban_any_tiny_deadlines);
     tcase_add_test(tc, json_charset_parameter);
     suite_add_tcase(s, tc);
 
