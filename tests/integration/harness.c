@@ -272,7 +272,9 @@ static void forget(gs_srv *s)
     }
 }
 
-int gs_srv_wait(gs_srv *s, long timeout_ms)
+/* gs_srv_wait; with dump, a server that exits other than 0 has its log's
+ * tail printed first (a sanitizer's report, say), before it is gone. */
+static int wait_exit(gs_srv *s, long timeout_ms, bool dump)
 {
     if (s->pid <= 0)
         return -1;
@@ -281,8 +283,11 @@ int gs_srv_wait(gs_srv *s, long timeout_ms)
         int st;
         pid_t r = waitpid(s->pid, &st, WNOHANG);
         if (r == s->pid) {
+            int rc = exit_code(st);
+            if (dump && rc != 0)
+                gs_srv_dump_log(s);
             forget(s);
-            return exit_code(st);
+            return rc;
         }
         if (r < 0 && errno != EINTR)
             return -1;
@@ -292,12 +297,17 @@ int gs_srv_wait(gs_srv *s, long timeout_ms)
     }
 }
 
+int gs_srv_wait(gs_srv *s, long timeout_ms)
+{
+    return wait_exit(s, timeout_ms, false);
+}
+
 int gs_srv_stop(gs_srv *s, long timeout_ms)
 {
     if (s->pid <= 0)
         return -1;
     kill(s->pid, SIGTERM);
-    int rc = gs_srv_wait(s, timeout_ms);
+    int rc = wait_exit(s, timeout_ms, true);
     if (s->pid > 0) {
         fprintf(stderr, "itest: server %d ignored SIGTERM for %ld ms\n",
                 (int)s->pid, timeout_ms);
