@@ -19,6 +19,9 @@ static const char *const GOAL_ROOM[] = {"########", "#..$ @ #", "#..$   #",
 static const char *const GOAL_TUNNEL[] = {"##########", "#..  ### #",
                                           "#..$     #", "#.. #$$  #",
                                           "####  @  #", "##########"};
+/* Two boxes and their goals at the two ends of one row, the player below. */
+static const char *const SPLIT[] = {"#########", "#. $ $ .#", "#### ####",
+                                    "#   @   #", "#########"};
 
 /* Pushes the box at (r, c) one step in direction d (U D L R = 0 1 2 3)
  * in x->occ and asks the goal macro where it goes on to; *player gets
@@ -705,10 +708,8 @@ START_TEST(test_fess_solve)
 {
     /* Whole solves by the feature-space phase alone: the answers replay,
      * an unsolvable level is impossible (its space exhausted). */
-    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
-                                        "#   @   #", "#########"};
-    const char *const *levels[3] = {GOAL_ROOM, GOAL_TUNNEL, split};
-    int n[3] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL), NROWS(split)};
+    const char *const *levels[3] = {GOAL_ROOM, GOAL_TUNNEL, SPLIT};
+    int n[3] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL), NROWS(SPLIT)};
     for (int i = 0; i < 3; i++) {
         gs_result res;
         sok_level_solve(levels[i], n[i], SOK_ANY_FESS, &res);
@@ -733,13 +734,11 @@ START_TEST(test_pull_solve)
 {
     /* The search backwards alone (pull.c): its answers, read back to
      * front, replay; a level solved at the start takes no move. */
-    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
-                                        "#   @   #", "#########"};
     static const char *const turn[] = {"#######", "#.    #", "# $ # #",
                                        "#  @$.#", "#######"};
     static const char *const done[] = {"#####", "#@* #", "#####"};
-    const char *const *levels[3] = {split, turn, done};
-    int n[3] = {NROWS(split), NROWS(turn), NROWS(done)};
+    const char *const *levels[3] = {SPLIT, turn, done};
+    int n[3] = {NROWS(SPLIT), NROWS(turn), NROWS(done)};
     for (int i = 0; i < 3; i++) {
         gs_result res;
         sok_level_solve(levels[i], n[i], SOK_ANY_PULL, &res);
@@ -771,10 +770,8 @@ START_TEST(test_pull_slice_late)
      * (a slice before it overran): no order runs, and the answer is a
      * limit on time, not the cleared result, which reads as solved
      * without moves (the server then answered 500). */
-    static const char *const split[] = {"#########", "#. $ $ .#", "#### ####",
-                                        "#   @   #", "#########"};
     sok_level L;
-    sok_level_load(&L, split, NROWS(split), SOK_ANY);
+    sok_level_load(&L, SPLIT, NROWS(SPLIT), SOK_ANY);
     gs_limits late = {.deadline_ns = gs_now_ns() - 1};
     gs_result res;
     gs_error err = {0};

@@ -222,8 +222,9 @@ static void *fess_grow(sok_fess *f, void *p, uint32_t *cap, size_t size,
         f->over = true;
         return NULL;
     }
-    /* The heaps and the per-state arrays grow to millions of entries,
-     * read at random: huge pages spare most TLB misses. */
+    /* A cell's heap and `all` grow to millions of entries, read at
+     * random: huge pages spare most TLB misses (the small tables stay
+     * below one, where this does nothing). */
     gs_mem_advise_huge(q, size * n);
     *cap = n;
     return q;

@@ -160,15 +160,6 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_SLICE_PULL 4
 #define SOK_SLICE_FESS 5
 #define SOK_SLICE_DUAL 6
-/* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (26 s at 60 s), and at
- * most this percent of what the slices before leave. Alone, one level at
- * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
- * and 87, none of which the forward searches solve in 60 s. XSokoban at
- * 60 s (December 5): 62 of 90 at 46 % in two orders (below), 60 at 40 %
- * in one, 58 at 25 %; in three orders 62 at 46 % (16 in, 26 out), 63 at
- * 52 % (16 and 20 in, 46 out), 18 then at 51.4 s; 64 with the search
- * backwards below 10 s too (26 and 46 in, 18 at 50.6 s). */
 /* Up to SOK_ANY_SHORT_NS the search backwards has this percent of the
  * time after the table's slice (2 s at 10 s; past it never less than
  * that): at 1 s alone it solves 154 of Microban I's 155 levels, 130 of
@@ -182,6 +173,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_PULL_SHORT_SHARE
 #define SOK_PULL_SHORT_SHARE 20
 #endif
+/* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
+ * the table's: this percent of the time past it (26 s at 60 s), and at
+ * most this percent of what the slices before leave. Alone, one level at
+ * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
+ * and 87, none of which the forward searches solve in 60 s. XSokoban at
+ * 60 s (December 5): 62 of 90 at 46 % in two orders (below), 60 at 40 %
+ * in one, 58 at 25 %; in three orders 62 at 46 % (16 in, 26 out), 63 at
+ * 52 % (16 and 20 in, 46 out), 18 then at 51.4 s; 64 with the search
+ * backwards below 10 s too (26 and 46 in, 18 at 50.6 s). */
 #ifndef SOK_PULL_SHARE
 #define SOK_PULL_SHARE 52
 #endif
