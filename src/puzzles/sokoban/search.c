@@ -1597,8 +1597,8 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
  * search (fess.c: it spreads its effort over ways of packing the greedy
  * ones never leave), first with the A*'s table, then without, after a
  * burst of, and past 10 s in turns with, the one whose cells pick by
- * weight every other time; past 10 s the search backwards (pull.c) runs
- * between the two (levels whose packing traps the forward searches). A
+ * weight every other time; the search backwards (pull.c) runs between
+ * the two (levels whose packing traps the forward searches). A
  * phase exhausting the space proves the level impossible (greedy_phase
  * and fess_pair re-check without macros; the search backwards proves
  * nothing). The next slice runs only after a slice's time ran out. */
