@@ -1081,92 +1081,77 @@ END_TEST
 
 /* `any`'s time split: up to 10 s A*, plain and weighted greedy, the
  * feature-space search with the table and the search backwards end at
- * their percentages and the one by estimate has the rest (the one by
- * weight none); past it the greedy and table slices keep 3/2 of their
- * 10 s length, the search backwards has its share of the time past 10 s
- * (never less than at 10 s), the search by estimate goes on alone until 10 s
- * and then shares the rest with the one by weight; the ends always rise and the
- * last is the deadline. */
+ * their percentages and the one by estimate has the rest, the long
+ * slices none. Past 10 s the first 10 s are the slices at 10 s, unchanged
+ * (a longer limit never answers later); then a rearrangement's A* has its
+ * share of the time past 10 s, the search backwards its share of what is
+ * left when that is longer than its slice at 10 s, and the two
+ * feature-space searches the rest. The ends never fall and the last is
+ * the deadline. */
 START_TEST(test_any_slices)
 {
     const int64_t S = 1000000000LL;
-    int64_t end[SOK_ANY_SLICES], len10[SOK_ANY_SLICES];
+    int64_t end[SOK_ANY_SLICES], at10[2][SOK_ANY_SLICES];
     static const int64_t pct[] = {SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END,
                                   SOK_TABLE_FESS_END,
                                   SOK_TABLE_FESS_END + SOK_PULL_SHORT_SHARE};
+    int b = SOK_SLICE_PULL, la = SOK_SLICE_LONG_ASTAR, lb = SOK_SLICE_LONG_PULL,
+        pr = SOK_SLICE_PAIR;
     gs_sokoban_any_slices(10 * S, false, end);
     for (int i = 0; i <= SOK_SLICE_PULL; i++)
         ck_assert(end[i] == 10 * S / 100 * pct[i]);
-    ck_assert(end[SOK_SLICE_PULL] > end[SOK_SLICE_TABLE_FESS]);
-    ck_assert(end[SOK_SLICE_FESS] == 10 * S);
-    ck_assert(end[SOK_SLICE_DUAL] == 10 * S); /* no weight slice */
-    for (int i = 1; i < SOK_ANY_SLICES; i++)
-        len10[i] = end[i] - end[i - 1];
+    ck_assert(end[b] > end[b - 1]);
+    for (int i = SOK_SLICE_FESS; i < SOK_ANY_SLICES; i++)
+        ck_assert(end[i] == 10 * S);
+    for (int i = la; i < SOK_ANY_SLICES; i++)
+        ck_assert(!gs_sokoban_any_slice_runs(end, i));
+    for (int re = 0; re < 2; re++)
+        gs_sokoban_any_slices(10 * S, re, at10[re]);
     gs_sokoban_any_slices(60 * S, false, end);
-    ck_assert(end[0] == 60 * S / 100 * SOK_ASTAR_END); /* A* keeps its share */
-    for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++)
-        ck_assert(end[i] - end[i - 1] == len10[i] / 100 * SOK_ANY_GREEDY_SLACK);
-    /* The search backwards after the table's slice, for its share of
-     * the time past 10 s; the search by estimate alone until 10 s (here
-     * no time alone), then the two feature-space searches in turns to
-     * the deadline. */
-    int f = SOK_SLICE_FESS, d = SOK_SLICE_DUAL, b = SOK_SLICE_PULL;
-    ck_assert(end[b] - end[b - 1] == 50 * S / 100 * SOK_PULL_SHARE);
-    ck_assert(end[f] == end[b]);
-    ck_assert(end[d] == 60 * S);
-    int64_t spans[] = {0, 1, 5 * S, 10 * S + 1, 11 * S, 20 * S, 600 * S};
+    ck_assert(end[la] == 10 * S); /* no A* past 10 s */
+    ck_assert(end[lb] - end[la] == 50 * S / 100 * SOK_PULL_SHARE);
+    ck_assert(end[pr] == 60 * S);
+    gs_sokoban_any_slices(60 * S, true, end);
+    ck_assert(end[la] == 10 * S + 50 * S / 100 * SOK_REARRANGE_ASTAR_END);
+    ck_assert(end[lb] - end[la] == (60 * S - end[la]) / 100 * SOK_PULL_SHARE);
+    ck_assert(end[pr] == 60 * S);
+    /* At 11 s the search backwards would have less than at 10 s: none. */
+    gs_sokoban_any_slices(11 * S, false, end);
+    ck_assert(!gs_sokoban_any_slice_runs(end, lb));
+    ck_assert(gs_sokoban_any_slice_runs(end, pr));
+    int64_t spans[] = {0,      1,      5 * S,  10 * S + 1, 11 * S,
+                       15 * S, 20 * S, 62 * S, 120 * S,    600 * S};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
-        gs_sokoban_any_slices(spans[i], false, end);
-        ck_assert(end[SOK_ANY_SLICES - 1] ==
-                  (spans[i] > 0 ? spans[i] / 100 * 100 : 0));
-        for (int k = 1; k < SOK_ANY_SLICES; k++)
-            ck_assert(end[k] >= end[k - 1]);
-        /* A rearrangement: the A* has its larger share, the others
-         * follow in order, the last ends at the deadline. */
-        int64_t r[SOK_ANY_SLICES];
-        gs_sokoban_any_slices(spans[i], true, r);
-        ck_assert(
-            r[0] ==
-            (spans[i] > 0 ? spans[i] / 100 * SOK_REARRANGE_ASTAR_END : 0));
-        ck_assert(r[0] >= end[0]);
-        for (int k = 1; k < SOK_ANY_SLICES; k++)
-            ck_assert(r[k] >= r[k - 1]);
-        ck_assert(r[SOK_ANY_SLICES - 1] == end[SOK_ANY_SLICES - 1]);
-        /* Past 10 s no slice is shorter than at 10 s. */
-        if (spans[i] > 10 * S) {
-            for (int k = SOK_SLICE_PLAIN; k <= SOK_SLICE_TABLE_FESS; k++)
-                ck_assert(end[k] - end[k - 1] >= len10[k]);
-            ck_assert(end[f] >= 10 * S);
-            int64_t past = (spans[i] - 10 * S) / 100 * SOK_PULL_SHARE;
-            if (past < len10[b])
-                past = len10[b];
-            int64_t left = (end[d] - end[b - 1]) / 100 * SOK_PULL_SHARE;
-            ck_assert(end[b] - end[b - 1] == (past < left ? past : left));
-            /* A rearrangement's longer slices before it leave it less:
-             * its share of what they leave at most. */
-            ck_assert(r[b] - r[b - 1] <= end[b] - end[b - 1]);
-            ck_assert(r[b] - r[b - 1] <=
-                      (r[SOK_SLICE_DUAL] - r[b - 1]) / 100 * SOK_PULL_SHARE);
-        } else {
-            ck_assert(end[b] - end[b - 1] ==
-                      spans[i] / 100 * pct[b] - spans[i] / 100 * pct[b - 1]);
-        }
-    }
-    /* The feature-space searches run to the deadline at every span, also
-     * past about 62 s, where the table's slice ends after 10 s and their
-     * time alone is empty (until then the portfolio skipped them there:
-     * a 120 s solve answered `limit` after 15 s). An empty slice before
-     * them is skipped. */
-    int64_t longer[] = {S, 10 * S, 60 * S, 62 * S, 63 * S, 120 * S, 600 * S};
-    int empty_alone = 0;
-    for (size_t i = 0; i < sizeof longer / sizeof *longer; i++) {
         for (int re = 0; re < 2; re++) {
-            gs_sokoban_any_slices(longer[i], re, end);
-            ck_assert(gs_sokoban_any_slice_runs(end, SOK_SLICE_FESS));
-            empty_alone += end[f] == end[f - 1];
+            int64_t span = spans[i];
+            gs_sokoban_any_slices(span, re, end);
+            for (int k = 1; k < SOK_ANY_SLICES; k++)
+                ck_assert(end[k] >= end[k - 1]);
+            ck_assert(end[0] == (span > 10 * S ? at10[re][0]
+                                 : span > 0    ? span / 100 *
+                                                  (re ? SOK_REARRANGE_ASTAR_END
+                                                      : SOK_ASTAR_END)
+                                            : 0));
+            if (span <= 10 * S) {
+                ck_assert(end[SOK_ANY_SLICES - 1] ==
+                          (span > 0 ? span / 100 * 100 : 0));
+                continue;
+            }
+            ck_assert(end[SOK_ANY_SLICES - 1] == span);
+            for (int k = 0; k <= SOK_SLICE_FESS; k++)
+                ck_assert(end[k] == at10[re][k]);
+            ck_assert(gs_sokoban_any_slice_runs(end, pr));
+            ck_assert(end[la] == 10 * S + (re ? (span - 10 * S) / 100 *
+                                                    SOK_REARRANGE_ASTAR_END
+                                              : 0));
+            int64_t pull = end[lb] - end[la];
+            ck_assert(pull == 0 || pull > at10[re][b] - at10[re][b - 1]);
+            ck_assert(pull == 0 ||
+                      pull == (span - end[la]) / 100 * SOK_PULL_SHARE);
+            if (span >= 20 * S)
+                ck_assert(pull > 0);
         }
     }
-    ck_assert_int_gt(empty_alone, 2);
     gs_sokoban_any_slices(120 * S, false, end);
     end[SOK_SLICE_GREEDY] = end[SOK_SLICE_PLAIN];
     ck_assert(!gs_sokoban_any_slice_runs(end, SOK_SLICE_GREEDY));

@@ -29,10 +29,13 @@
  *     plus penalties for goals filled out of packing order and for areas
  *     the player is shut out of (pack.c), with tunnel and goal-area
  *     macros (macro.c), to SOK_GREEDY_END percent; then the same children
- *     and macros in a feature-space search (fess.c), first with the A*'s
- *     table in the estimate to SOK_TABLE_FESS_END percent, then without,
- *     beside one whose cells also pick by weight: a burst of that one
- *     first (SOK_FESS_BURST), and past 10 s the two in turns (fess_pair).
+ *     and macros in a feature-space search (fess.c) with the A*'s table
+ *     in the estimate to SOK_TABLE_FESS_END percent, the search
+ *     backwards (pull.c), then the feature-space search without the
+ *     table after a burst of one whose cells also pick by weight
+ *     (SOK_FESS_BURST). Past 10 s, after these as at 10 s, the search
+ *     backwards again and the two feature-space searches in turns
+ *     (fess_pair).
  *     When a macro search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
@@ -971,12 +974,13 @@ static int pair_turn(sok_ctx *x, sok_pair *p, int i, const gs_limits *lim,
     return GS_OK;
 }
 
-/* `any`'s last slices: the feature-space search by estimate, and with a
+/* `any`'s feature-space slices: the search by estimate, and with a
  * burst_end or an `alone` before INT64_MAX the one whose cells also pick
  * by weight, on the schedule of gs_sokoban_fess_until (the search by
  * weight alone until burst_end, the one by estimate alone until `alone`,
- * INT64_MAX: to the end; then turns; the memory budget is halved between
- * them); else alone, in turns of solo_turn when not 0, which tests use. Both
+ * INT64_MAX: to the end; then turns, from the start when both are 0; the
+ * memory budget is halved between them); else alone, in turns of
+ * solo_turn when not 0, which tests use. Both
  * are kept between turns, so no work is lost: each finds whatever it finds
  * alone, at the time it would alone divided by its share, roughly. The search
  * by weight solves within about a second XSokoban levels the other misses in a
@@ -1399,60 +1403,61 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
     gs_sokoban_perim_seal(x);
 }
 
+/* gs_sokoban_any_slices past SOK_ANY_SHORT_NS: the slices of a solve at
+ * SOK_ANY_SHORT_NS first, unchanged, so that a longer limit never makes
+ * an answer come later (when each slice grew with the limit, the A*
+ * slice did too, and at 60 s nearly every XSokoban level the greedy
+ * slices solve came 5 s later than at 10 s); then, from scratch, for a
+ * rearrangement the A* for SOK_REARRANGE_ASTAR_END percent of the time
+ * past it, the search backwards for SOK_PULL_SHARE percent of what is
+ * left (none when that is not longer than its slice before: it would
+ * only do that slice's work again) and the two feature-space searches in
+ * turns to the deadline. */
+static void any_long_slices(int64_t span, bool rearrange,
+                            int64_t end[SOK_ANY_SLICES])
+{
+    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, end);
+    int64_t past = span - SOK_ANY_SHORT_NS;
+    int b = SOK_SLICE_PULL, lb = SOK_SLICE_LONG_PULL;
+    end[lb - 1] = SOK_ANY_SHORT_NS +
+                  (rearrange ? past / 100 * SOK_REARRANGE_ASTAR_END : 0);
+    int64_t pull = (span - end[lb - 1]) / 100 * SOK_PULL_SHARE;
+    if (pull <= end[b] - end[b - 1])
+        pull = 0;
+    end[lb] = end[lb - 1] + pull;
+    end[SOK_SLICE_PAIR] = span;
+}
+
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
-                                                SOK_PLAIN_END,
-                                                SOK_GREEDY_END,
-                                                SOK_TABLE_FESS_END,
-                                                SOK_TABLE_FESS_END +
-                                                    SOK_PULL_SHORT_SHARE,
-                                                100,
-                                                100};
+    static const int64_t pct[SOK_SLICE_FESS + 1] = {SOK_ASTAR_END,
+                                                    SOK_PLAIN_END,
+                                                    SOK_GREEDY_END,
+                                                    SOK_TABLE_FESS_END,
+                                                    SOK_TABLE_FESS_END +
+                                                        SOK_PULL_SHORT_SHARE,
+                                                    100};
+    if (span > SOK_ANY_SHORT_NS) {
+        any_long_slices(span, rearrange, end);
+        return;
+    }
     /* A rearrangement: the A* to `a` percent, the others squeezed into
-     * the rest in the same proportions. */
+     * the rest in the same proportions; the slices past SOK_ANY_SHORT_NS
+     * empty. */
     int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
     for (int i = 0; i < SOK_ANY_SLICES; i++) {
-        int64_t p = i == 0 ? a
-                           : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
-                                     (100 - SOK_ASTAR_END);
+        int64_t p = i > SOK_SLICE_FESS ? 100
+                    : i == 0           ? a
+                             : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
+                                       (100 - SOK_ASTAR_END);
         end[i] = span > 0 ? span / 100 * p : 0;
     }
-    if (span <= SOK_ANY_SHORT_NS)
-        return;
-    /* Longer: the greedy slices and the feature-space search with the
-     * table keep their length at SOK_ANY_SHORT_NS times
-     * SOK_ANY_GREEDY_SLACK percent (at most their share); the
-     * feature-space search by estimate goes on alone (after the burst
-     * of the one that also picks by weight) until SOK_ANY_SHORT_NS (what
-     * it solves at that limit it still solves past it, Microban II 109),
-     * then shares the rest with the other (fess_pair). */
-    int64_t base[SOK_ANY_SLICES];
-    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, base);
-    for (int i = SOK_SLICE_PLAIN; i <= SOK_SLICE_TABLE_FESS; i++) {
-        int64_t len = (base[i] - base[i - 1]) / 100 * SOK_ANY_GREEDY_SLACK;
-        if (end[i - 1] + len < end[i])
-            end[i] = end[i - 1] + len;
-    }
-    int f = SOK_SLICE_FESS, b = SOK_SLICE_PULL;
-    /* At most its share of what the slices before leave, too: after a
-     * rearrangement's long A* (600 s) the forward searches keep time. */
-    int64_t past = (span - SOK_ANY_SHORT_NS) / 100 * SOK_PULL_SHARE;
-    int64_t at_short = base[b] - base[b - 1];
-    if (past < at_short)
-        past = at_short; /* never less than at SOK_ANY_SHORT_NS */
-    int64_t left = (end[SOK_SLICE_DUAL] - end[b - 1]) / 100 * SOK_PULL_SHARE;
-    end[b] = end[b - 1] + (past < left ? past : left);
-    end[f] = end[b] > SOK_ANY_SHORT_NS ? end[b] : SOK_ANY_SHORT_NS;
 }
 
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase)
 {
-    if (phase == 0)
-        return true;
-    int last = phase == SOK_SLICE_FESS ? SOK_SLICE_DUAL : phase;
-    return end[last] > end[phase - 1];
+    return phase == 0 || end[phase] > end[phase - 1];
 }
 
 bool gs_sokoban_rearranges(sok_ctx *x)
@@ -1548,26 +1553,27 @@ int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
     return rc;
 }
 
-/* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part: `now`
- * is the portfolio's start, `end` its slices' ends and `span` its time. */
-static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
-                     const int64_t end[SOK_ANY_SLICES], int64_t span,
+/* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part, whose
+ * deadline is the slice's end; span is the portfolio's time. */
+static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t span,
                      gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
-    x->obj = phase == SOK_SLICE_ASTAR ? SOK_ANY_ASTAR : SOK_ANY;
-    x->sym_store = phase == SOK_SLICE_ASTAR;
+    bool astar = phase == SOK_SLICE_ASTAR || phase == SOK_SLICE_LONG_ASTAR;
+    x->obj = astar ? SOK_ANY_ASTAR : SOK_ANY;
+    x->sym_store = astar;
     x->plain = phase == SOK_SLICE_PLAIN;
     x->tunnels = false;
     x->goal_macros = false;
-    /* Only the first feature-space search sees the A*'s table: the
-     * others are the searches of old (it leads some levels astray:
-     * Microban II 109). */
+    /* Only the first A* and the first feature-space search see the A*'s
+     * table: the others are the searches of old (it leads some levels
+     * astray: Microban II 109); the A* past SOK_ANY_SHORT_NS is a
+     * rearrangement's, which builds none. */
     struct sok_perim *table = x->perim;
     bool hide = phase != SOK_SLICE_ASTAR && phase != SOK_SLICE_TABLE_FESS;
     if (hide)
         x->perim = NULL;
     int rc;
-    if (phase == SOK_SLICE_ASTAR)
+    if (astar)
         rc = exact_phases(x, part, res, st, err);
     else if (phase == SOK_SLICE_PLAIN)
         rc = run_phase(x, part, res, st, err);
@@ -1575,14 +1581,13 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
         rc = greedy_phase(x, part, res, st, err);
     else if (phase == SOK_SLICE_TABLE_FESS)
         rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
-    else if (phase == SOK_SLICE_PULL)
+    else if (phase == SOK_SLICE_PULL || phase == SOK_SLICE_LONG_PULL)
         rc = gs_sokoban_pull_slice(x, part, res, st, err);
-    else
-        rc = fess_pair(x, part, gs_now_ns() + fess_burst(span),
-                       end[SOK_SLICE_FESS] < end[SOK_SLICE_DUAL]
-                           ? now + end[SOK_SLICE_FESS]
-                           : INT64_MAX,
-                       0, res, st, err);
+    else if (phase == SOK_SLICE_FESS) /* a burst by weight, then estimate */
+        rc = fess_pair(x, part, gs_now_ns() + fess_burst(span), INT64_MAX, 0,
+                       res, st, err);
+    else /* the two in turns */
+        rc = fess_pair(x, part, 0, 0, 0, res, st, err);
     if (hide)
         x->perim = table;
     return rc;
@@ -1595,12 +1600,14 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t now,
  * weighted one misses, Microban II 74, 115), the feature-weighted greedy
  * phase (it dives straight to many answers), then the feature-space
  * search (fess.c: it spreads its effort over ways of packing the greedy
- * ones never leave), first with the A*'s table, then without, after a
- * burst of, and past 10 s in turns with, the one whose cells pick by
- * weight every other time; the search backwards (pull.c) runs between
- * the two (levels whose packing traps the forward searches). A
- * phase exhausting the space proves the level impossible (greedy_phase
- * and fess_pair re-check without macros; the search backwards proves
+ * ones never leave) with the A*'s table, the search backwards (pull.c:
+ * levels whose packing traps the forward searches), the feature-space
+ * search without the table after a burst of the one whose cells pick by
+ * weight every other time; past SOK_ANY_SHORT_NS, after all these as at
+ * that limit, longer searches: a rearrangement's A*, the search
+ * backwards and the two feature-space searches in turns. A phase
+ * exhausting the space proves the level impossible (greedy_phase and
+ * fess_pair re-check without macros; the search backwards proves
  * nothing). The next slice runs only after a slice's time ran out. */
 static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
                          gs_sokoban_stats *st, gs_error *err)
@@ -1611,9 +1618,9 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
     gs_sokoban_any_slices(span, x->rearrange, end);
     uint64_t expanded = 0, tables = x->bytes;
     int rc = GS_OK;
-    for (int phase = 0; phase <= SOK_SLICE_FESS; phase++) {
+    for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
         gs_limits part = *slim;
-        if (phase < SOK_SLICE_FESS && span > 0)
+        if (phase < SOK_ANY_SLICES - 1 && span > 0)
             part.deadline_ns = now + end[phase];
         if (span > 0 && !gs_sokoban_any_slice_runs(end, phase))
             continue; /* an empty slice */
@@ -1637,7 +1644,7 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
             part.max_bytes =
                 slim->max_bytes > more ? slim->max_bytes - more : 1;
         }
-        rc = any_slice(x, phase, &part, now, end, span, res, st, err);
+        rc = any_slice(x, phase, &part, span, res, st, err);
     }
     res->expanded += expanded;
     return rc;

@@ -126,13 +126,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline (search.c, gs_sokoban_any_slices): seven slices,
+/* `any` with a deadline (search.c, gs_sokoban_any_slices): nine slices,
  * each search from scratch: A* on pushes (with the perimeter table and
  * the learned deadlock patterns of the exact objectives), plain greedy,
  * weighted greedy, the feature-space search (fess.c) with the A*'s
  * table in its estimate, the search backwards (pull.c), the feature-space
- * search without the table, and without the table but whose cells also
- * pick by weight. Up to SOK_ANY_SHORT_NS the first four end at
+ * search without the table after a burst of the one whose cells also
+ * pick by weight; past SOK_ANY_SHORT_NS a rearrangement's A* again, the
+ * search backwards again and the two feature-space searches without the
+ * table in turns. Up to SOK_ANY_SHORT_NS the first four end at
  * SOK_ASTAR_END, SOK_PLAIN_END, SOK_GREEDY_END and SOK_TABLE_FESS_END
  * percent of the time, the search backwards has the next
  * SOK_PULL_SHORT_SHARE percent and the feature-space search without the
@@ -143,23 +145,26 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * Microban II 124 in 0.4 s (without: none and 4.8 s) and 109 at about 2.5 s
  * once the table's layer 13 is whole (table_finish finishes the layer the A*
  * slice's deadline cut), and the one without needs 5.9 s for Microban II 131.
- * Past it the plain, weighted and table slices keep SOK_ANY_GREEDY_SLACK
- * percent of their length there, the search backwards has SOK_PULL_SHARE
- * percent of the time past SOK_ANY_SHORT_NS, the search by estimate goes on
- * alone until SOK_ANY_SHORT_NS (when the search backwards ended before), and
- * the rest it shares with the search by weight, in turns, each kept between
- * them (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to the
- * search by estimate). At any deadline the search by weight has the last slice
- * alone first, for SOK_FESS_BURST percent of the time up to SOK_ANY_SHORT_NS
- * (0.5 s at 10 s): on its own it solves XSokoban 37, 61 and 70 within that. */
-#define SOK_ANY_SLICES 7
+ * The search by weight has the slice after the search backwards alone
+ * first, for SOK_FESS_BURST percent of the time up to SOK_ANY_SHORT_NS
+ * (0.5 s at 10 s): on its own it solves XSokoban 37, 61 and 70 within
+ * that. Past SOK_ANY_SHORT_NS its first 10 s are these slices at 10 s,
+ * unchanged, so a longer limit never answers later; then a
+ * rearrangement's A* has SOK_REARRANGE_ASTAR_END percent of the time past
+ * it, the search backwards SOK_PULL_SHARE percent of what is left, and the
+ * two feature-space searches the rest, in turns, each kept between them
+ * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to the
+ * search by estimate). */
+#define SOK_ANY_SLICES 9
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
 #define SOK_SLICE_GREEDY 2
 #define SOK_SLICE_TABLE_FESS 3
 #define SOK_SLICE_PULL 4
 #define SOK_SLICE_FESS 5
-#define SOK_SLICE_DUAL 6
+#define SOK_SLICE_LONG_ASTAR 6
+#define SOK_SLICE_LONG_PULL 7
+#define SOK_SLICE_PAIR 8
 /* Up to SOK_ANY_SHORT_NS the search backwards has this percent of the
  * time after the table's slice (2 s at 10 s; past it never less than
  * that): at 1 s alone it solves 154 of Microban I's 155 levels, 130 of
@@ -173,9 +178,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_PULL_SHORT_SHARE
 #define SOK_PULL_SHORT_SHARE 20
 #endif
-/* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a slice after
- * the table's: this percent of the time past it (26 s at 60 s), and at
- * most this percent of what the slices before leave. Alone, one level at
+/* Past SOK_ANY_SHORT_NS the search backwards (pull.c) has a second slice
+ * after the slices at 10 s: this percent of the time past it (26 s at
+ * 60 s), of what a rearrangement's A* leaves, and none when that is not
+ * longer than its slice at 10 s. Alone, one level at
  * a time, 20 s each, it solves XSokoban 13, 14, 26, 35, 41, 45, 46, 71
  * and 87, none of which the forward searches solve in 60 s. XSokoban at
  * 60 s (December 5): 62 of 90 at 46 % in two orders (below), 60 at 40 %
@@ -226,18 +232,18 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_FESS_SHARE
 #define SOK_FESS_SHARE 50
 #endif
-/* The search by weight's burst at the start of the last slice (search.c,
- * fess_burst): percent of the time, up to SOK_ANY_SHORT_NS. */
+/* The search by weight's burst at the start of the slice after the
+ * search backwards (search.c, fess_burst): percent of the time, up to
+ * SOK_ANY_SHORT_NS. */
 #ifndef SOK_FESS_BURST
 #define SOK_FESS_BURST 5
 #endif
-/* The turns of the two feature-space searches past their slices
- * (search.c, fess_pair). */
+/* The turns of the two feature-space searches in the last slice past
+ * SOK_ANY_SHORT_NS (search.c, fess_pair). */
 #define SOK_FESS_TURN_NS 200000000LL
 /* search() paused at x->pause_ns (search.c). */
 #define SOK_PAUSED 3
 #define SOK_ANY_SHORT_NS 10000000000LL
-#define SOK_ANY_GREEDY_SLACK 150
 /* A rearrangement (gs_sokoban_rearranges): a level whose bound at the
  * start is below one push per SOK_REARRANGE_DIV boxes, nearly every box
  * on a goal already. Its answer takes boxes off goals before any comes
@@ -1044,17 +1050,16 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 
 /* `any`'s portfolio (search.c) */
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
- * weighted greedy, feature-space search with the table, by estimate
- * alone after a burst by weight, then by estimate and by weight in
+ * weighted greedy, feature-space search with the table, search
+ * backwards, by estimate after a burst by weight; past SOK_ANY_SHORT_NS
+ * a rearrangement's A*, search backwards, by estimate and by weight in
  * turns: fess_pair) in nanoseconds after the start, for a deadline span
  * ns away (all 0 when span <= 0; a slice ending where the one before
- * does is empty); see SOK_ANY_SHORT_NS. */
+ * does is empty; the last ends at the deadline); see SOK_ANY_SHORT_NS. */
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES]);
-/* Whether phase (a slice number up to SOK_SLICE_FESS) of a portfolio with
- * these ends runs: one ending where the one before does is empty, but the
- * last, the feature-space searches, runs to the deadline (end of
- * SOK_SLICE_DUAL) even when its time alone is empty (past about 62 s). */
+/* Whether slice `phase` of a portfolio with these ends runs: one ending
+ * where the one before does is empty. */
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
 /* `any`'s slice of the search backwards (pull.c) within part, in its
  * three orders, each from scratch. It proves nothing, so whatever stops
