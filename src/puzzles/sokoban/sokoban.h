@@ -229,8 +229,16 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #ifndef SOK_TABLE_FINISH_SHARE
 #define SOK_TABLE_FINISH_SHARE 25
 #endif
+/* Percent of each turn of the two feature-space searches (past
+ * SOK_ANY_SHORT_NS only) that goes to the one by estimate, which has had
+ * the slice before the long ones alone. XSokoban at 60 s (December 5),
+ * 25 against 75, two solves side by side: 18 at 50.0 s against not in
+ * 60 s, 32 at 37.8 against 39.6 s, 76 at 42.9 against 56.0 s (at 50, in
+ * the whole set's two runs: 18 at 54.8 s or not solved, 32 at 38.6 and
+ * 38.9 s, 76 at 46.4 s); the whole set at 25, 64 of 90 against 62 in each
+ * run at 50 (75 new, at 54.2 s). */
 #ifndef SOK_FESS_SHARE
-#define SOK_FESS_SHARE 50
+#define SOK_FESS_SHARE 25
 #endif
 /* The search by weight's burst at the start of the slice after the
  * search backwards (search.c, fess_burst): percent of the time, up to
