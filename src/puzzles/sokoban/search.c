@@ -1404,8 +1404,8 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
 }
 
 /* gs_sokoban_any_slices past SOK_ANY_SHORT_NS: the slices of a solve at
- * SOK_ANY_SHORT_NS first, unchanged, so that a longer limit never makes
- * an answer come later (when each slice grew with the limit, the A*
+ * SOK_ANY_SHORT_NS first, unchanged, so that a longer limit does not
+ * delay what they find (when each slice grew with the limit, the A*
  * slice did too, and at 60 s nearly every XSokoban level the greedy
  * slices solve came 5 s later than at 10 s); then, from scratch, for a
  * rearrangement the A* for SOK_REARRANGE_ASTAR_END percent of the time

@@ -148,8 +148,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * The search by weight has the slice after the search backwards alone
  * first, for SOK_FESS_BURST percent of the time up to SOK_ANY_SHORT_NS
  * (0.5 s at 10 s): on its own it solves XSokoban 37, 61 and 70 within
- * that. Past SOK_ANY_SHORT_NS its first 10 s are these slices at 10 s,
- * unchanged, so a longer limit never answers later; then a
+ * that. Past SOK_ANY_SHORT_NS the portfolio's first 10 s are these
+ * slices as at 10 s, so a longer limit does not delay what they find;
+ * then a
  * rearrangement's A* has SOK_REARRANGE_ASTAR_END percent of the time past
  * it, the search backwards SOK_PULL_SHARE percent of what is left, and the
  * two feature-space searches the rest, in turns, each kept between them
