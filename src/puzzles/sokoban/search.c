@@ -1431,26 +1431,28 @@ static void any_long_slices(int64_t span, bool rearrange,
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES])
 {
-    static const int64_t pct[SOK_SLICE_FESS + 1] = {SOK_ASTAR_END,
-                                                    SOK_PLAIN_END,
-                                                    SOK_GREEDY_END,
-                                                    SOK_TABLE_FESS_END,
-                                                    SOK_TABLE_FESS_END +
-                                                        SOK_PULL_SHORT_SHARE,
-                                                    100};
+    /* (The slices past SOK_ANY_SHORT_NS end at 100: empty.) */
+    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
+                                                SOK_PLAIN_END,
+                                                SOK_GREEDY_END,
+                                                SOK_TABLE_FESS_END,
+                                                SOK_TABLE_FESS_END +
+                                                    SOK_PULL_SHORT_SHARE,
+                                                100,
+                                                100,
+                                                100,
+                                                100};
     if (span > SOK_ANY_SHORT_NS) {
         any_long_slices(span, rearrange, end);
         return;
     }
     /* A rearrangement: the A* to `a` percent, the others squeezed into
-     * the rest in the same proportions; the slices past SOK_ANY_SHORT_NS
-     * empty. */
+     * the rest in the same proportions. */
     int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
     for (int i = 0; i < SOK_ANY_SLICES; i++) {
-        int64_t p = i > SOK_SLICE_FESS ? 100
-                    : i == 0           ? a
-                             : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
-                                       (100 - SOK_ASTAR_END);
+        int64_t p = i == 0 ? a
+                           : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
+                                     (100 - SOK_ASTAR_END);
         end[i] = span > 0 ? span / 100 * p : 0;
     }
 }
