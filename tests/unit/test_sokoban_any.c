@@ -789,15 +789,17 @@ END_TEST
 /* Solves rows with the feature-space search alone (SOK_ANY_FESS), paused
  * and resumed every turn_ns (0: never) as `any`'s last slices do
  * (fess_pair), or when paired in turns with the search by weight from
- * the start. */
+ * the start; held every hold_ns (0: never) with the search backwards run
+ * to its end in between, as `any` holds it past 10 s (pair_hold). */
 static void fess_solve(const char *const *rows, int n, int64_t turn_ns,
-                       bool paired, gs_result *res)
+                       bool paired, int64_t hold_ns, gs_result *res)
 {
     gs_sokoban *g = sok_level_build(rows, n);
     gs_error err = {0};
     g->objective = SOK_ANY_FESS;
     g->fess_turn_ns = turn_ns;
     g->fess_paired = paired;
+    g->fess_hold_ns = hold_ns;
     gs_limits none = {0};
     gs_result_clear(res);
     ck_assert_int_eq(gs_sokoban_solve(g, &none, res, &err), GS_OK);
@@ -808,7 +810,9 @@ START_TEST(test_fess_turns)
 {
     /* A search paused after every expansion and resumed (turns of 1 ns)
      * loses nothing: the same answer after the same expansions as the
-     * search run through, also where it proves a level impossible. */
+     * search run through, also where it proves a level impossible; so
+     * does one held after every expansion while the search backwards
+     * runs, which shares the context with it. */
     static const char *const mb60[] = {
         " #########", " #       #", "##@##### #", "#  #   # #", "#  #   $.#",
         "#  ##$##.#", "##$##  #.#", "#   $  #.#", "#   #  ###", "########"};
@@ -817,17 +821,22 @@ START_TEST(test_fess_turns)
     const char *const *levels[3] = {mb60, GOAL_TUNNEL, stuck};
     int n[3] = {NROWS(mb60), NROWS(GOAL_TUNNEL), NROWS(stuck)};
     for (int i = 0; i < 3; i++) {
-        gs_result whole, turns;
-        fess_solve(levels[i], n[i], 0, false, &whole);
-        fess_solve(levels[i], n[i], 1, false, &turns);
+        gs_result whole, turns, held;
+        fess_solve(levels[i], n[i], 0, false, 0, &whole);
+        fess_solve(levels[i], n[i], 1, false, 0, &turns);
+        fess_solve(levels[i], n[i], 0, false, 1, &held);
         ck_assert_int_eq(turns.status, whole.status);
         ck_assert_uint_eq(turns.expanded, whole.expanded);
+        ck_assert_int_eq(held.status, whole.status);
+        ck_assert_uint_eq(held.expanded, whole.expanded);
         if (whole.status == GS_SOLVED) {
             ck_assert_str_eq(turns.moves, whole.moves);
+            ck_assert_str_eq(held.moves, whole.moves);
             ck_assert(i > 0 || whole.expanded > 200); /* many turns */
         }
         gs_result_free(&whole);
         gs_result_free(&turns);
+        gs_result_free(&held);
     }
 }
 END_TEST
@@ -839,7 +848,7 @@ START_TEST(test_fess_pair)
     int n[2] = {NROWS(GOAL_ROOM), NROWS(GOAL_TUNNEL)};
     for (int i = 0; i < 2; i++) {
         gs_result res;
-        fess_solve(levels[i], n[i], 0, true, &res);
+        fess_solve(levels[i], n[i], 0, true, 0, &res);
         ck_assert_int_eq(res.status, GS_SOLVED);
         long pushes = any_replay(levels[i], n[i], res.moves);
         ck_assert_msg(pushes == res.pushes, "level %d: %s does not replay", i,
@@ -851,8 +860,8 @@ START_TEST(test_fess_pair)
      * used to: SokHard Eiligh, 563,195 states each, twice the time). */
     static const char *const stuck[] = {"########", "#..$$ @#", "########"};
     gs_result alone, paired;
-    fess_solve(stuck, NROWS(stuck), 0, false, &alone);
-    fess_solve(stuck, NROWS(stuck), 0, true, &paired);
+    fess_solve(stuck, NROWS(stuck), 0, false, 0, &alone);
+    fess_solve(stuck, NROWS(stuck), 0, true, 0, &paired);
     ck_assert_int_eq(alone.status, GS_IMPOSSIBLE);
     ck_assert_int_eq(paired.status, GS_IMPOSSIBLE);
     ck_assert_uint_gt(alone.expanded, 0);

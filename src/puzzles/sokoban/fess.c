@@ -447,6 +447,11 @@ void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes)
     f->max_bytes = max_bytes;
 }
 
+uint64_t gs_sokoban_fess_bytes(const sok_fess *f)
+{
+    return f->bytes;
+}
+
 bool gs_sokoban_fess_advise(const sok_fess *f)
 {
     return f->advise;

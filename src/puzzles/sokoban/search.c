@@ -35,7 +35,7 @@
  *     table after a burst of one whose cells also pick by weight
  *     (SOK_FESS_BURST). Past 10 s, after these as at 10 s, the search
  *     backwards again and the two feature-space searches in turns
- *     (fess_pair).
+ *     (fess_pair), kept from their slice at 10 s (pair_hold).
  *     When a macro search runs out of states, the plain search decides.
  *
  * Pruning (sound, so "impossible" stays a proof): dead squares (a box there
@@ -828,7 +828,8 @@ typedef struct sok_frun {
     sok_fess *fess;
     gs_limits lim;
     uint64_t goal, expanded;
-    int rc; /* search()'s last answer; SOK_PAUSED while it may go on */
+    int64_t ns; /* the time it has run */
+    int rc;     /* search()'s last answer; SOK_PAUSED while it may go on */
 } sok_frun;
 
 /* Shares max_bytes (0: no cap) out within run r: its open lists take a
@@ -870,11 +871,13 @@ static int frun_open(sok_ctx *x, sok_frun *r, const gs_limits *lim, bool dual,
 /* Runs r until `until` (between two expansions), its end or its limits. */
 static void frun_turn(sok_ctx *x, sok_frun *r, int64_t until)
 {
+    int64_t t0 = gs_now_ns();
     x->fess = r->fess;
     x->fess_expanded = 0;
     x->pause_ns = until;
     r->rc = search(x, r->s, 0, 0, &r->goal);
     x->pause_ns = 0;
+    r->ns += gs_now_ns() - t0;
     r->expanded += x->fess_expanded;
     x->fess = NULL;
 }
@@ -928,6 +931,7 @@ int64_t gs_sokoban_fess_until(int run, int64_t now, int64_t burst_end,
 typedef struct sok_pair {
     sok_frun run[2];
     int64_t burst_end, alone, solo_turn; /* see fess_pair */
+    int64_t stop; /* 0, or when both pause for another slice (pair_hold) */
     bool live[2];
     int found;       /* the run that answers (solved or the deadline) */
     bool dry;        /* a run ran dry */
@@ -944,6 +948,8 @@ static int pair_turn(sok_ctx *x, sok_pair *p, int i, const gs_limits *lim,
         until = gs_sokoban_fess_until(i, now, p->burst_end, p->alone);
     else /* one: it runs to its end */
         until = p->solo_turn ? now + p->solo_turn : 0;
+    if (p->stop && (!until || until > p->stop))
+        until = p->stop;
     sok_frun *r = &p->run[i];
     frun_turn(x, r, until);
     bool last = i == 1 && r->rc == SOK_PAUSED && p->alone == INT64_MAX &&
@@ -974,6 +980,108 @@ static int pair_turn(sok_ctx *x, sok_pair *p, int i, const gs_limits *lim,
     return GS_OK;
 }
 
+/* The context's settings for the feature-space searches; returns the
+ * learning flag pair_leave puts back. They go without the learned
+ * patterns: their pruning sends them elsewhere and they find fewer
+ * answers in time (Microban II 109: 293,232 -> 362,128 states expanded;
+ * 131: 8.8 s -> past 10 s at 10 s each); the other searches keep them,
+ * and so does the one with the A*'s table (x->perim), which solves
+ * Microban I 153 with them in about 0.7 s (the weighted greedy's slice
+ * is the only other way, and a slow machine misses it) and SokHard Disa
+ * and Romy at 10 s, and leaves 109 to it within 0.2 s of before. */
+static bool pair_enter(sok_ctx *x)
+{
+    bool learning = x->learning;
+    x->obj = SOK_ANY;
+    x->plain = false;
+    x->tunnels = true;
+    x->goal_macros = x->garea != NULL;
+    x->learning = learning && x->perim;
+    return learning;
+}
+
+static void pair_leave(sok_ctx *x, bool learning)
+{
+    x->tunnels = false;
+    x->goal_macros = false;
+    x->learning = learning;
+}
+
+/* Opens p's runs within lim on fess_pair's schedule. GS_OK or an error;
+ * either way pair_end (or pair_drop) closes what it opened. */
+static int pair_open(sok_ctx *x, sok_pair *p, const gs_limits *lim,
+                     int64_t burst_end, int64_t alone, int64_t solo_turn,
+                     gs_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->found = -1;
+    p->burst_end = burst_end;
+    p->alone = alone;
+    p->solo_turn = solo_turn;
+    bool pair = burst_end > 0 || alone < INT64_MAX;
+    gs_limits each = *lim;
+    if (pair && each.max_bytes)
+        each.max_bytes /= 2;
+    bool learning = pair_enter(x);
+    int rc = frun_open(x, &p->run[0], &each, false, err);
+    if (!rc && pair)
+        rc = frun_open(x, &p->run[1], &each, true, err);
+    pair_leave(x, learning);
+    p->live[0] = !rc;
+    p->live[1] = !rc && pair;
+    return rc;
+}
+
+/* Whether p's runs only paused at p->stop: none answered or ran dry, and
+ * one at least goes on. */
+static bool pair_held(const sok_pair *p)
+{
+    return p->found < 0 && !p->dry && (p->live[0] || p->live[1]);
+}
+
+/* The runs of p take their turns until one answers, runs dry or refuses
+ * memory, or p->stop (each live run has a turn first, even past it).
+ * GS_OK or an error. */
+static int pair_go(sok_ctx *x, sok_pair *p, const gs_limits *lim,
+                   gs_sokoban_stats *st, gs_error *err)
+{
+    bool learning = pair_enter(x);
+    int rc = GS_OK;
+    do
+        for (int i = 0; i < 2 && !rc && p->found < 0; i++)
+            if (p->live[i])
+                rc = pair_turn(x, p, i, lim, st, err);
+    while (!rc && pair_held(p) && !(p->stop && gs_now_ns() >= p->stop));
+    pair_leave(x, learning);
+    return rc;
+}
+
+/* Closes p's runs (after pair_go gave rc) and writes the outcome to res:
+ * the answering run's; when a run ran dry, the plain search's (the macros
+ * may have skipped the only way); else `limit` (refused memory). */
+static int pair_end(sok_ctx *x, sok_pair *p, int rc, const gs_limits *lim,
+                    gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    bool learning = pair_enter(x);
+    for (int i = 0; i < 2; i++)
+        if (i != p->found)
+            frun_close(x, &p->run[i], lim, NULL, &p->others, st, err);
+    if (!rc && p->found >= 0) {
+        rc = frun_close(x, &p->run[p->found], lim, res, NULL, st, err);
+    } else if (!rc && p->dry) {
+        pair_leave(x, learning);
+        rc = run_phase(x, lim, res, st, err);
+    } else if (!rc) {
+        res->status = GS_LIMIT; /* refused memory */
+        res->limit = GS_LIMIT_MEMORY;
+    }
+    res->expanded += p->others;
+    p->others = 0;
+    p->live[0] = p->live[1] = false;
+    pair_leave(x, learning);
+    return rc;
+}
+
 /* `any`'s feature-space slices: the search by estimate, and with a
  * burst_end or an `alone` before INT64_MAX the one whose cells also pick
  * by weight, on the schedule of gs_sokoban_fess_until (the search by
@@ -992,60 +1100,100 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
                      int64_t alone, int64_t solo_turn, gs_result *res,
                      gs_sokoban_stats *st, gs_error *err)
 {
-    x->obj = SOK_ANY;
-    x->plain = false;
-    x->tunnels = true;
-    x->goal_macros = x->garea != NULL;
-    /* The feature-space searches go without the learned patterns: their
-     * pruning sends them elsewhere and they find fewer answers in time
-     * (Microban II 109: 293,232 -> 362,128 states expanded; 131: 8.8 s
-     * -> past 10 s at 10 s each); the other searches keep them, and so
-     * does the one with the A*'s table (x->perim), which solves Microban
-     * I 153 with them in about 0.7 s (the weighted greedy's slice is the
-     * only other way, and a slow machine misses it) and SokHard Disa and
-     * Romy at 10 s, and leaves 109 to it within 0.2 s of before. */
-    bool learning = x->learning;
-    x->learning = learning && x->perim;
     sok_pair p;
-    memset(&p, 0, sizeof p);
-    p.found = -1;
-    p.burst_end = burst_end;
-    p.alone = alone;
-    p.solo_turn = solo_turn;
-    bool pair = burst_end > 0 || alone < INT64_MAX;
-    gs_limits each = *lim;
-    if (pair && each.max_bytes)
-        each.max_bytes /= 2;
-    int rc = frun_open(x, &p.run[0], &each, false, err);
-    if (!rc && pair)
-        rc = frun_open(x, &p.run[1], &each, true, err);
-    p.live[0] = !rc;
-    p.live[1] = !rc && pair;
-    while (!rc && p.found < 0 && (p.live[0] || p.live[1]))
-        for (int i = 0; i < 2 && !rc && p.found < 0; i++)
-            if (p.live[i])
-                rc = pair_turn(x, &p, i, lim, st, err);
-    for (int i = 0; i < 2; i++)
-        if (i != p.found)
-            frun_close(x, &p.run[i], lim, NULL, &p.others, st, err);
-    if (!rc && p.found >= 0) {
-        rc = frun_close(x, &p.run[p.found], lim, res, NULL, st, err);
-    } else if (!rc && p.dry) {
-        /* A run ran dry, but its macros may have skipped the only way:
-         * the plain search decides. */
-        x->tunnels = false;
-        x->goal_macros = false;
-        x->learning = learning;
-        rc = run_phase(x, lim, res, st, err);
-    } else if (!rc) {
-        res->status = GS_LIMIT; /* refused memory */
-        res->limit = GS_LIMIT_MEMORY;
+    int rc = pair_open(x, &p, lim, burst_end, alone, solo_turn, err);
+    if (!rc)
+        rc = pair_go(x, &p, lim, st, err);
+    return pair_end(x, &p, rc, lim, res, st, err);
+}
+
+/* `any`'s feature-space slice past SOK_ANY_SHORT_NS: as fess_pair's (the
+ * search by weight to burst_end, then the one by estimate alone), but
+ * both are opened for the whole solve (deadline whole's), pause at part's
+ * deadline and are kept in *p for the last slice (pair_resume), which
+ * goes on where they stopped: from scratch, it spent its first 5 s or so
+ * doing again what the search by estimate had done here. Returns as
+ * fess_pair; the slice's result is a limit on time while p is held
+ * (pair_held), and the states expanded are counted when p ends. */
+static int pair_hold(sok_ctx *x, sok_pair *p, const gs_limits *part,
+                     const gs_limits *whole, int64_t burst_end, gs_result *res,
+                     gs_sokoban_stats *st, gs_error *err)
+{
+    gs_limits l = *part;
+    l.deadline_ns = whole->deadline_ns;
+    int rc = pair_open(x, p, &l, burst_end, part->deadline_ns, 0, err);
+    p->stop = part->deadline_ns;
+    if (!rc)
+        rc = pair_go(x, p, &l, st, err);
+    if (!rc && pair_held(p)) {
+        res->status = GS_LIMIT;
+        res->limit = GS_LIMIT_TIME;
+        return GS_OK;
     }
-    res->expanded += p.others;
-    x->tunnels = false;
-    x->goal_macros = false;
-    x->learning = learning;
-    return rc;
+    return pair_end(x, p, rc, part, res, st, err);
+}
+
+/* Ends p, held by pair_hold, within lim: from where they stopped, the
+ * search by weight first runs alone until it has run as long as the one
+ * by estimate, which had pair_hold's slice to itself, then the two take
+ * turns. On XSokoban at 60 s the search by weight solves the levels this
+ * slice solves (alone: 32 in 2.1 s, 76 in 8.4, 18 in 18.9, 75 in 27.8);
+ * the search by estimate alone solved none of 18, 75 and the 26 missed
+ * within 25 s (December 5), so it gains only on longer limits. Either
+ * answer ends both. */
+static int pair_resume(sok_ctx *x, sok_pair *p, const gs_limits *lim,
+                       gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    int64_t behind = p->run[0].ns - p->run[1].ns;
+    p->burst_end =
+        p->live[0] && p->live[1] && behind > 0 ? gs_now_ns() + behind : 0;
+    p->stop = p->alone = 0;
+    int rc = pair_go(x, p, lim, st, err);
+    return pair_end(x, p, rc, lim, res, st, err);
+}
+
+/* Closes the runs of p, held by pair_hold, when a slice between answers;
+ * adds their states expanded to *expanded. */
+static void pair_drop(sok_ctx *x, sok_pair *p, const gs_limits *lim,
+                      uint64_t *expanded, gs_sokoban_stats *st)
+{
+    for (int i = 0; i < 2; i++)
+        frun_close(x, &p->run[i], lim, NULL, expanded, st, NULL);
+    *expanded += p->others;
+    p->others = 0;
+    p->live[0] = p->live[1] = false;
+}
+
+/* The bytes the runs of p hold: their stores and open lists. */
+static uint64_t pair_bytes(const sok_pair *p)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < 2; i++)
+        if (p->run[i].s)
+            n += gs_search_bytes(p->run[i].s) +
+                 gs_sokoban_fess_bytes(p->run[i].fess);
+    return n;
+}
+
+/* Tests (gs_sokoban.fess_hold_ns): the search by estimate alone, held as
+ * pair_hold holds it, every hold_ns, with the search backwards run to its
+ * end in between (the two share the context). */
+static int fess_held(sok_ctx *x, const gs_limits *lim, int64_t hold_ns,
+                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
+{
+    sok_pair p;
+    int rc = pair_open(x, &p, lim, 0, INT64_MAX, 0, err);
+    while (!rc) {
+        p.stop = gs_now_ns() + hold_ns;
+        rc = pair_go(x, &p, lim, st, err);
+        if (rc || !pair_held(&p))
+            break;
+        gs_result between;
+        gs_result_clear(&between);
+        rc = gs_sokoban_pull(x, lim, 0, &between, st, err);
+        gs_result_free(&between);
+    }
+    return pair_end(x, &p, rc, lim, res, st, err);
 }
 
 /* The search by weight's burst at the start of `any`'s last slice, for a
@@ -1411,8 +1559,8 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
  * rearrangement the A* for SOK_REARRANGE_ASTAR_END percent of the time
  * past it, the search backwards for SOK_PULL_SHARE percent of what is
  * left (none when that is not longer than its slice before: it would
- * only do that slice's work again) and the two feature-space searches in
- * turns to the deadline. */
+ * only do that slice's work again), and the two feature-space searches,
+ * kept from their slice (pair_hold), in turns to the deadline. */
 static void any_long_slices(int64_t span, bool rearrange,
                             int64_t end[SOK_ANY_SLICES])
 {
@@ -1556,8 +1704,11 @@ int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
 }
 
 /* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part, whose
- * deadline is the slice's end; span is the portfolio's time. */
-static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t span,
+ * deadline is the slice's end; whole is the portfolio's limits, span its
+ * time, and *held the feature-space searches kept from the slice
+ * SOK_SLICE_FESS for the last past SOK_ANY_SHORT_NS (pair_hold). */
+static int any_slice(sok_ctx *x, int phase, const gs_limits *part,
+                     const gs_limits *whole, int64_t span, sok_pair *held,
                      gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     bool astar = phase == SOK_SLICE_ASTAR || phase == SOK_SLICE_LONG_ASTAR;
@@ -1585,10 +1736,15 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t span,
         rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
     else if (phase == SOK_SLICE_PULL || phase == SOK_SLICE_LONG_PULL)
         rc = gs_sokoban_pull_slice(x, part, res, st, err);
+    else if (phase == SOK_SLICE_FESS && span > SOK_ANY_SHORT_NS)
+        rc = pair_hold(x, held, part, whole, gs_now_ns() + fess_burst(span),
+                       res, st, err);
     else if (phase == SOK_SLICE_FESS) /* a burst by weight, then estimate */
         rc = fess_pair(x, part, gs_now_ns() + fess_burst(span), INT64_MAX, 0,
                        res, st, err);
-    else /* the two in turns */
+    else if (pair_held(held)) /* the two in turns, from where they were */
+        rc = pair_resume(x, held, part, res, st, err);
+    else
         rc = fess_pair(x, part, 0, 0, 0, res, st, err);
     if (hide)
         x->perim = table;
@@ -1596,7 +1752,8 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t span,
 }
 
 /* `any` with a deadline: a portfolio in time slices
- * (gs_sokoban_any_slices), each search from scratch: A* on pushes (greedy
+ * (gs_sokoban_any_slices), each search from scratch but the last's: A*
+ * on pushes (greedy
  * gets lost on some levels whose short solutions A* finds at once), the
  * plain greedy (bound + packing order: it finds some short answers the
  * weighted one misses, Microban II 74, 115), the feature-weighted greedy
@@ -1607,7 +1764,8 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part, int64_t span,
  * search without the table after a burst of the one whose cells pick by
  * weight every other time; past SOK_ANY_SHORT_NS, after all these as at
  * that limit, longer searches: a rearrangement's A*, the search
- * backwards and the two feature-space searches in turns. A phase
+ * backwards and the two feature-space searches in turns, from where they
+ * stopped in their slice before (pair_hold). A phase
  * exhausting the space proves the level impossible (greedy_phase and
  * fess_pair re-check without macros; the search backwards proves
  * nothing). The next slice runs only after a slice's time ran out. */
@@ -1619,6 +1777,8 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
     x->rearrange = gs_sokoban_rearranges(x);
     gs_sokoban_any_slices(span, x->rearrange, end);
     uint64_t expanded = 0, tables = x->bytes;
+    sok_pair held;
+    memset(&held, 0, sizeof held);
     int rc = GS_OK;
     for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
         gs_limits part = *slim;
@@ -1639,15 +1799,19 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
             table_finish(x, &part, now + end[phase - 1]);
         else if (phase > SOK_SLICE_TABLE_FESS)
             gs_sokoban_perim_seal(x); /* no slice uses it more */
-        if (slim->max_bytes && x->bytes > tables) {
-            /* The A*'s perimeter table stays (it serves a later search's
-             * estimate): their stores get the rest. */
-            uint64_t more = x->bytes - tables;
+        /* The A*'s perimeter table stays (it serves a later search's
+         * estimate), and so do the held feature-space searches until
+         * their slice: the other stores get the rest. */
+        uint64_t more = x->bytes > tables ? x->bytes - tables : 0;
+        if (phase != SOK_SLICE_PAIR)
+            more += pair_bytes(&held);
+        if (slim->max_bytes && more)
             part.max_bytes =
                 slim->max_bytes > more ? slim->max_bytes - more : 1;
-        }
-        rc = any_slice(x, phase, &part, span, res, st, err);
+        rc = any_slice(x, phase, &part, slim, span, &held, res, st, err);
     }
+    if (pair_held(&held)) /* a slice between answered, or an error */
+        pair_drop(x, &held, slim, &expanded, st);
     res->expanded += expanded;
     return rc;
 }
@@ -1686,6 +1850,8 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
     int rc;
     if (g->objective == SOK_ANY && slim.deadline_ns > 0) {
         rc = any_portfolio(&x, &slim, res, st, err);
+    } else if (g->objective == SOK_ANY_FESS && g->fess_hold_ns) {
+        rc = fess_held(&x, &slim, g->fess_hold_ns, res, st, err);
     } else if (g->objective == SOK_ANY_FESS) {
         rc = fess_pair(&x, &slim, 0, g->fess_paired ? 0 : INT64_MAX,
                        g->fess_turn_ns, res, st, err);

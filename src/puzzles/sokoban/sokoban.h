@@ -58,6 +58,8 @@ typedef struct gs_sokoban {
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
     bool fess_paired;     /* tests: SOK_ANY_FESS in turns with the search by
                            * weight from the start (fess_pair) */
+    int64_t fess_hold_ns; /* tests: SOK_ANY_FESS alone, held so often with
+                           * the search backwards run between (pair_hold) */
     bool macros_alone;    /* tests: SOK_ANY without a deadline answers with the
                            * macro search's own end (impossible when it ran
                            * dry), not the plain search's */
@@ -127,9 +129,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
 /* `any` with a deadline (search.c, gs_sokoban_any_slices): nine slices,
- * each search from scratch: A* on pushes (with the perimeter table and
- * the learned deadlock patterns of the exact objectives), plain greedy,
- * weighted greedy, the feature-space search (fess.c) with the A*'s
+ * each search from scratch but the last's: A* on pushes (with the perimeter
+ * table and the learned deadlock patterns of the exact objectives), plain
+ * greedy, weighted greedy, the feature-space search (fess.c) with the A*'s
  * table in its estimate, the search backwards (pull.c), the feature-space
  * search without the table after a burst of the one whose cells also
  * pick by weight; past SOK_ANY_SHORT_NS a rearrangement's A* again, the
@@ -153,9 +155,10 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * then a
  * rearrangement's A* has SOK_REARRANGE_ASTAR_END percent of the time past
  * it, the search backwards SOK_PULL_SHARE percent of what is left, and the
- * two feature-space searches the rest, in turns, each kept between them
- * (fess_pair: SOK_FESS_SHARE percent of every SOK_FESS_TURN_NS goes to the
- * search by estimate). */
+ * two feature-space searches the rest, kept from their slice at 10 s
+ * (pair_hold): the one by weight alone until it has run as long as the
+ * other, then in turns (fess_pair: SOK_FESS_SHARE percent of every
+ * SOK_FESS_TURN_NS goes to the search by estimate). */
 #define SOK_ANY_SLICES 9
 #define SOK_SLICE_ASTAR 0
 #define SOK_SLICE_PLAIN 1
@@ -1013,6 +1016,8 @@ void gs_sokoban_fess_plain_all(sok_fess *f, bool most);
 /* Sets the open lists' budget (0: no cap), as gs_sokoban_fess_new's
  * max_bytes: a search given the whole budget once its twin is gone. */
 void gs_sokoban_fess_set_budget(sok_fess *f, uint64_t max_bytes);
+/* The bytes the open lists hold (counted against that budget). */
+uint64_t gs_sokoban_fess_bytes(const sok_fess *f);
 /* Whether the last pick was the first round-robin pick of its cell or an
  * advised state: the packing advisor's turn (gs_sokoban_fess_pack_move). */
 bool gs_sokoban_fess_advise(const sok_fess *f);
