@@ -1111,8 +1111,9 @@ static int fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
  * search by weight to burst_end, then the one by estimate alone), but
  * both are opened for the whole solve (deadline whole's), pause at part's
  * deadline and are kept in *p for the last slice (pair_resume), which
- * goes on where they stopped: from scratch, it spent its first 5 s or so
- * doing again what the search by estimate had done here. Returns as
+ * goes on where they stopped: from scratch, the search by estimate did
+ * its 9.5 s here again first, more than its share of the last slice at
+ * 60 s (6 s). Returns as
  * fess_pair; the slice's result is a limit on time while p is held
  * (pair_held), and the states expanded are counted when p ends. */
 static int pair_hold(sok_ctx *x, sok_pair *p, const gs_limits *part,

@@ -235,7 +235,9 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #endif
 /* Percent of each turn of the two feature-space searches (past
  * SOK_ANY_SHORT_NS only) that goes to the one by estimate, which has had
- * the slice before the long ones alone. XSokoban at 60 s (December 5),
+ * the slice before the long ones alone (measured when both started over
+ * in the last slice; since pair_hold keeps them, the one by weight
+ * first runs alone until it has run as long). XSokoban at 60 s (December 5),
  * 25 against 75, two solves side by side: 18 at 50.0 s against not in
  * 60 s, 32 at 37.8 against 39.6 s, 76 at 42.9 against 56.0 s (at 50, in
  * the whole set's two runs: 18 at 54.8 s or not solved, 32 at 38.6 and
