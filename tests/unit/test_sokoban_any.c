@@ -55,11 +55,11 @@ static int macro_from(sok_level *L, int r, int c, int d, int *player)
  * pushes, every box on a goal at the end. Returns the pushes, or -1. */
 static long any_replay(const char *const *rows, int n, const char *moves)
 {
-    char g[16][17];
+    char g[20][21];
     int pr = -1, pc = -1;
-    ck_assert_int_le(n, 16);
+    ck_assert_int_le(n, 20);
     for (int r = 0; r < n; r++) {
-        ck_assert_uint_le(strlen(rows[r]), 16);
+        ck_assert_uint_le(strlen(rows[r]), 20);
         strcpy(g[r], rows[r]);
         char *at = strpbrk(g[r], "@+");
         if (at) {
@@ -388,6 +388,54 @@ START_TEST(test_any_short_deadlines)
             else
                 gs_result_free(&res);
         }
+    }
+}
+END_TEST
+
+START_TEST(test_any_long_held)
+{
+    /* Past its first span (10 s; here 20 ms, any_short_ns) `any` keeps
+     * the feature-space searches from their slice through the search
+     * backwards' (pair_hold), then goes on with them (pair_resume), or
+     * closes them when the search backwards answers (pair_drop). On this
+     * machine XSokoban 5 is usually solved at 100 ms after they resume, 12 at
+     * 300 ms by the search backwards while they are held, and 6 not at 100 ms:
+     * every answer replays or is a limit, and the sanitizer builds check
+     * the memory of each way. */
+    static const char *const x5[] = {
+        "        #####",     "        #   #####", "        # #$##  #",
+        "        #     $ #", "######### ###   #", "#....  ## $  $###",
+        "#....    $ $$ ##",  "#....  ##$  $ @#",  "#########  $  ##",
+        "        # $ $  #",  "        ### ## #",  "          #    #",
+        "          ######"};
+    static const char *const x6[] = {
+        "######  ###",  "#..  # ##@##", "#..  ###   #", "#..     $$ #",
+        "#..  # # $ #", "#..### # $ #", "#### $ #$  #", "   #  $# $ #",
+        "   # $  $  #", "   #  ##   #", "   #########"};
+    static const char *const x12[] = {
+        "################",  "#              #",  "# # ######     #",
+        "# #  $ $ $ $#  #",  "# #   $@$   ## ##", "# #  $ $ $###...#",
+        "# #   $ $  ##...#", "# ###$$$ $ ##...#", "#     # ## ##...#",
+        "#####   ## ##...#", "    #####     ###", "        #     #",
+        "        #######"};
+    const char *const *levels[3] = {x5, x12, x6};
+    int n[3] = {NROWS(x5), NROWS(x12), NROWS(x6)}, ms[3] = {100, 300, 100};
+    for (int l = 0; l < 3; l++) {
+        gs_sokoban *g = sok_level_build(levels[l], n[l]);
+        g->objective = SOK_ANY;
+        g->any_short_ns = 20000000;
+        gs_limits lim = {.deadline_ns = gs_deadline_after_ms(ms[l])};
+        gs_result res;
+        gs_error err = {0};
+        gs_result_clear(&res);
+        ck_assert_int_eq(gs_sokoban_solve(g, &lim, &res, &err), GS_OK);
+        gs_sokoban_free(g);
+        ck_assert(res.status == GS_LIMIT || res.status == GS_SOLVED);
+        ck_assert_uint_gt(res.expanded, 0);
+        if (res.status == GS_SOLVED)
+            assert_solved_replays(levels[l], n[l], &res);
+        else
+            gs_result_free(&res);
     }
 }
 END_TEST
@@ -1527,6 +1575,7 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_fess_pair);
     tcase_add_test(tc, test_fess_until);
     tcase_add_test(tc, test_any_slices);
+    tcase_add_test(tc, test_any_long_held);
     tcase_add_test(tc, test_pull_solve);
     tcase_add_test(tc, test_pull_slice_late);
     tcase_add_test(tc, test_rearranges);

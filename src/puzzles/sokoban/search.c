@@ -1198,12 +1198,12 @@ static int fess_held(sok_ctx *x, const gs_limits *lim, int64_t hold_ns,
 }
 
 /* The search by weight's burst at the start of `any`'s last slice, for a
- * deadline span ns away: SOK_FESS_BURST percent of it, up to
- * SOK_ANY_SHORT_NS. */
-static int64_t fess_burst(int64_t span)
+ * deadline span ns away: SOK_FESS_BURST percent of it, up to short_ns
+ * (SOK_ANY_SHORT_NS but in tests). */
+static int64_t fess_burst(int64_t span, int64_t short_ns)
 {
-    if (span > SOK_ANY_SHORT_NS)
-        span = SOK_ANY_SHORT_NS;
+    if (span > short_ns)
+        span = short_ns;
     return span > 0 ? span / 100 * SOK_FESS_BURST : 0;
 }
 
@@ -1562,14 +1562,17 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
  * left (none when that is not longer than its slice before: it would
  * only do that slice's work again), and the two feature-space searches,
  * kept from their slice (pair_hold), in turns to the deadline. */
-static void any_long_slices(int64_t span, bool rearrange,
+static void any_slices(int64_t span, int64_t short_ns, bool rearrange,
+                       int64_t end[SOK_ANY_SLICES]);
+
+static void any_long_slices(int64_t span, int64_t short_ns, bool rearrange,
                             int64_t end[SOK_ANY_SLICES])
 {
-    gs_sokoban_any_slices(SOK_ANY_SHORT_NS, rearrange, end);
-    int64_t past = span - SOK_ANY_SHORT_NS;
+    any_slices(short_ns, short_ns, rearrange, end);
+    int64_t past = span - short_ns;
     int b = SOK_SLICE_PULL, lb = SOK_SLICE_LONG_PULL;
-    end[lb - 1] = SOK_ANY_SHORT_NS +
-                  (rearrange ? past / 100 * SOK_REARRANGE_ASTAR_END : 0);
+    end[lb - 1] =
+        short_ns + (rearrange ? past / 100 * SOK_REARRANGE_ASTAR_END : 0);
     int64_t pull = (span - end[lb - 1]) / 100 * SOK_PULL_SHARE;
     if (pull <= end[b] - end[b - 1])
         pull = 0;
@@ -1577,10 +1580,11 @@ static void any_long_slices(int64_t span, bool rearrange,
     end[SOK_SLICE_PAIR] = span;
 }
 
-void gs_sokoban_any_slices(int64_t span, bool rearrange,
-                           int64_t end[SOK_ANY_SLICES])
+/* gs_sokoban_any_slices with the long slices past short_ns. */
+static void any_slices(int64_t span, int64_t short_ns, bool rearrange,
+                       int64_t end[SOK_ANY_SLICES])
 {
-    /* (The slices past SOK_ANY_SHORT_NS end at 100: empty.) */
+    /* (The slices past short_ns end at 100: empty.) */
     static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
                                                 SOK_PLAIN_END,
                                                 SOK_GREEDY_END,
@@ -1591,8 +1595,8 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
                                                 100,
                                                 100,
                                                 100};
-    if (span > SOK_ANY_SHORT_NS) {
-        any_long_slices(span, rearrange, end);
+    if (span > short_ns) {
+        any_long_slices(span, short_ns, rearrange, end);
         return;
     }
     /* A rearrangement: the A* to `a` percent, the others squeezed into
@@ -1604,6 +1608,12 @@ void gs_sokoban_any_slices(int64_t span, bool rearrange,
                                      (100 - SOK_ASTAR_END);
         end[i] = span > 0 ? span / 100 * p : 0;
     }
+}
+
+void gs_sokoban_any_slices(int64_t span, bool rearrange,
+                           int64_t end[SOK_ANY_SLICES])
+{
+    any_slices(span, SOK_ANY_SHORT_NS, rearrange, end);
 }
 
 bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase)
@@ -1705,11 +1715,12 @@ int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
 }
 
 /* Runs `any`'s slice `phase` (gs_sokoban_any_slices) within part, whose
- * deadline is the slice's end; whole is the portfolio's limits, span its
- * time, and *held the feature-space searches kept from the slice
- * SOK_SLICE_FESS for the last past SOK_ANY_SHORT_NS (pair_hold). */
+ * deadline is the slice's end; whole is the portfolio's limits, burst the
+ * search by weight's (fess_burst), and held, past SOK_ANY_SHORT_NS, the
+ * feature-space searches the slice SOK_SLICE_FESS keeps for the last
+ * (pair_hold; NULL up to it). */
 static int any_slice(sok_ctx *x, int phase, const gs_limits *part,
-                     const gs_limits *whole, int64_t span, sok_pair *held,
+                     const gs_limits *whole, int64_t burst, sok_pair *held,
                      gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     bool astar = phase == SOK_SLICE_ASTAR || phase == SOK_SLICE_LONG_ASTAR;
@@ -1737,13 +1748,12 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part,
         rc = fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
     else if (phase == SOK_SLICE_PULL || phase == SOK_SLICE_LONG_PULL)
         rc = gs_sokoban_pull_slice(x, part, res, st, err);
-    else if (phase == SOK_SLICE_FESS && span > SOK_ANY_SHORT_NS)
-        rc = pair_hold(x, held, part, whole, gs_now_ns() + fess_burst(span),
-                       res, st, err);
+    else if (phase == SOK_SLICE_FESS && held)
+        rc = pair_hold(x, held, part, whole, gs_now_ns() + burst, res, st, err);
     else if (phase == SOK_SLICE_FESS) /* a burst by weight, then estimate */
-        rc = fess_pair(x, part, gs_now_ns() + fess_burst(span), INT64_MAX, 0,
-                       res, st, err);
-    else if (pair_held(held)) /* the two in turns, from where they were */
+        rc =
+            fess_pair(x, part, gs_now_ns() + burst, INT64_MAX, 0, res, st, err);
+    else if (held && pair_held(held)) /* the two in turns, where they were */
         rc = pair_resume(x, held, part, res, st, err);
     else
         rc = fess_pair(x, part, 0, 0, 0, res, st, err);
@@ -1774,12 +1784,15 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
                          gs_sokoban_stats *st, gs_error *err)
 {
     int64_t now = gs_now_ns(), span = slim->deadline_ns - now;
+    int64_t short_ns =
+        x->g->any_short_ns > 0 ? x->g->any_short_ns : SOK_ANY_SHORT_NS;
     int64_t end[SOK_ANY_SLICES];
     x->rearrange = gs_sokoban_rearranges(x);
-    gs_sokoban_any_slices(span, x->rearrange, end);
+    any_slices(span, short_ns, x->rearrange, end);
     uint64_t expanded = 0, tables = x->bytes;
     sok_pair held;
     memset(&held, 0, sizeof held);
+    sok_pair *keep = span > short_ns ? &held : NULL;
     int rc = GS_OK;
     for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
         gs_limits part = *slim;
@@ -1809,7 +1822,8 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
         if (slim->max_bytes && more)
             part.max_bytes =
                 slim->max_bytes > more ? slim->max_bytes - more : 1;
-        rc = any_slice(x, phase, &part, slim, span, &held, res, st, err);
+        rc = any_slice(x, phase, &part, slim, fess_burst(span, short_ns), keep,
+                       res, st, err);
     }
     if (pair_held(&held)) /* a slice between answered, or an error */
         pair_drop(x, &held, slim, &expanded, st);

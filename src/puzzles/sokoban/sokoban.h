@@ -60,6 +60,8 @@ typedef struct gs_sokoban {
                            * weight from the start (fess_pair) */
     int64_t fess_hold_ns; /* tests: SOK_ANY_FESS alone, held so often with
                            * the search backwards run between (pair_hold) */
+    int64_t any_short_ns; /* tests: `any`'s slices past this span as past
+                           * SOK_ANY_SHORT_NS (0: that) */
     bool macros_alone;    /* tests: SOK_ANY without a deadline answers with the
                            * macro search's own end (impossible when it ran
                            * dry), not the plain search's */
