@@ -1056,6 +1056,17 @@ static int pair_go(sok_ctx *x, sok_pair *p, const gs_limits *lim,
     return rc;
 }
 
+/* Closes every run of p but the one answering (p->found), their states
+ * expanded added to p->others; none goes on after. */
+static void pair_close_others(sok_ctx *x, sok_pair *p, const gs_limits *lim,
+                              gs_sokoban_stats *st)
+{
+    for (int i = 0; i < 2; i++)
+        if (i != p->found)
+            frun_close(x, &p->run[i], lim, NULL, &p->others, st, NULL);
+    p->live[0] = p->live[1] = false;
+}
+
 /* Closes p's runs (after pair_go gave rc) and writes the outcome to res:
  * the answering run's; when a run ran dry, the plain search's (the macros
  * may have skipped the only way); else `limit` (refused memory). */
@@ -1063,9 +1074,7 @@ static int pair_end(sok_ctx *x, sok_pair *p, int rc, const gs_limits *lim,
                     gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
     bool learning = pair_enter(x);
-    for (int i = 0; i < 2; i++)
-        if (i != p->found)
-            frun_close(x, &p->run[i], lim, NULL, &p->others, st, err);
+    pair_close_others(x, p, lim, st);
     if (!rc && p->found >= 0) {
         rc = frun_close(x, &p->run[p->found], lim, res, NULL, st, err);
     } else if (!rc && p->dry) {
@@ -1077,7 +1086,6 @@ static int pair_end(sok_ctx *x, sok_pair *p, int rc, const gs_limits *lim,
     }
     res->expanded += p->others;
     p->others = 0;
-    p->live[0] = p->live[1] = false;
     pair_leave(x, learning);
     return rc;
 }
@@ -1158,11 +1166,9 @@ static int pair_resume(sok_ctx *x, sok_pair *p, const gs_limits *lim,
 static void pair_drop(sok_ctx *x, sok_pair *p, const gs_limits *lim,
                       uint64_t *expanded, gs_sokoban_stats *st)
 {
-    for (int i = 0; i < 2; i++)
-        frun_close(x, &p->run[i], lim, NULL, expanded, st, NULL);
+    pair_close_others(x, p, lim, st); /* held: none answered */
     *expanded += p->others;
     p->others = 0;
-    p->live[0] = p->live[1] = false;
 }
 
 /* The bytes the runs of p hold: their stores and open lists. */
@@ -1552,6 +1558,32 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
     gs_sokoban_perim_seal(x);
 }
 
+/* gs_sokoban_any_slices up to SOK_ANY_SHORT_NS. */
+static void any_short_slices(int64_t span, bool rearrange,
+                             int64_t end[SOK_ANY_SLICES])
+{
+    /* (The long slices end at 100: empty.) */
+    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
+                                                SOK_PLAIN_END,
+                                                SOK_GREEDY_END,
+                                                SOK_TABLE_FESS_END,
+                                                SOK_TABLE_FESS_END +
+                                                    SOK_PULL_SHORT_SHARE,
+                                                100,
+                                                100,
+                                                100,
+                                                100};
+    /* A rearrangement: the A* to `a` percent, the others squeezed into
+     * the rest in the same proportions. */
+    int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
+    for (int i = 0; i < SOK_ANY_SLICES; i++) {
+        int64_t p = i == 0 ? a
+                           : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
+                                     (100 - SOK_ASTAR_END);
+        end[i] = span > 0 ? span / 100 * p : 0;
+    }
+}
+
 /* gs_sokoban_any_slices past SOK_ANY_SHORT_NS: the slices of a solve at
  * SOK_ANY_SHORT_NS first, unchanged, so that a longer limit does not
  * delay what they find (when each slice grew with the limit, the A*
@@ -1562,13 +1594,10 @@ static void table_finish(sok_ctx *x, const gs_limits *lim, int64_t start)
  * left (none when that is not longer than its slice before: it would
  * only do that slice's work again), and the two feature-space searches,
  * kept from their slice (pair_hold), in turns to the deadline. */
-static void any_slices(int64_t span, int64_t short_ns, bool rearrange,
-                       int64_t end[SOK_ANY_SLICES]);
-
 static void any_long_slices(int64_t span, int64_t short_ns, bool rearrange,
                             int64_t end[SOK_ANY_SLICES])
 {
-    any_slices(short_ns, short_ns, rearrange, end);
+    any_short_slices(short_ns, rearrange, end);
     int64_t past = span - short_ns;
     int b = SOK_SLICE_PULL, lb = SOK_SLICE_LONG_PULL;
     end[lb - 1] =
@@ -1580,34 +1609,15 @@ static void any_long_slices(int64_t span, int64_t short_ns, bool rearrange,
     end[SOK_SLICE_PAIR] = span;
 }
 
-/* gs_sokoban_any_slices with the long slices past short_ns. */
+/* gs_sokoban_any_slices with the long slices past short_ns (tests: not
+ * SOK_ANY_SHORT_NS). */
 static void any_slices(int64_t span, int64_t short_ns, bool rearrange,
                        int64_t end[SOK_ANY_SLICES])
 {
-    /* (The slices past short_ns end at 100: empty.) */
-    static const int64_t pct[SOK_ANY_SLICES] = {SOK_ASTAR_END,
-                                                SOK_PLAIN_END,
-                                                SOK_GREEDY_END,
-                                                SOK_TABLE_FESS_END,
-                                                SOK_TABLE_FESS_END +
-                                                    SOK_PULL_SHORT_SHARE,
-                                                100,
-                                                100,
-                                                100,
-                                                100};
-    if (span > short_ns) {
+    if (span > short_ns)
         any_long_slices(span, short_ns, rearrange, end);
-        return;
-    }
-    /* A rearrangement: the A* to `a` percent, the others squeezed into
-     * the rest in the same proportions. */
-    int64_t a = rearrange ? SOK_REARRANGE_ASTAR_END : SOK_ASTAR_END;
-    for (int i = 0; i < SOK_ANY_SLICES; i++) {
-        int64_t p = i == 0 ? a
-                           : a + (pct[i] - SOK_ASTAR_END) * (100 - a) /
-                                     (100 - SOK_ASTAR_END);
-        end[i] = span > 0 ? span / 100 * p : 0;
-    }
+    else
+        any_short_slices(span, rearrange, end);
 }
 
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
@@ -1793,6 +1803,7 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
     sok_pair held;
     memset(&held, 0, sizeof held);
     sok_pair *keep = span > short_ns ? &held : NULL;
+    int64_t burst = fess_burst(span, short_ns);
     int rc = GS_OK;
     for (int phase = 0; phase < SOK_ANY_SLICES; phase++) {
         gs_limits part = *slim;
@@ -1822,8 +1833,7 @@ static int any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
         if (slim->max_bytes && more)
             part.max_bytes =
                 slim->max_bytes > more ? slim->max_bytes - more : 1;
-        rc = any_slice(x, phase, &part, slim, fess_burst(span, short_ns), keep,
-                       res, st, err);
+        rc = any_slice(x, phase, &part, slim, burst, keep, res, st, err);
     }
     if (pair_held(&held)) /* a slice between answered, or an error */
         pair_drop(x, &held, slim, &expanded, st);
