@@ -507,6 +507,25 @@ static uint32_t sq_child(sok_ctx *x, int i)
     return sq_total(x, x->crow, x->hp);
 }
 
+/* Whether the parent's matching stays optimal once box row i is replaced
+ * by `row`, which keeps goal gi: the row's least reduced cost under the
+ * parent's column duals (sv) falls on gi. Then the new row's dual can be
+ * that least cost, every dual stays feasible and every matched pair
+ * tight, so the matching is optimal (complementary slackness) and only
+ * its cost changes. O(goals), against sq_child's copies and augmenting
+ * path. */
+static bool sq_still_tight(const sok_ctx *x, const uint16_t *row, size_t gi)
+{
+    const int64_t *v = x->sv + 1;
+    int64_t at = (int64_t)row[gi] - v[gi];
+    for (int j = 0; j < x->ngoals; j++) {
+        int64_t c = row[j] == SOK_GDIST_INF ? SOK_UNREACH : row[j];
+        if (c - v[j] < at)
+            return false;
+    }
+    return true;
+}
+
 /* See sokoban.h. One step changes each distance by at least -1, so the
  * matching cost by at least -1 (the old matching, re-costed, is a
  * matching of the parent): when the box stepped one closer to its own
@@ -521,8 +540,11 @@ uint32_t gs_sokoban_child_rows(sok_ctx *x, uint32_t hp, int i,
     if (step && hp != SOK_INF && dto != SOK_GDIST_INF &&
         dto + 1 == x->prow[i][gi])
         return hp - 1;
-    if (x->sq_ok && hp != SOK_INF)
+    if (x->sq_ok && hp != SOK_INF) {
+        if (dto != SOK_GDIST_INF && sq_still_tight(x, row, gi))
+            return hp - x->prow[i][gi] + dto;
         return sq_child(x, i);
+    }
     return match_cost(x, x->crow);
 }
 
