@@ -507,9 +507,9 @@ static uint32_t sq_child(sok_ctx *x, int i)
     return sq_total(x, x->crow, x->hp);
 }
 
-/* Whether the parent's matching stays optimal once box row i is replaced
- * by `row`, which keeps goal gi: the row's least reduced cost under the
- * parent's column duals (sv) falls on gi. Then the new row's dual can be
+/* Whether the parent's matching stays optimal once a box's row is
+ * replaced by `row`, the box keeping its goal gi: the row's least reduced
+ * cost under the parent's column duals (sv) falls on gi. Then the new row's dual can be
  * that least cost, every dual stays feasible and every matched pair
  * tight, so the matching is optimal (complementary slackness) and only
  * its cost changes. O(goals), against sq_child's copies and augmenting
