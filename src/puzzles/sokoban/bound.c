@@ -508,12 +508,12 @@ static uint32_t sq_child(sok_ctx *x, int i)
 }
 
 /* Whether the parent's matching stays optimal once a box's row is
- * replaced by `row`, the box keeping its goal gi: the row's least reduced
- * cost under the parent's column duals (sv) falls on gi. Then the new row's dual can be
- * that least cost, every dual stays feasible and every matched pair
- * tight, so the matching is optimal (complementary slackness) and only
- * its cost changes. O(goals), against sq_child's copies and augmenting
- * path. */
+ * replaced by `row`, the box keeping its goal gi: the row's least
+ * reduced cost under the parent's column duals (sv) falls on gi. Then
+ * the new row's dual can be that least cost, every dual stays feasible
+ * and every matched pair tight, so the matching is optimal
+ * (complementary slackness) and only its cost changes. O(goals), against
+ * sq_child's copies and augmenting path. */
 static bool sq_still_tight(const sok_ctx *x, const uint16_t *row, size_t gi)
 {
     const int64_t *v = x->sv + 1;
