@@ -112,7 +112,7 @@ static void solve_rows_perim_timed(const char *const *rows, int n,
     gs_progress prog = {0};
     gs_limits lim = {.progress = &prog};
     /* With a deadline, far off: a search round also pauses once it took
-     * as long as the table's round before it (search.c). */
+     * as long as the table's round before it (exact.c). */
     if (timed)
         lim.deadline_ns = gs_now_ns() + 60000000000LL;
     solve_inst(g, &lim, res);
@@ -708,10 +708,10 @@ static void solve_first_round(const char *optimize, bool timed, gs_result *res)
 }
 
 /* The table's first round is cut by the solve's deadline alone, not by
- * the table's share of the time (search.c, exact_phases), so that its
- * depth does not follow the machine's load: with no share at all, the
- * first round is as whole as without a deadline and the same states are
- * expanded. (Cut by the share, the table stopped short: `moves`
+ * the table's share of the time (exact.c, gs_sokoban_exact_phases), so
+ * that its depth does not follow the machine's load: with no share at
+ * all, the first round is as whole as without a deadline and the same
+ * states are expanded. (Cut by the share, the table stopped short: `moves`
  * expanded 12 states instead of 9.) */
 START_TEST(perim_first_round_whole)
 {
@@ -1159,7 +1159,7 @@ END_TEST
 
 /* The rounds again with a deadline (far off): each search round also
  * pauses once it took as long as the table's round before it, and goes
- * on in the next (search.c); with tables of 64 positions first that
+ * on in the next (exact.c); with tables of 64 positions first that
  * happens in a few of the 1,000 solves (3 to 8 in runs here: it depends
  * on the clock, so it is not asserted). The answers stay exact. */
 START_TEST(test_property_perimeter_timed)
@@ -1416,7 +1416,7 @@ START_TEST(test_property_symmetric)
 }
 END_TEST
 
-/* `pushes` in two searches (search.c, pushes_two_phase: the fewest
+/* `pushes` in two searches (exact.c, gs_sokoban_pushes_two_phase: the fewest
  * pushes over the player's areas, then moves over the positions on such
  * solutions) against the one search over exact cells: the same status,
  * pushes and moves on random levels of one to five boxes and on

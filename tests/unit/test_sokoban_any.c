@@ -632,7 +632,7 @@ START_TEST(test_fess_order)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_ELIMIT);
     ck_assert(gs_sokoban_fess_over(f));
-    /* Given a larger budget (its twin gone, fess_pair), it takes more. */
+    /* Given a larger budget (its twin gone, any.c), it takes more. */
     gs_sokoban_fess_set_budget(f, 1 << 20);
     ck_assert_int_eq(gs_sokoban_fess_push(f, A, 1, 5, 0, false), GS_OK);
     uint64_t got, gv;
@@ -836,9 +836,10 @@ END_TEST
 
 /* Solves rows with the feature-space search alone (SOK_ANY_FESS), paused
  * and resumed every turn_ns (0: never) as `any`'s last slices do
- * (fess_pair), or when paired in turns with the search by weight from
- * the start; held every hold_ns (0: never) with the search backwards run
- * to its end in between, as `any` holds it past 10 s (pair_hold). */
+ * (gs_sokoban_fess_pair), or when paired in turns with the search by
+ * weight from the start; held every hold_ns (0: never) with the search
+ * backwards run to its end in between, as `any` holds it past 10 s
+ * (pair_hold). */
 static void fess_solve(const char *const *rows, int n, int64_t turn_ns,
                        bool paired, int64_t hold_ns, gs_result *res)
 {

@@ -28,7 +28,7 @@
  * The search core only stores the states (FIFO mode: its arena is the
  * queue, which this file never pops); the open lists are here. Every
  * child is queued once, so when all lists run dry the whole space was
- * seen, exactly as in the other searches (search.c decides what that
+ * seen, exactly as in the other searches (any.c decides what that
  * proves).
  */
 #include <stdio.h>

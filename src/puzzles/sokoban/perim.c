@@ -30,7 +30,7 @@
  * walking (Microban I 145: a matching of 12 against 47 moves).
  *
  * The search can pause and go on (the table doubles as it grows), so that
- * search.c can alternate it with the forward search in rounds.
+ * exact.c can alternate it with the forward search in rounds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -949,7 +949,7 @@ static void perim_new_gap(sok_ctx *x, struct sok_perim *t, const gs_limits *lim,
     /* An earlier gap still holds (a position outside the table now was
      * outside it then): keeping the larger one keeps the bound from
      * falling as the table grows, which a search that goes on across
-     * rounds needs (search.c). */
+     * rounds needs (exact.c). */
     uint32_t old = t->gap;
     t->gap = 0;
     t->gap_k = t->k;

@@ -382,7 +382,7 @@ static int pull_run(sok_pull *P, gs_search *s, gs_result *res, gs_error *err)
 }
 
 /* Opens the store and the open lists within l (the lists a quarter of
- * its bytes, as fess.c's in search.c) and runs the search: GS_OK with
+ * its bytes, as fess.c's in any.c) and runs the search: GS_OK with
  * res filled, or an error. */
 static int pull_search(sok_pull *P, const gs_limits *lim, gs_limits *l,
                        gs_result *res, gs_sokoban_stats *st, gs_error *err)

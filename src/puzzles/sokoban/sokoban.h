@@ -1,5 +1,5 @@
 /* sokoban.h - what the files of the sokoban puzzle share: the parsed level
- * and the entry points between parsing (parse.c) and solving (search.c).
+ * and the entry points between parsing (parse.c) and solving (solve.c).
  * Internal to src/puzzles/sokoban/.
  */
 #ifndef GRIDSOLVE_SOKOBAN_INTERNAL_H
@@ -57,7 +57,7 @@ typedef struct gs_sokoban {
     bool one_search;   /* tests: `pushes` in one search, not two */
     int64_t fess_turn_ns; /* tests: SOK_ANY_FESS paused and resumed so often */
     bool fess_paired;     /* tests: SOK_ANY_FESS in turns with the search by
-                           * weight from the start (fess_pair) */
+                           * weight from the start (any.c) */
     int64_t fess_hold_ns; /* tests: SOK_ANY_FESS alone, held so often with
                            * the search backwards run between (pair_hold) */
     int64_t any_short_ns; /* tests: `any`'s slices past this span as past
@@ -79,7 +79,7 @@ int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
 
 void gs_sokoban_free(void *inst);
 
-/* The puzzle's solve entry (search.c): solves one level for its objective
+/* The puzzle's solve entry (solve.c): solves one level for its objective
  * within lim. Returns GS_OK with res filled, or an error. */
 int gs_sokoban_solve(void *inst, const gs_limits *lim, gs_result *res,
                      gs_error *err);
@@ -130,7 +130,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_GREEDY_EVERY 2
 /* Empty goals the packing advisor tries (fess.c), deepest first. */
 #define SOK_FESS_TARGETS 3
-/* `any` with a deadline (search.c, gs_sokoban_any_slices): nine slices,
+/* `any` with a deadline (any.c, gs_sokoban_any_slices): nine slices,
  * each search from scratch but the last's: A* on pushes (with the perimeter
  * table and the learned deadlock patterns of the exact objectives), plain
  * greedy, weighted greedy, the feature-space search (fess.c) with the A*'s
@@ -159,7 +159,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
  * it, the search backwards SOK_PULL_SHARE percent of what is left, and the
  * two feature-space searches the rest, kept from their slice at 10 s
  * (pair_hold): the one by weight alone until it has run as long as the
- * other, then in turns (fess_pair: SOK_FESS_SHARE percent of every
+ * other, then in turns (any.c: SOK_FESS_SHARE percent of every
  * SOK_FESS_TURN_NS goes to the search by estimate). */
 #define SOK_ANY_SLICES 9
 #define SOK_SLICE_ASTAR 0
@@ -231,7 +231,7 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_TABLE_FESS_END 31
 #endif
 /* Percent of the table slice that may go to finishing the A*'s table
- * (search.c, table_finish). */
+ * (any.c, table_finish). */
 #ifndef SOK_TABLE_FINISH_SHARE
 #define SOK_TABLE_FINISH_SHARE 25
 #endif
@@ -249,15 +249,15 @@ int gs_sokoban_solve_stats(void *inst, const gs_limits *lim, gs_result *res,
 #define SOK_FESS_SHARE 25
 #endif
 /* The search by weight's burst at the start of the slice after the
- * search backwards (search.c, fess_burst): percent of the time, up to
+ * search backwards (any.c, fess_burst): percent of the time, up to
  * SOK_ANY_SHORT_NS. */
 #ifndef SOK_FESS_BURST
 #define SOK_FESS_BURST 5
 #endif
 /* The turns of the two feature-space searches in the last slice past
- * SOK_ANY_SHORT_NS (search.c, fess_pair). */
+ * SOK_ANY_SHORT_NS (any.c, gs_sokoban_fess_pair). */
 #define SOK_FESS_TURN_NS 200000000LL
-/* search() paused at x->pause_ns (search.c). */
+/* gs_sokoban_search paused at x->pause_ns. */
 #define SOK_PAUSED 3
 #define SOK_ANY_SHORT_NS 10000000000LL
 /* A rearrangement (gs_sokoban_rearranges): a level whose bound at the
@@ -502,7 +502,7 @@ typedef struct sok_ctx {
     sok_zone zone;
     bool zone_ok;
     uint64_t fess_expanded; /* states it expanded */
-    int64_t pause_ns;       /* search() pauses once it comes (0: never) */
+    int64_t pause_ns;       /* gs_sokoban_search pauses then (0: never) */
     /* Exact pushes left near the solved positions (perim.c), or NULL. */
     struct sok_perim *perim;
     /* The learned deadlock patterns (learn.c), or NULL; `learning` once
@@ -513,7 +513,7 @@ typedef struct sok_ctx {
     struct sok_sym *sym;
     /* Frozen goal boxes as walls (frozen.c), or NULL. */
     struct sok_frozen *frozen;
-    /* `pushes` in two searches (search.c): the first records its edges
+    /* `pushes` in two searches (exact.c): the first records its edges
      * in `trace`, the second expands only what `onpath` marks. */
     struct sok_trace *trace;
     const struct sok_trace *onpath;
@@ -662,9 +662,113 @@ int gs_sokoban_list_pushes(sok_ctx *x, int player);
  * `any` (p the smallest cell of the player's area) names each image's area by
  * its own smallest cell, from a flood of the area. */
 void gs_sokoban_store_key(sok_ctx *x, int p, const int32_t *boxes);
+/* `any`'s key of (player, boxes), x->occ holding the boxes: the
+ * player's area by its smallest cell, from a flood of it (with
+ * x->sym_store, the class of its images). */
+void gs_sokoban_area_key(sok_ctx *x, int player, const int32_t *boxes);
 /* The cost of one push after a walk of `walk` steps, for the objective's
  * store (pushes: packed above the moves). */
 uint64_t gs_sokoban_push_cost(sok_objective obj, uint32_t walk);
+/* Runs the push search on store s. Returns 1 with *goal set when
+ * solved, 0 when the space is exhausted, or the search core's GS_ELIMIT
+ * / GS_ENOMEM; with a cap,
+ * 2 (nothing lost: no expansion is cut short) once the store holds so
+ * many states that one more expansion might pass it; SOK_PAUSED
+ * (nothing lost either) after the first expansion that ends once
+ * x->pause_ns, when set, has come. An empty store gets
+ * the start state first. States numbered below `reeval` (exact
+ * objectives: those stored before the perimeter table last grew) have
+ * their bound looked up again when popped, and are put back when it
+ * rose (bound_rose); the others were queued with the table as it is. */
+int gs_sokoban_search(sok_ctx *x, gs_search *s, uint64_t cap, uint64_t reeval,
+                      uint64_t *goal);
+/* Writes the outcome of search s into res: rc is gs_sokoban_search's (1:
+ * found, the goal record `goal`). Returns GS_OK or an error (err filled). */
+int gs_sokoban_finish_search(sok_ctx *x, gs_search *s, int rc, uint64_t goal,
+                             gs_result *res, gs_error *err);
+/* Records search s's size in st (may be NULL) and frees s. */
+void gs_sokoban_search_close(const sok_ctx *x, gs_search *s,
+                             gs_sokoban_stats *st);
+/* One search over x with limits lim: fills res (and st). Returns GS_OK
+ * or an error. */
+int gs_sokoban_run_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                         gs_sokoban_stats *st, gs_error *err);
+/* `any`'s feature-weighted greedy phase: with tunnel and goal-area macros
+ * first; when that search runs out of states (the macros may have skipped the
+ * only way) the plain one decides, so `impossible` stays a proof. */
+int gs_sokoban_greedy_phase(sok_ctx *x, const gs_limits *lim, gs_result *res,
+                            gs_sokoban_stats *st, gs_error *err);
+/* How far priority() shifts the bound that progress events should show:
+ * the f value (or greedy's h) without the tie-break bits. */
+unsigned gs_sokoban_bound_shift(sok_objective obj);
+/* The time `pct` percent of the way from `from` to `deadline`; deadline
+ * itself when it is not after from (0: none). */
+int64_t gs_sokoban_deadline_share(int64_t from, int64_t deadline, int64_t pct);
+
+/* exact.c */
+/* The exact objectives: a first search capped at SOK_PERIM_TRIGGER states
+ * solves most levels at once. Past it, rounds: the perimeter table
+ * (perim.c) grows to about SOK_PERIM_FIRST positions (a layer's
+ * boundary), doubling each round, and the search goes on with its
+ * stronger bound, allowed 1/SOK_PERIM_RATIO as many more states as the
+ * table holds and, with a deadline, no more time than the table's round
+ * took; the last round (the table full, or its share of the time gone)
+ * searches up to the limits. Both sides cost time exponential in their
+ * depth, so the rounds keep them in balance: in time, since a state costs
+ * the search 4 to 90 times what a position costs the table (Microban I
+ * 139 `moves`: 3 us against 0.14 us; 144 `pushes`: 12 us against 0.8 us).
+ * Without a deadline the rounds count states only; only the table's gap
+ * is still found within a time bound (perim.c), so a solve cut by a state
+ * cap may expand a few states more or fewer from run to run (Microban I
+ * 144 `moves` capped at 400,000 states stored: 166,298 to 166,604
+ * expanded in 24 runs of two builds). The search is not restarted: the
+ * table's bound only rises as it grows (perim.c keeps the larger gap), so
+ * every queued priority stays a lower bound, and each popped state's
+ * bound is looked up again and the state put back when it rose
+ * (bound_rose); the first goal popped stays optimal. A moves table that
+ * neither is whole nor lifts the start's bound is dropped, and the last
+ * round starts a search afresh without it (the bounds fell). A pushes
+ * table is kept: it grows about one layer a round, its k + 1 soon passes
+ * the start's matching, and its exact distances near the goals prune the
+ * deep states (Microban I 144 `pushes`: solved in 16.5 s at a 30 s limit,
+ * not at 60 s when dropped; 145: 49,008 -> 16,020 states, 146: 22,473 ->
+ * 7,654); the moves table kept loses 139. `any`'s A* on a rearrangement
+ * (SOK_REARRANGE_DIV) goes without a table. */
+int gs_sokoban_exact_phases(sok_ctx *x, const gs_limits *slim, gs_result *res,
+                            gs_sokoban_stats *st, gs_error *err);
+/* `pushes` in two searches. The first, `any`'s A* (the player's area in
+ * the state, so a few times fewer states; without PI-corral pruning,
+ * which may lose the shortest solutions), finds the fewest pushes and
+ * goes on to the end of that layer, recording its shortest edges; the
+ * states on a solution of those pushes are marked (trace_mark). The
+ * second, the `pushes` A* over exact cells, expands only positions whose
+ * area is marked at the same pushes, so it ranks those solutions by
+ * moves alone. (Microban I 144: the one search expands every position of
+ * fewer pushes, 499,398 pops.) */
+int gs_sokoban_pushes_two_phase(sok_ctx *x, const gs_limits *slim,
+                                gs_result *res, gs_sokoban_stats *st,
+                                gs_error *err);
+/* `pushes`' first search: records in x->trace the edge from state `from`
+ * to `to`, which the child's cost `cost` makes a shortest way to it for
+ * now. GS_OK, or GS_ELIMIT past the solve's budget or the process's (the
+ * trace's memory then over). */
+int gs_sokoban_trace_edge(sok_ctx *x, const gs_search *s, uint64_t from,
+                          uint64_t to, uint64_t cost);
+/* `pushes`' first search: records goal state id, popped at cost g (the
+ * first one popped is the answer's), as the end of an edge. GS_OK, or
+ * GS_ELIMIT as gs_sokoban_trace_edge. */
+int gs_sokoban_trace_goal(sok_ctx *x, const gs_search *s, uint64_t id,
+                          uint64_t g);
+/* `pushes`' second search: whether the position (player, x->boxes) after
+ * g's pushes lies on a solution of the fewest pushes, as the first search
+ * found them (its key: the player's area, as `any`'s A* stores it). */
+bool gs_sokoban_on_path(sok_ctx *x, int player, uint64_t g);
+/* `pushes`' first search, once a goal was popped: whether the goal's
+ * layer is whole, the pop (its return rc) having found the queue empty
+ * or a state past it (f > the goal's pushes); then *goal is the first
+ * goal popped. */
+bool gs_sokoban_trace_done(const sok_ctx *x, const gs_search *s, int rc,
+                           uint64_t *goal);
 
 /* answer.c */
 /* Spells out the moves from the start to the stored goal state `goal` of
@@ -1066,14 +1170,57 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
  * plain push (no goal macro). */
 #define SOK_PUSH_PLAIN 4
 
-/* `any`'s portfolio (search.c) */
+/* any.c: `any`'s portfolio */
+/* `any` with a deadline: a portfolio in time slices
+ * (gs_sokoban_any_slices), each search from scratch but the last's: A*
+ * on pushes (greedy
+ * gets lost on some levels whose short solutions A* finds at once), the
+ * plain greedy (bound + packing order: it finds some short answers the
+ * weighted one misses, Microban II 74, 115), the feature-weighted greedy
+ * phase (it dives straight to many answers), then the feature-space
+ * search (fess.c: it spreads its effort over ways of packing the greedy
+ * ones never leave) with the A*'s table, the search backwards (pull.c:
+ * levels whose packing traps the forward searches), the feature-space
+ * search without the table after a burst of the one whose cells pick by
+ * weight every other time; past SOK_ANY_SHORT_NS, after all these as at
+ * that limit, longer searches: a rearrangement's A*, the search
+ * backwards and the two feature-space searches in turns, from where they
+ * stopped in their slice before (pair_hold). A phase
+ * exhausting the space proves the level impossible (gs_sokoban_greedy_phase and
+ * gs_sokoban_fess_pair re-check without macros; the search backwards proves
+ * nothing). The next slice runs only after a slice's time ran out. */
+int gs_sokoban_any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
+                             gs_sokoban_stats *st, gs_error *err);
+/* `any`'s feature-space slices: the search by estimate, and with a
+ * burst_end or an `alone` before INT64_MAX the one whose cells also pick
+ * by weight, on the schedule of gs_sokoban_fess_until (the search by
+ * weight alone until burst_end, the one by estimate alone until `alone`,
+ * INT64_MAX: to the end; then turns, from the start when both are 0; the
+ * memory budget is halved between them); else alone, in turns of
+ * solo_turn when not 0, which tests use. Both
+ * are kept between turns, so no work is lost: each finds whatever it finds
+ * alone, at the time it would alone divided by its share, roughly. The search
+ * by weight solves within about a second XSokoban levels the other misses in a
+ * minute (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II 131,
+ * which the other misses. When a run ran dry (the macros may have skipped
+ * the only way) the plain search decides (as in gs_sokoban_greedy_phase); when
+ * both ended otherwise, they refused memory: `limit`. */
+int gs_sokoban_fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
+                         int64_t alone, int64_t solo_turn, gs_result *res,
+                         gs_sokoban_stats *st, gs_error *err);
+/* Tests (gs_sokoban.fess_hold_ns): the search by estimate alone, held as
+ * pair_hold holds it, every hold_ns, with the search backwards run to its
+ * end in between (the two share the context). */
+int gs_sokoban_fess_held(sok_ctx *x, const gs_limits *lim, int64_t hold_ns,
+                         gs_result *res, gs_sokoban_stats *st, gs_error *err);
 /* The ends of `any`'s SOK_ANY_SLICES slices (A* on pushes, plain greedy,
  * weighted greedy, feature-space search with the table, search
  * backwards, by estimate after a burst by weight; past SOK_ANY_SHORT_NS
  * a rearrangement's A*, search backwards, by estimate and by weight in
- * turns: fess_pair) in nanoseconds after the start, for a deadline span
- * ns away (all 0 when span <= 0; a slice ending where the one before
- * does is empty; the last ends at the deadline); see SOK_ANY_SHORT_NS. */
+ * turns: gs_sokoban_fess_pair) in nanoseconds after the start, for a
+ * deadline span ns away (all 0 when span <= 0; a slice ending where the
+ * one before does is empty; the last ends at the deadline); see
+ * SOK_ANY_SHORT_NS. */
 void gs_sokoban_any_slices(int64_t span, bool rearrange,
                            int64_t end[SOK_ANY_SLICES]);
 /* Whether slice `phase` of a portfolio with these ends runs: one ending
@@ -1088,7 +1235,7 @@ bool gs_sokoban_any_slice_runs(const int64_t end[SOK_ANY_SLICES], int phase);
 int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
                           gs_sokoban_stats *st, gs_error *err);
 /* When the turn of `run` (0: the feature-space search by estimate, 1: by
- * weight) that starts at `now` ends, when the two take turns (fess_pair):
+ * weight) that starts at `now` ends, when the two take turns (any.c):
  * run 1 alone until burst_end, then run 0 alone until `alone`, then each
  * SOK_FESS_SHARE and the rest percent of every SOK_FESS_TURN_NS. A turn
  * ending at `now` is one expansion. */

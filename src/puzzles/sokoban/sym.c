@@ -9,7 +9,7 @@
  * the smallest of the keys its images have (gs_sokoban_sym_canon); the
  * optimal cost stays the same (a path to a position's image costs what
  * the path to the position costs, mirrored). The answer is rebuilt from
- * the real start along the stored classes (search.c).
+ * the real start along the stored classes (answer.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
