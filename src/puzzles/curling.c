@@ -533,7 +533,7 @@ static int curl_expand(curl_ctx *x, gs_search *s, uint64_t id, int *dir)
 }
 
 /* Runs the BFS. Returns 0 (exhausted or found), or a negative error /
- * GS_ELIMIT; *found and *goal_parent / *dir describe a solution. */
+ * GS_ELIMIT; *found and *from / *dir describe a solution. */
 static int curl_bfs(curl_ctx *x, gs_search *s, bool *found, uint64_t *from,
                     int *dir)
 {

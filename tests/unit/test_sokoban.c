@@ -1174,7 +1174,7 @@ END_TEST
  * boxes off the top row (where they could never be pushed down). With
  * `mirror` the room is 3 x 5, the dead end hangs from its middle column
  * with every goal in it, and the boxes and the player are mirrored
- * left-right too (sym.c stores classes: rebuild_sym spells the macro
+ * left-right too (sym.c stores classes: answer.c's step_sym spells the macro
  * out). Returns the rows, 0 when the draw does not fit. */
 static int corridor_level(uint64_t *seed, bool mirror, char buf[8][9],
                           const char *rows[8])
