@@ -7,8 +7,8 @@
 #include "sokoban.h"
 
 /* One of `any`'s two feature-space searches kept between its turns
- * (gs_sokoban_fess_pair): its store, open lists and limits (the store's config
- * points at lim, so a run stays where it was opened). */
+ * (gs_sokoban_fess_pair): its store, open lists and limits (the store's
+ * config points at lim, so a run stays where it was opened). */
 typedef struct sok_frun {
     gs_search *s;
     sok_fess *fess;
@@ -288,14 +288,15 @@ int gs_sokoban_fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
     return pair_end(x, &p, rc, lim, res, st, err);
 }
 
-/* `any`'s feature-space slice past SOK_ANY_SHORT_NS: as gs_sokoban_fess_pair's
- * (the search by weight to burst_end, then the one by estimate alone), but both
- * are opened for the whole solve (deadline whole's), pause at part's deadline
- * and are kept in *p for the last slice (pair_resume), which goes on where they
- * stopped: from scratch, the search by estimate did its 9.5 s here again first,
- * more than its share of the last slice at 60 s (6 s). Returns as
- * gs_sokoban_fess_pair; the slice's result is a limit on time while p is held
- * (pair_held), and the states expanded are counted when p ends. */
+/* `any`'s feature-space slice past SOK_ANY_SHORT_NS: as
+ * gs_sokoban_fess_pair's (the search by weight to burst_end, then the one by
+ * estimate alone), but both are opened for the whole solve (deadline
+ * whole's), pause at part's deadline and are kept in *p for the last slice
+ * (pair_resume), which goes on where they stopped: from scratch, the search
+ * by estimate did its 9.5 s here again first, more than its share of the
+ * last slice at 60 s (6 s). Returns as gs_sokoban_fess_pair; the slice's
+ * result is a limit on time while p is held (pair_held), and the states
+ * expanded are counted when p ends. */
 static int pair_hold(sok_ctx *x, sok_pair *p, const gs_limits *part,
                      const gs_limits *whole, int64_t burst_end, gs_result *res,
                      gs_sokoban_stats *st, gs_error *err)

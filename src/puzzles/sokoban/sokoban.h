@@ -1171,40 +1171,39 @@ int gs_sokoban_fess_pack_path(sok_ctx *x, sok_fess *f, int b, int player,
 #define SOK_PUSH_PLAIN 4
 
 /* any.c: `any`'s portfolio */
-/* `any` with a deadline: a portfolio in time slices
- * (gs_sokoban_any_slices), each search from scratch but the last's: A*
- * on pushes (greedy
- * gets lost on some levels whose short solutions A* finds at once), the
- * plain greedy (bound + packing order: it finds some short answers the
- * weighted one misses, Microban II 74, 115), the feature-weighted greedy
- * phase (it dives straight to many answers), then the feature-space
- * search (fess.c: it spreads its effort over ways of packing the greedy
- * ones never leave) with the A*'s table, the search backwards (pull.c:
- * levels whose packing traps the forward searches), the feature-space
- * search without the table after a burst of the one whose cells pick by
- * weight every other time; past SOK_ANY_SHORT_NS, after all these as at
- * that limit, longer searches: a rearrangement's A*, the search
- * backwards and the two feature-space searches in turns, from where they
- * stopped in their slice before (pair_hold). A phase
- * exhausting the space proves the level impossible (gs_sokoban_greedy_phase and
- * gs_sokoban_fess_pair re-check without macros; the search backwards proves
- * nothing). The next slice runs only after a slice's time ran out. */
+/* `any` with a deadline: a portfolio in time slices (gs_sokoban_any_slices),
+ * each search from scratch but the last's: A* on pushes (greedy gets lost on
+ * some levels whose short solutions A* finds at once), the plain greedy
+ * (bound + packing order: it finds some short answers the weighted one
+ * misses, Microban II 74, 115), the feature-weighted greedy phase (it dives
+ * straight to many answers), then the feature-space search (fess.c: it
+ * spreads its effort over ways of packing the greedy ones never leave) with
+ * the A*'s table, the search backwards (pull.c: levels whose packing traps
+ * the forward searches), the feature-space search without the table after a
+ * burst of the one whose cells pick by weight every other time; past
+ * SOK_ANY_SHORT_NS, after all these as at that limit, longer searches: a
+ * rearrangement's A*, the search backwards and the two feature-space
+ * searches in turns, from where they stopped in their slice before
+ * (pair_hold). A phase exhausting the space proves the level impossible
+ * (gs_sokoban_greedy_phase and gs_sokoban_fess_pair re-check without macros;
+ * the search backwards proves nothing). The next slice runs only after a
+ * slice's time ran out. */
 int gs_sokoban_any_portfolio(sok_ctx *x, const gs_limits *slim, gs_result *res,
                              gs_sokoban_stats *st, gs_error *err);
-/* `any`'s feature-space slices: the search by estimate, and with a
- * burst_end or an `alone` before INT64_MAX the one whose cells also pick
- * by weight, on the schedule of gs_sokoban_fess_until (the search by
- * weight alone until burst_end, the one by estimate alone until `alone`,
- * INT64_MAX: to the end; then turns, from the start when both are 0; the
- * memory budget is halved between them); else alone, in turns of
- * solo_turn when not 0, which tests use. Both
- * are kept between turns, so no work is lost: each finds whatever it finds
- * alone, at the time it would alone divided by its share, roughly. The search
- * by weight solves within about a second XSokoban levels the other misses in a
- * minute (21, 37, 47, 61, 70, 76, 81), the one by estimate Microban II 131,
- * which the other misses. When a run ran dry (the macros may have skipped
- * the only way) the plain search decides (as in gs_sokoban_greedy_phase); when
- * both ended otherwise, they refused memory: `limit`. */
+/* `any`'s feature-space slices: the search by estimate, and with a burst_end
+ * or an `alone` before INT64_MAX the one whose cells also pick by weight, on
+ * the schedule of gs_sokoban_fess_until (the search by weight alone until
+ * burst_end, the one by estimate alone until `alone`, INT64_MAX: to the end;
+ * then turns, from the start when both are 0; the memory budget is halved
+ * between them); else alone, in turns of solo_turn when not 0, which tests
+ * use. Both are kept between turns, so no work is lost: each finds whatever
+ * it finds alone, at the time it would alone divided by its share, roughly.
+ * The search by weight solves within about a second XSokoban levels the
+ * other misses in a minute (21, 37, 47, 61, 70, 76, 81), the one by estimate
+ * Microban II 131, which the other misses. When a run ran dry (the macros
+ * may have skipped the only way) the plain search decides (as in
+ * gs_sokoban_greedy_phase); when both ended otherwise, they refused memory:
+ * `limit`. */
 int gs_sokoban_fess_pair(sok_ctx *x, const gs_limits *lim, int64_t burst_end,
                          int64_t alone, int64_t solo_turn, gs_result *res,
                          gs_sokoban_stats *st, gs_error *err);

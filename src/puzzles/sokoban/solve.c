@@ -78,9 +78,9 @@ static bool solve_tables(sok_ctx *x, const gs_sokoban *g, gs_limits *slim)
 {
     /* The learned deadlock patterns, every objective (`any` too: on
      * Microban I 153 they prune the boxes stuck at the goal room's door;
-     * gs_sokoban_fess_pair keeps them from the feature-space searches without
-     * the A*'s table); on levels of few boxes (small solves) more cost than
-     * help. */
+     * gs_sokoban_fess_pair keeps them from the feature-space searches
+     * without the A*'s table); on levels of few boxes (small solves) more
+     * cost than help. */
     uint64_t before = x->bytes;
     if (x->nboxes >= SOK_LEARN_MIN_BOXES || g->learn_always) {
         if (gs_sokoban_learn_init(x, slim->max_bytes)) {
