@@ -823,13 +823,15 @@ START_TEST(test_pull_slice_late)
     gs_limits late = {.deadline_ns = gs_now_ns() - 1};
     gs_result res;
     gs_error err = {0};
-    gs_result_clear(&res);
-    ck_assert_int_eq(gs_sokoban_pull_slice(&L.x, &late, &res, NULL, &err),
-                     GS_OK);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
-    ck_assert_ptr_null(res.moves);
-    ck_assert_uint_eq(res.expanded, 0);
+    for (int all = 0; all < 2; all++) {
+        gs_result_clear(&res);
+        ck_assert_int_eq(
+            gs_sokoban_pull_slice(&L.x, &late, all, &res, NULL, &err), GS_OK);
+        ck_assert_int_eq(res.status, GS_LIMIT);
+        ck_assert_int_eq(res.limit, GS_LIMIT_TIME);
+        ck_assert_ptr_null(res.moves);
+        ck_assert_uint_eq(res.expanded, 0);
+    }
     sok_level_free(&L);
 }
 END_TEST

@@ -480,13 +480,13 @@ bool gs_sokoban_rearranges(sok_ctx *x)
            (uint64_t)h * SOK_REARRANGE_DIV < (uint64_t)x->nboxes;
 }
 
-int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
-                          gs_sokoban_stats *st, gs_error *err)
+int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, bool all_orders,
+                          gs_result *res, gs_sokoban_stats *st, gs_error *err)
 {
-    /* Its cells by the boxes on start cells, ties to the fewest pulls,
-     * then to the most for SOK_PULL_MOST_SHARE percent of the slice,
-     * then, for the last SOK_PULL_DOORS_SHARE percent, also by the boxes
-     * in passages. */
+    /* Its cells by the boxes on start cells, ties to the fewest pulls
+     * (alone: the whole slice), then to the most for SOK_PULL_MOST_SHARE
+     * percent of the slice, then, for the last SOK_PULL_DOORS_SHARE
+     * percent, also by the boxes in passages. */
     static const struct {
         unsigned order;
         int64_t end; /* percent of the slice */
@@ -499,12 +499,13 @@ int gs_sokoban_pull_slice(sok_ctx *x, const gs_limits *part, gs_result *res,
     uint64_t expanded = 0;
     int rc = GS_OK;
     bool solved = false;
-    for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+    size_t n = all_orders ? sizeof orders / sizeof *orders : 1;
+    for (size_t i = 0; i < n; i++) {
         if (gs_limits_expired(part))
             break;
         gs_limits l = *part;
-        l.deadline_ns =
-            gs_sokoban_deadline_share(start, part->deadline_ns, orders[i].end);
+        l.deadline_ns = gs_sokoban_deadline_share(
+            start, part->deadline_ns, all_orders ? orders[i].end : 100);
         gs_result_clear(res);
         rc = gs_sokoban_pull(x, &l, orders[i].order, res, st, err);
         expanded += res->expanded;
@@ -555,7 +556,8 @@ static int any_slice(sok_ctx *x, int phase, const gs_limits *part,
     else if (phase == SOK_SLICE_TABLE_FESS)
         rc = gs_sokoban_fess_pair(x, part, 0, INT64_MAX, 0, res, st, err);
     else if (phase == SOK_SLICE_PULL || phase == SOK_SLICE_LONG_PULL)
-        rc = gs_sokoban_pull_slice(x, part, res, st, err);
+        rc = gs_sokoban_pull_slice(x, part, phase == SOK_SLICE_LONG_PULL, res,
+                                   st, err);
     else if (phase == SOK_SLICE_FESS && held)
         rc = pair_hold(x, held, part, whole, gs_now_ns() + burst, res, st, err);
     else if (phase == SOK_SLICE_FESS) /* a burst by weight, then estimate */
