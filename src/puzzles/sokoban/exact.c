@@ -88,7 +88,7 @@ bool gs_sokoban_trace_done(const sok_ctx *x, const gs_search *s, int rc,
                            uint64_t *goal)
 {
     const struct sok_trace *t = x->trace;
-    if (!t || !t->found ||
+    if (!t->found ||
         !(rc == 0 || (rc > 0 && gs_search_popped_prio(s) >> 16 > t->pstar)))
         return false;
     *goal = t->goal;

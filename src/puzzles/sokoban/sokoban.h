@@ -763,9 +763,9 @@ int gs_sokoban_trace_goal(sok_ctx *x, const gs_search *s, uint64_t id,
  * g's pushes lies on a solution of the fewest pushes, as the first search
  * found them (its key: the player's area, as `any`'s A* stores it). */
 bool gs_sokoban_on_path(sok_ctx *x, int player, uint64_t g);
-/* `pushes`' first search, once a goal was popped: whether the goal's
- * layer is whole, the pop (its return rc) having found the queue empty
- * or a state past it (f > the goal's pushes); then *goal is the first
+/* `pushes`' first search (x->trace set), once a goal was popped: whether
+ * the goal's layer is whole, the pop (its return rc) having found the queue
+ * empty or a state past it (f > the goal's pushes); then *goal is the first
  * goal popped. */
 bool gs_sokoban_trace_done(const sok_ctx *x, const gs_search *s, int rc,
                            uint64_t *goal);
