@@ -1267,10 +1267,8 @@ static int run_solve(req *r, enum gs_pool_lane lane)
 {
     gs_solve_opts opts = r->h->opts;
 
-    if (lane == GS_POOL_LANE_FAST) {
-        /* A stream asks for a long solve: no probe, whose counters would
-         * then start over in its progress events. */
-        if (r->body.len > GS_PROBE_MAX_BODY || r->stream)
+    if (lane == GS_POOL_LANE_FAST) { /* never a stream's (submit) */
+        if (r->body.len > GS_PROBE_MAX_BODY)
             return GS_SERVICE_AGAIN;
         gs_solve_opts_probe(&r->h->opts, &opts);
     }
@@ -1381,21 +1379,37 @@ static void on_hangup(void *ud, void *watch)
 
     (void)ud;
     atomic_store(&r->cancel, CANCEL_GONE);
-    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE) ||
-        atomic_compare_exchange_strong(&r->stage, &admit, ST_GONE))
-        resume_once(r); /* a no-op for a stream already started */
+    /* The stream is failed before the resume: a plain request waiting
+     * for admission holds no job's reference, and once resumed its MHD
+     * thread may complete and free it without taking the registry lock
+     * (a stream's completion takes it, in end_stream). */
     if (r->stream)
         gs_stream_fail(r->stream);
+    if (atomic_compare_exchange_strong(&r->stage, &queued, ST_GONE) ||
+        atomic_compare_exchange_strong(&r->stage, &admit, ST_GONE))
+        resume_once(r); /* a no-op for a stream already started; r may be
+                           freed from here on */
+}
+
+/* solve_job for a stream, queued on the main lane alone. */
+static void solve_stream_job(void *arg)
+{
+    solve_job(arg, GS_POOL_LANE_MAIN);
 }
 
 /* Submits r to the pool (the one place that calls the pool). The
  * stage is QUEUED before the job exists: its worker may start at once.
- * On a refusal the stage stays QUEUED for the caller to move on. */
+ * On a refusal the stage stays QUEUED for the caller to move on. A
+ * stream skips the fast lane: it asks for a long solve, and a probe's
+ * counters would start over in its progress events; nor would its 200
+ * be sent on the way to a main lane with no room, whose 503 must stay a
+ * plain answer with Retry-After. */
 static int submit(req *r)
 {
     atomic_store(&r->stage, ST_QUEUED);
     atomic_fetch_add(&r->refs, 1);
-    int rc = gs_pool_submit_lane(r->h->pool, solve_job, r);
+    int rc = r->stream ? gs_pool_submit(r->h->pool, solve_stream_job, r)
+                       : gs_pool_submit_lane(r->h->pool, solve_job, r);
     if (rc)
         atomic_fetch_sub(&r->refs, 1); /* never MHD's last reference */
     return rc;

@@ -20,6 +20,9 @@
 #define SOKO_LIMIT "gridsolve_solves_total{puzzle=\"sokoban\",result=\"limit\"}"
 #define BUSY "gridsolve_workers_busy "
 #define QUEUED "gridsolve_queue_depth "
+#define REFUSED                                                                \
+    "gridsolve_http_requests_total{route=\"/solve/{puzzle}\","                 \
+    "puzzle=\"sokoban\",code=\"503\"}"
 
 static const char small_json[] =
     "{\"grid\":[\"######\",\"#X..O#\",\"######\"]}";
@@ -151,6 +154,64 @@ START_TEST(abandoned_queued_solves_skipped)
     ck_assert_msg(wait_idle(&s, 1000) >= 0, "skipped jobs kept the worker");
     ck_assert_msg(raw_metric(&s, SOKO_LIMIT) == 1, "a dropped solve ran");
     trivial_solve(&s);
+    free(body);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* Clients that hang up while their solve waits for room in a full queue
+ * (ADMIT_WAIT_MS before the 503): each is counted abandoned, or, when
+ * the wait ran out before the hang-up was seen, answered 503; the
+ * running and the queued solve are not disturbed. Plain requests and
+ * event streams alternate: a plain one holds no job's reference there,
+ * so its connection may be freed as soon as the hang-up resumes it. */
+START_TEST(abandoned_while_admission_waits)
+{
+    enum { M = 8 };
+    gs_srv s;
+    ITEST_START(&s, "--workers", "1", "--queue", "1", NULL);
+    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":4000}");
+    inflight f = {.s = &s, .body = body};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, &f), 0);
+    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    int queued = post_slow(&s, 20000);
+    ck_assert_msg(raw_wait_metric(&s, QUEUED, 1, 2000) == 1,
+                  "a solve should wait for the worker");
+    char *plain =
+        raw_request("POST", "/solve/sokoban", "application/json", body, NULL);
+    char *stream = raw_request("POST", "/solve/sokoban", "application/json",
+                               body, "Accept: text/event-stream\r\n");
+    for (int i = 0; i < M; i++) {
+        int fd = raw_connect(&s, NULL);
+        ck_assert_msg(fd >= 0, "cannot connect");
+        ck_assert(raw_send_str(fd, i % 2 ? stream : plain));
+        close(fd);
+    }
+    double gone = raw_wait_metric(&s, ABANDONED, M, 3000);
+    double refused = raw_metric(&s, REFUSED);
+    if (refused < 0)
+        refused = 0;
+    fprintf(stderr,
+            "lifecycle: %d hang-ups while admission waits: %.0f abandoned, "
+            "%.0f answered 503\n",
+            M, gone, refused);
+    ck_assert_msg(gone + refused == M, "%.0f abandoned + %.0f refused of %d",
+                  gone, refused, M);
+    ck_assert_msg(gone >= 1, "no hang-up was seen while admission waited");
+    ck_assert_msg(raw_metric(&s, BUSY) == 1, "the running solve was disturbed");
+    ck_assert_msg(raw_metric(&s, QUEUED) == 1, "the queued solve was lost");
+    close(queued);
+    ck_assert_msg(raw_wait_metric(&s, ABANDONED, gone + 1, 2000) == gone + 1,
+                  "the queued solve's hang-up was not counted");
+    pthread_join(th, NULL);
+    cJSON *j = itest_solve_ok(&f.resp, "sokoban", "limit", -1, "");
+    ck_assert_str_eq(itest_str(j, "limit"), "time");
+    cJSON_Delete(j);
+    gs_resp_free(&f.resp);
+    trivial_solve(&s);
+    free(plain);
+    free(stream);
     free(body);
     ITEST_STOP(&s);
 }
@@ -303,6 +364,7 @@ Suite *gs_itest_lifecycle_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, abandoned_running_solve_stops);
     tcase_add_test(tc, abandoned_queued_solves_skipped);
+    tcase_add_test(tc, abandoned_while_admission_waits);
     tcase_add_test(tc, flood_of_dropped_solves);
     suite_add_tcase(s, tc);
 

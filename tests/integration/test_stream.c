@@ -249,6 +249,55 @@ START_TEST(stream_hangup_frees_worker)
 }
 END_TEST
 
+/* Opens a raw connection posting a slow solve (deadline 20 s, cancelled
+ * when the socket is closed); returns the socket. */
+static int post_slow_raw(const gs_srv *s)
+{
+    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":20000}");
+    char *req =
+        raw_request("POST", "/solve/sokoban", "application/json", body, NULL);
+    int fd = raw_connect(s, NULL);
+    ck_assert_msg(fd >= 0 && raw_send_str(fd, req), "cannot post");
+    free(req);
+    free(body);
+    return fd;
+}
+
+/* A stream refused for a full queue gets the plain 503 with Retry-After,
+ * as a plain request would, not a 200 stream ending in a problem event:
+ * streams skip the fast lane, which would have started them. */
+START_TEST(stream_queue_full_plain_503)
+{
+    gs_srv s;
+    ITEST_START(&s, "--workers", "1", "--queue", "1", NULL);
+    int running = post_slow_raw(&s);
+    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    int queued = post_slow_raw(&s);
+    ck_assert_msg(raw_wait_metric(&s, "gridsolve_queue_depth ", 1, 2000) == 1,
+                  "a solve should wait for the worker");
+    char *body = itest_slow_sokoban_json(NULL);
+    gs_req q = {.method = "POST",
+                .path = "/solve/sokoban",
+                .content_type = "application/json",
+                .body = body,
+                .headers = {ACCEPT_SSE},
+                .timeout_ms = 10000};
+    gs_resp r;
+    gs_http(&s, &q, &r);
+    fprintf(stderr, "stream: full queue answered %ld in %.0f ms\n", r.status,
+            r.wall_ms);
+    cJSON_Delete(itest_problem(&r, 503, "unavailable", "/solve/sokoban"));
+    ck_assert_msg(atoi(r.retry_after) >= 1, "503 with Retry-After '%s'",
+                  r.retry_after);
+    ck_assert_msg(r.wall_ms < 2000, "503 after %.0f ms", r.wall_ms);
+    gs_resp_free(&r);
+    free(body);
+    close(queued);
+    close(running);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_stream_suite(void)
 {
     Suite *s = suite_create("stream");
@@ -257,6 +306,7 @@ Suite *gs_itest_stream_suite(void)
     tcase_add_test(tc, stream_progress_then_result);
     tcase_add_test(tc, stream_result_equals_plain);
     tcase_add_test(tc, stream_hangup_frees_worker);
+    tcase_add_test(tc, stream_queue_full_plain_503);
     suite_add_tcase(s, tc);
     return s;
 }
