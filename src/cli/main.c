@@ -7,6 +7,7 @@
  * limit (its answer is still printed).
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -150,15 +151,26 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* Parses a non-negative number option value; -1 on junk. */
+/* Parses a non-negative number option value; -1 on junk (NaN too). */
 static double number_arg(const char *s)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end || v < 0)
+    if (errno || end == s || *end || !(v >= 0))
         return -1;
     return v;
+}
+
+/* The option names that take a value: one given last lacks it. */
+static bool takes_value(const char *a)
+{
+    static const char *const names[] = {"--format", "--max-memory",
+                                        "--timeout-ms", "--max-states"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(a, names[i]) == 0)
+            return true;
+    return false;
 }
 
 /* The options and arguments of `gridsolve solve`. */
@@ -200,13 +212,22 @@ static int solve_parse(int argc, char **argv, solve_args *sa)
                 fprintf(stderr, "gridsolve: %s needs a number >= 0\n", a);
                 return EXIT_USAGE;
             }
-            if (a[2] == 't')
+            if (a[2] == 't') {
                 sa->timeout_ms = v;
-            else
-                sa->max_states = (long long)v;
+            } else if (v != floor(v)) {
+                fprintf(stderr, "gridsolve: %s needs a whole number\n", a);
+                return EXIT_USAGE;
+            } else {
+                /* Past the server's limits anyway; the cast stays defined. */
+                sa->max_states =
+                    v < 9e18 ? (long long)v : 9000000000000000000LL;
+            }
         } else if (is_help(a)) {
             solve_usage(stdout);
             return 0;
+        } else if (takes_value(a)) { /* the last argument, no value */
+            fprintf(stderr, "gridsolve: %s needs a value\n", a);
+            return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gridsolve: unknown option %s\n", a);
             return EXIT_USAGE;

@@ -117,10 +117,15 @@ int gs_json_cell(const cJSON *item, const char *what, long *row, long *col,
     const cJSON *c = cJSON_GetArrayItem(item, 1);
     if (!cJSON_IsNumber(r) || !cJSON_IsNumber(c) ||
         r->valuedouble != floor(r->valuedouble) ||
-        c->valuedouble != floor(c->valuedouble) || fabs(r->valuedouble) > 1e9 ||
-        fabs(c->valuedouble) > 1e9)
+        c->valuedouble != floor(c->valuedouble))
         return gs_error_set(err, GS_EBADREQ,
                             "%s must be a [row, col] pair of integers", what);
+    /* No board is this large (a long holds the rest on every platform):
+     * like any cell off the board, a 422. */
+    if (fabs(r->valuedouble) > 1e9 || fabs(c->valuedouble) > 1e9)
+        return gs_error_set(err, GS_EINVALID,
+                            "%s [%.0f, %.0f] is off the board", what,
+                            r->valuedouble, c->valuedouble);
     *row = (long)r->valuedouble;
     *col = (long)c->valuedouble;
     return GS_OK;

@@ -186,7 +186,9 @@ static int read_limits(const cJSON *body, double *timeout_ms,
         if (!cJSON_IsNumber(t))
             return gs_error_set(err, GS_EBADREQ,
                                 "field \"limits.timeout_ms\" must be a number");
-        if (t->valuedouble < 0 || !isfinite(t->valuedouble))
+        /* A huge value (1e400 reads as infinity) is clamped, as any
+         * value past the server's maximum. */
+        if (!(t->valuedouble >= 0))
             return gs_error_set(err, GS_EINVALID,
                                 "field \"limits.timeout_ms\" must be >= 0");
         *timeout_ms = t->valuedouble;
@@ -257,7 +259,7 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
     }
     /* Anything but whitespace after the document is an error too. */
     for (const char *p = end; p && p < body + len; p++) {
-        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
             cJSON_Delete(doc);
             return gs_error_set(err, GS_EBADREQ,
                                 "body is not valid JSON: trailing data");

@@ -355,6 +355,17 @@ START_TEST(cli_exit_status)
     ck_assert_ptr_nonnull(strstr(out, "did you mean \"max_throws\"?"));
     ck_assert_int_eq(cli("solve chess", "", out, sizeof out), 2);
     ck_assert_int_eq(cli("solve curling --timeout-ms", "", out, sizeof out), 2);
+    ck_assert_str_eq(out, "gridsolve: --timeout-ms needs a value\n");
+    ck_assert_int_eq(cli("solve curling --max-states 2.5", "", out, sizeof out),
+                     2);
+    ck_assert_str_eq(out, "gridsolve: --max-states needs a whole number\n");
+    ck_assert_int_eq(cli("solve curling --timeout-ms nan", "", out, sizeof out),
+                     2);
+    /* Past every limit: clamped, not undefined. */
+    ck_assert_int_eq(cli("solve curling --max-states 1e30", "2 1\n3 2\n0 0\n",
+                         out, sizeof out),
+                     0);
+    ck_assert_str_eq(out, "1\n");
     ck_assert_int_eq(cli("solve curling a b", "", out, sizeof out), 2);
     ck_assert_int_eq(cli("solve curling --nope", "", out, sizeof out), 2);
 }

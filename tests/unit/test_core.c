@@ -220,6 +220,12 @@ START_TEST(json_fields_typed)
     ck_assert_str_eq(err.detail,
                      "snake[0] must be a [row, col] pair of integers");
     cJSON_Delete(o);
+    /* Integers too large for any board: off the board (422), not a
+     * malformed pair (400). */
+    o = cJSON_Parse("[2000000000, -3]");
+    ck_assert_int_eq(gs_json_cell(o, "target", &r, &c, &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "target [2000000000, -3] is off the board");
+    cJSON_Delete(o);
 }
 END_TEST
 

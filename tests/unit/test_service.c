@@ -118,17 +118,23 @@ static const gs_puzzle fake = {
 };
 
 /* Runs JSON mode on body; returns rc and leaves the response in *doc. */
-static int run_json(const char *body, cJSON **doc, gs_error *err)
+static int run_json_len(const char *body, size_t len, cJSON **doc,
+                        gs_error *err)
 {
     gs_solve_opts o;
     gs_solve_opts_default(&o);
     o.max_timeout_ms = 1000;
     o.max_states_limit = 500;
     gs_buf out = GS_BUF_INIT;
-    int rc = gs_service_json(&fake, body, strlen(body), &o, &out, NULL, err);
+    int rc = gs_service_json(&fake, body, len, &o, &out, NULL, err);
     *doc = rc ? NULL : cJSON_Parse(out.data);
     gs_buf_free(&out);
     return rc;
+}
+
+static int run_json(const char *body, cJSON **doc, gs_error *err)
+{
+    return run_json_len(body, strlen(body), doc, err);
 }
 
 START_TEST(json_solved_response)
@@ -185,6 +191,14 @@ START_TEST(json_limits_are_clamped)
         GS_OK);
     cJSON_Delete(d);
     ck_assert_uint_eq(seen_limits.max_states, 20);
+    /* 1e400 reads as infinity: a huge timeout, clamped like 1e9. */
+    before = gs_now_ns();
+    ck_assert_int_eq(
+        run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": 1e400}}", &d, &err),
+        GS_OK);
+    cJSON_Delete(d);
+    ck_assert_int_gt(seen_limits.deadline_ns, before);
+    ck_assert_int_le(seen_limits.deadline_ns - before, 1100 * 1000000LL);
 }
 END_TEST
 
@@ -198,6 +212,15 @@ START_TEST(json_errors_are_precise)
     ck_assert_int_eq(run_json("[1]", &d, &err), GS_EBADREQ);
     ck_assert_str_eq(err.detail, "body must be a JSON object");
     ck_assert_int_eq(run_json("{\"n\": 1} x", &d, &err), GS_EBADREQ);
+    /* JSON allows only space, tab, CR and LF after the document. */
+    ck_assert_int_eq(run_json_len("{\"n\": 1}\n\0", 10, &d, &err), GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "body is not valid JSON: trailing data");
+    ck_assert_int_eq(run_json_len("{\"n\": 1} \r\n", 11, &d, &err), GS_OK);
+    cJSON_Delete(d);
+    ck_assert_int_eq(
+        run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": -1}}", &d, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "field \"limits.timeout_ms\" must be >= 0");
     ck_assert_int_eq(run_json("{}", &d, &err), GS_EBADREQ);
     ck_assert_str_eq(err.detail, "missing required field \"n\"");
     ck_assert_int_eq(run_json("{\"n\": \"2\"}", &d, &err), GS_EBADREQ);
