@@ -526,6 +526,8 @@ const state = {
   pos: 0,
   timer: null,
   abort: null,      // AbortController of the running solve
+  drawn: true,      // the board shows what the text area holds
+  debounce: null,   // a pending textChanged after typing
   errorCell: null,  // [r, c] or [r, -1] for a whole row
   cursor: [0, 0],   // keyboard painting
 };
@@ -717,8 +719,10 @@ function currentBody() {
 
 /* The board (or an option) changed: rewrite the body text from it. */
 function modelChanged() {
+  stopSolve(); // its answer would be replayed on the edited board
   clearAnswer();
   clearError();
+  state.drawn = true;
   $('body').value = formatBody(currentBody());
   showMode();
   syncControls();
@@ -728,6 +732,9 @@ function modelChanged() {
 
 /* The text changed: redraw the board from it when it can be read. */
 function textChanged() {
+  clearTimeout(state.debounce);
+  state.debounce = null;
+  stopSolve(); // its answer would be replayed on the edited board
   const text = $('body').value;
   const mode = bodyMode(text);
   clearAnswer();
@@ -746,9 +753,11 @@ function textChanged() {
       const first = judgeFirstCase(state.name, text);
       if (first) state.model = adapter().fromBody(first);
     }
+    state.drawn = true;
     syncControls();
     drawBoard();
   } catch (e) {
+    state.drawn = false; // the board still shows an earlier body
     $('body-mode').textContent = `${modeLabel(mode)} (not drawn: ${e.message})`;
   }
   saveHash();
@@ -856,7 +865,10 @@ async function loadPuzzles() {
 /* The fetch() arguments for the body text, by its mode. */
 function buildRequest() {
   const text = $('body').value;
-  const mode = bodyMode(text);
+  let mode = bodyMode(text);
+  // XSB goes as a grid built from the board: one not drawn goes as typed,
+  // as text/plain, for the server to say what is wrong with it.
+  if (mode === 'xsb' && !state.drawn) mode = 'xsb-text';
   const path = `/solve/${encodeURIComponent(state.name)}`;
   if (isText(mode)) {
     const q = new URLSearchParams();
@@ -872,6 +884,9 @@ function buildRequest() {
 }
 
 async function solve() {
+  // Text typed within the debounce is read now: the XSB body is built
+  // from the board, and the answer is replayed on it.
+  if (state.debounce) textChanged();
   stopSolve();
   clearAnswer();
   clearError();
@@ -908,11 +923,15 @@ async function solve() {
  * problem end the solve. */
 async function readEvents(stream, mode) {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
+  let buf = '', cr = '';
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buf += value.replace(/\r\n?/g, '\n');
+    // A CR that ends a read may be the first half of a CRLF: it waits
+    // for the next read, or a split CRLF would end an event early.
+    const text = cr + value;
+    cr = text.endsWith('\r') ? '\r' : '';
+    buf += text.slice(0, text.length - cr.length).replace(/\r\n?/g, '\n');
     let cut;
     while ((cut = buf.indexOf('\n\n')) >= 0) {
       const block = buf.slice(0, cut);
@@ -1065,7 +1084,7 @@ function clearAnswer() {
 function setAnswer(moves) {
   const a = adapter(), m = state.model;
   state.moves = moves;
-  let s = a.start(m);
+  let s = state.drawn ? a.start(m) : null;
   const frames = s ? [s] : [];
   for (const mv of moves) {
     const n = s && a.step(m, s, mv);
@@ -1073,7 +1092,9 @@ function setAnswer(moves) {
     frames.push(n);
     s = n;
   }
-  if (frames.length !== moves.length + 1) {
+  if (!state.drawn) {
+    showError('The body is not drawn here, so its moves are not replayed.');
+  } else if (frames.length !== moves.length + 1) {
     showError(`The board drawn here could not replay move ${frames.length} of ${moves.length}.`);
   }
   state.frames = frames.length ? frames : null;
@@ -1184,10 +1205,9 @@ function onKey(ev) {
 function wire() {
   $('puzzle').addEventListener('change', () => selectPuzzle($('puzzle').value, true));
   $('example').addEventListener('click', loadExample);
-  let debounce = null;
   $('body').addEventListener('input', () => {
-    clearTimeout(debounce);
-    debounce = setTimeout(textChanged, 150);
+    clearTimeout(state.debounce);
+    state.debounce = setTimeout(textChanged, 150);
   });
   for (const id of ['rows', 'cols']) {
     $(id).addEventListener('change', () => {

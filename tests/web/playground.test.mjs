@@ -398,7 +398,87 @@ test('a long solve streams progress, and Cancel frees the worker', async (t) => 
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
   // Closing the stream cancels the solve on the server: its worker is free
   // again long before the 30 s limit.
-  while (await busyWorkers() > 0) await new Promise((r) => setTimeout(r, 50));
+  await untilIdle(5000, 'the worker still busy 5 s after Cancel');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/* Waits until no worker is busy; fails after ms. */
+async function untilIdle(ms, why) {
+  const end = Date.now() + ms;
+  while (await busyWorkers() > 0) {
+    if (Date.now() > end) assert.fail(why);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('editing the body during a solve cancels it: no answer replays on the edited board', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'sokoban');
+  await paste(page, JSON.stringify({ ...LONG_LEVEL, limits: { timeout_ms: 8000 } }));
+  await byId(page, 'solve').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=cancel]').disabled === false);
+  await paste(page, '#####\n#@$.#\n#####\n');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
+  assert.ok(await byId(page, 'solve').isEnabled());
+  assert.equal(await text(page, 'moves'), '');
+  await untilIdle(5000, 'the cancelled solve still runs 5 s after the edit');
+  // Solve right after typing, before the board is redrawn: the typed
+  // level is what goes and what replays.
+  await byId(page, 'input').fill('#####\n#@ $.#\n#####\n');
+  await solve(page);
+  assert.equal(await text(page, 'moves'), 'rR');
+  assert.equal(await text(page, 'position'), '0 / 2');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a body the page cannot draw is solved, and its moves are not replayed on another board', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'holedox');
+  const example = puzzles.find((p) => p.name === 'holedox').example;
+  const body = { ...example, rows: 100 }; // the page draws up to 64
+  const api = await apiSolve('holedox', body);
+  assert.ok(api.moves, 'the enlarged example still has moves');
+  await paste(page, JSON.stringify(body));
+  assert.match(await page.locator('#body-mode').textContent(), /not drawn/);
+  await solve(page);
+  assert.equal(await text(page, 'status'), api.status);
+  assert.equal(await text(page, 'moves'), api.moves);
+  assert.equal(await text(page, 'error'), 'The body is not drawn here, so its moves are not replayed.');
+  assert.ok(await byId(page, 'play').isDisabled());
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the event-stream reader keeps a CRLF split between two reads', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  const example = puzzles.find((p) => p.name === 'bloxorz').example;
+  const api = await apiSolve('bloxorz', example);
+  const chunks = ['event: progress\r\ndata: {"expanded": 7}\r', '\n\r\nevent: result\r',
+    `\ndata: ${JSON.stringify(api)}\r`, '\n\r', '\n'];
+  // The page's fetch of /solve answers a stream read in these pieces.
+  await page.evaluate((parts) => {
+    const real = window.fetch;
+    window.fetch = (url, init) => {
+      if (!String(url).includes('/solve/')) return real(url, init);
+      const enc = new TextEncoder();
+      const body = new ReadableStream({
+        async pull(c) {
+          const part = parts.shift();
+          if (part === undefined) { c.close(); return; }
+          await new Promise((r) => setTimeout(r, 5));
+          c.enqueue(enc.encode(part));
+        },
+      });
+      return Promise.resolve(new Response(body, { headers: { 'Content-Type': 'text/event-stream' } }));
+    };
+  }, chunks);
+  await solve(page);
+  assert.equal(await byId(page, 'progress').getAttribute('data-expanded'), '7');
+  assert.equal(await text(page, 'status'), 'solved');
+  assert.equal(await text(page, 'moves'), api.moves);
   assert.deepEqual(problems, []);
   await page.close();
 });
