@@ -19,6 +19,7 @@ typedef struct gs_text {
      * "contest"), NULL to let the puzzle detect it; a puzzle may set it
      * after detecting, so later cases of the body read the same way. */
     const char *format;
+    unsigned cases; /* cases read before this one (the service counts) */
 } gs_text;
 
 void gs_text_init(gs_text *t, const char *data, size_t len);

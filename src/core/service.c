@@ -241,6 +241,24 @@ static void locate(const char *body, size_t pos, int *line, int *col)
     }
 }
 
+/* Offset of the first \u0000 escape in a JSON text, or len when there is
+ * none: cJSON keeps strings as C strings, so a NUL would silently cut a
+ * grid row short. "u0000" is an escape after an odd run of backslashes
+ * (an even run is escaped backslashes, then plain text). */
+static size_t nul_escape_at(const char *body, size_t len)
+{
+    for (size_t i = 1; i + 5 <= len; i++) {
+        if (body[i] != 'u' || memcmp(body + i, "u0000", 5) != 0)
+            continue;
+        size_t run = 0;
+        while (run < i && body[i - 1 - run] == '\\')
+            run++;
+        if (run % 2)
+            return i - 1;
+    }
+    return len;
+}
+
 static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
 {
     const char *end = NULL;
@@ -268,6 +286,16 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
     if (!cJSON_IsObject(doc)) {
         cJSON_Delete(doc);
         return gs_error_set(err, GS_EBADREQ, "body must be a JSON object");
+    }
+    size_t nul = nul_escape_at(body, len);
+    if (nul < len) {
+        cJSON_Delete(doc);
+        int line, col;
+        locate(body, nul, &line, &col);
+        return gs_error_set(err, GS_EINVALID,
+                            "\\u0000 (a NUL character) at line %d, column %d: "
+                            "no field takes one",
+                            line, col);
     }
     *out = doc;
     return GS_OK;
@@ -595,6 +623,7 @@ static int parse_cases(const gs_puzzle *p, const char *body, size_t len,
             cap = ncap;
         }
         v[n++] = inst;
+        t.cases++;
     }
     *cases = v;
     *count = n;

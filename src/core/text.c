@@ -22,6 +22,7 @@ void gs_text_init(gs_text *t, const char *data, size_t len)
     t->end = data + len;
     t->line = 1;
     t->format = NULL;
+    t->cases = 0;
 }
 
 static void skip_space(gs_text *t)

@@ -217,6 +217,15 @@ START_TEST(json_errors_are_precise)
     ck_assert_str_eq(err.detail, "body is not valid JSON: trailing data");
     ck_assert_int_eq(run_json_len("{\"n\": 1} \r\n", 11, &d, &err), GS_OK);
     cJSON_Delete(d);
+    /* A \u0000 would cut a C string short: refused wherever it is; an
+     * escaped backslash before "u0000" is plain text. */
+    ck_assert_int_eq(run_json("{\"n\": 1,\n \"s\": \"a\\u0000b\"}", &d, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "\\u0000 (a NUL character) at line 2, "
+                                 "column 9: no field takes one");
+    ck_assert_int_eq(run_json("{\"n\": 1, \"s\": \"a\\\\u0000\"}", &d, &err),
+                     GS_OK);
+    cJSON_Delete(d);
     ck_assert_int_eq(
         run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": -1}}", &d, &err),
         GS_EINVALID);

@@ -417,7 +417,7 @@ START_TEST(test_text_format)
                                        &NO_LIMITS, &out, &err),
                      0);
     ck_assert_ptr_null(out);
-    ck_assert_str_eq(err.detail, "grid has more boxes (2) than goals (0)");
+    ck_assert_str_eq(err.detail, "line 1: grid has more boxes (2) than goals (0)");
     ck_assert_int_lt(
         gs_check_run_text(SOK, "2000000 1\n#\n", &NO_LIMITS, &out, &err), 0);
     ck_assert_ptr_null(out);

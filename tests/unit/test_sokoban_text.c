@@ -2,6 +2,7 @@
  * collections as published (titles, `;` comments, blank lines, metadata),
  * the contest's `N M` notation, detection between them, the `format`
  * option through gs_service_text, and the errors a bad level gives. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +39,14 @@ static const char COLLECTION[] = "; A small collection\n"
 
 /* Runs text through the service with the `format` option (NULL: detect).
  * Returns the service status; *out holds the output when GS_OK. */
-static int run_service(const char *text, const char *format, char **out,
-                       gs_error *err)
+static int run_service_caps(const char *text, const char *format,
+                            uint64_t max_cells, char **out, gs_error *err)
 {
     gs_solve_opts o;
     gs_solve_opts_default(&o);
     o.text_format = format;
+    if (max_cells)
+        o.caps.max_cells = max_cells;
     gs_buf b = GS_BUF_INIT;
     int rc =
         gs_service_text(SOK, text, strlen(text), &o, 10000, -1, &b, NULL, err);
@@ -54,6 +57,12 @@ static int run_service(const char *text, const char *format, char **out,
     }
     gs_buf_free(&b);
     return rc;
+}
+
+static int run_service(const char *text, const char *format, char **out,
+                       gs_error *err)
+{
+    return run_service_caps(text, format, 0, out, err);
 }
 
 START_TEST(test_xsb_collection)
@@ -118,6 +127,12 @@ START_TEST(test_explicit_format)
     ck_assert_ptr_nonnull(strstr(err.detail, "unknown cell character 'X'"));
     ck_assert_int_eq(run_service(COLLECTION, "sok", &out, &err), GS_EBADREQ);
     ck_assert_ptr_nonnull(strstr(err.detail, "unknown text format \"sok\""));
+    /* Asked for XSB, text with no level is an error, as when detected,
+     * not an empty answer. */
+    ck_assert_int_eq(
+        run_service("Hello, here is no level\n", "xsb", &out, &err),
+        GS_EINVALID);
+    ck_assert_ptr_nonnull(strstr(err.detail, "no XSB level found"));
 }
 END_TEST
 
@@ -134,8 +149,42 @@ START_TEST(test_xsb_errors)
                                GS_EINVALID, "grid has no box");
     gs_check_expect_text_error(SOK, "Hello, here is no level\n", GS_EINVALID,
                                "no XSB level found");
+    /* An indented level is a level with a bad cell, not metadata skipped
+     * (which would shift every later answer line). */
+    char *out;
+    gs_error err;
+    ck_assert_int_eq(run_service("#####\n#@$.#\n#####\n\n\t#####\n"
+                                 "\t#@$.#\n\t#####\n",
+                                 NULL, &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail,
+                     "case 2: level at line 5: grid row 0, column 0: unknown "
+                     "cell character byte 0x09");
+    /* Contest text names the case's header line too. */
+    ck_assert_int_eq(
+        run_service("3 5\n#####\n#X*X#\n#####\n", NULL, &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 1: grid row 1, column 3: a "
+                                 "second player (the first is at row 1, "
+                                 "column 1)");
+    /* Past the int cell index the message names that limit, not a larger
+     * --max-cells. */
+    enum { ROWS = 50001, COLS = 50000 };
+    char *big = malloc((size_t)ROWS * 2 + COLS + 1), *p = big;
+    ck_assert_ptr_nonnull(big);
+    memset(p, '#', COLS);
+    p += COLS;
+    for (int r = 1; r < ROWS; r++, p += 2)
+        memcpy(p, "\n#", 2);
+    *p = '\0';
+    ck_assert_int_eq(run_service_caps(big, "xsb", 1ull << 32, &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: level at line 1: grid is 50001 x "
+                                 "50000 = 2500050000 cells, above the "
+                                 "maximum of 2147483647");
+    free(big);
     /* Nothing but comments and blank lines: no case, no error. */
-    char *out = gs_check_judge(SOK, "; only a comment\n\n", NULL);
+    out = gs_check_judge(SOK, "; only a comment\n\n", NULL);
     ck_assert_str_eq(out, "");
     free(out);
 }

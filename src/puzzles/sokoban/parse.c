@@ -132,13 +132,16 @@ int gs_sokoban_build(const char *const *rows, const size_t *lens, int nrows,
     if (cols == 0)
         return gs_error_set(err, GS_EINVALID, "grid has no cells");
     uint64_t cells = (uint64_t)nrows * cols;
-    if (cols > 0x7fffffff || cells > 0x7fffffff ||
-        (caps && caps->max_cells && cells > caps->max_cells))
+    /* The cell index is an int: past that, whatever the caps say. */
+    uint64_t most = 0x7fffffff;
+    if (caps && caps->max_cells && caps->max_cells < most)
+        most = caps->max_cells;
+    if (cells > most)
         return gs_error_set(err, GS_EINVALID,
                             "grid is %d x %zu = %llu cells, above the maximum "
                             "of %llu",
                             nrows, cols, (unsigned long long)cells,
-                            (unsigned long long)(caps ? caps->max_cells : 0));
+                            (unsigned long long)most);
     gs_sokoban *g = calloc(1, sizeof *g);
     if (!g || !(g->cell = calloc((size_t)cells, 1))) {
         free(g);
@@ -268,8 +271,10 @@ static int parse_contest(gs_text *in, const gs_caps *caps, void **inst,
     rc = gs_sokoban_build(rows, lens, (int)n, true, caps, &g, err);
     free(rows);
     free(lens);
-    if (rc)
+    if (rc) { /* the case's header line, as bloxorz and curling name it */
+        gs_error_prefix(err, "line %d: ", hline);
         return rc;
+    }
     *inst = g;
     return 1;
 }
@@ -280,12 +285,14 @@ static int parse_contest(gs_text *in, const gs_caps *caps, void **inst,
 #define SOK_TITLE_MAX 80
 
 /* Whether a line is a row of an XSB level: past any leading floor padding
- * (` `, `-`, `_`) it starts with a wall. Other characters of the row are
- * checked when the level is built, so a typo is an error, not a comment. */
+ * (` `, `-`, `_`, and tabs, which the build then refuses) it starts with a
+ * wall. Other characters of the row are checked when the level is built,
+ * so a typo is an error, not a comment, and an indented level is not
+ * skipped as one. */
 static bool is_grid_row(const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '-' || s[i] == '_'))
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '-' || s[i] == '_'))
         i++;
     return i < n && s[i] == '#';
 }
@@ -424,8 +431,7 @@ static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                               gs_error *err)
 {
     *inst = NULL;
-    bool first = in->format == NULL;
-    if (first)
+    if (in->format == NULL)
         in->format = starts_with_header(in) ? "contest" : "xsb";
     if (strcmp(in->format, "contest") == 0 || strcmp(in->format, "seed") == 0)
         return parse_contest(in, caps, inst, err);
@@ -436,7 +442,7 @@ static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                             in->format);
     const char *start = in->p;
     int rc = parse_xsb(in, caps, inst, err);
-    if (rc == 0 && first) {
+    if (rc == 0 && in->cases == 0) {
         /* Nothing but metadata: say which notations were expected rather
          * than answering an empty page. */
         gs_text t;
