@@ -253,16 +253,31 @@ static int wp_json_cells(const cJSON *walls, const gs_caps *caps, long **out,
     if (!cells)
         return gs_error_set(err, GS_ENOMEM, "out of memory");
     long i = 0;
-    cJSON_ArrayForEach(row, walls){cJSON_ArrayForEach(item, row){
-        /* Clamped: validation only needs to see it is out of range. */
-        double d = item->valuedouble;
-    cells[i++] = d < -1e9 ? -1000000000L : d > 1e9 ? 1000000000L : (long)d;
-}
-}
-*out = cells;
-*rows = nr;
-*cols = nc;
-return GS_OK;
+    r = 0;
+    cJSON_ArrayForEach(row, walls)
+    {
+        int c = 0;
+        cJSON_ArrayForEach(item, row)
+        {
+            /* Checked on the double: a long would not hold every value,
+             * and the detail names the one sent. */
+            double d = item->valuedouble;
+            if (d < 0 || d > 15) {
+                char name[40];
+                free(cells);
+                name_cell(0, name, sizeof name, r, c);
+                return gs_error_set(err, GS_EINVALID,
+                                    "%s is %.17g, expected 0 to 15", name, d);
+            }
+            cells[i++] = (long)d;
+            c++;
+        }
+        r++;
+    }
+    *out = cells;
+    *rows = nr;
+    *cols = nc;
+    return GS_OK;
 }
 
 /* Contract: see gs_puzzle.parse_json. */
@@ -304,6 +319,15 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
         return rc;
     if (col == 0 && row == 0)
         return 0;
+    /* The text maze has a fixed size, still bound by --max-cells. */
+    uint64_t size = GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS;
+    if (caps && caps->max_cells && size > caps->max_cells)
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: maze %dx%d has %llu cells, above the "
+                            "maximum of %llu",
+                            in->line, GS_WP_TEXT_ROWS, GS_WP_TEXT_COLS,
+                            (unsigned long long)size,
+                            (unsigned long long)caps->max_cells);
     for (int i = 0; i < GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS; i++) {
         gs_text at = *in;
         if (gs_text_need_int(in, &cells[i], "a maze cell", err) == GS_OK)

@@ -198,6 +198,18 @@ START_TEST(judge_errors)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         gs_check_expect_text_error(P, bad[i].text, GS_EINVALID, bad[i].detail);
+    /* The text maze's fixed 24 cells still answer to the caps, as the
+     * same maze in JSON does. */
+    gs_text t;
+    gs_text_init(&t, GS_SAMPLE_WALLPUSHERS_IN,
+                 strlen(GS_SAMPLE_WALLPUSHERS_IN));
+    gs_caps small = {20};
+    void *inst = NULL;
+    gs_error err = {0};
+    ck_assert_int_eq(P->parse_text(&t, &small, &inst, &err), GS_EINVALID);
+    ck_assert_ptr_null(inst);
+    ck_assert_str_eq(err.detail, "line 1: maze 4x6 has 24 cells, above the "
+                                 "maximum of 20");
 }
 END_TEST
 
@@ -234,6 +246,9 @@ START_TEST(json_errors)
          "walls[0][0] is 16, expected 0 to 15"},
         {"{\"start\": [0, 0], \"walls\": [[11, 14], [15, -1]]}", GS_EINVALID,
          "walls[1][1] is -1, expected 0 to 15"},
+        /* The value as sent, not one clamped to fit a long. */
+        {"{\"start\": [0, 0], \"walls\": [[123456789012]]}", GS_EINVALID,
+         "walls[0][0] is 123456789012, expected 0 to 15"},
         {"{\"start\": [0, 0], \"walls\": [[15, 14]]}", GS_EINVALID,
          "inconsistent wall: walls[0][0] has a wall on its east side but "
          "walls[0][1] has none on its west side"},
