@@ -348,13 +348,16 @@ static int holedox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
     rc = gs_text_int(in, &rows, "board rows", err);
     if (rc <= 0)
         return rc;
+    int hline = in->line; /* the case's header */
     if ((rc = gs_text_need_int(in, &cols, "board columns", err)) ||
         (rc = gs_text_need_int(in, &len, "snake length", err)))
         return rc;
     if (rows == 0 && cols == 0 && len == 0)
         return 0;
-    if ((rc = holedox_begin(&b, rows, cols, len, caps, err)))
+    if ((rc = holedox_begin(&b, rows, cols, len, caps, err))) {
+        gs_error_prefix(err, "line %d: ", hline);
         return rc;
+    }
     for (int i = 0; i < len; i++)
         if ((rc = read_pair(in, &r, &c, "snake cell", err)) ||
             (rc = holedox_snake_cell(&b, i, r, c, err)))

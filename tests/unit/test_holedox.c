@@ -63,7 +63,8 @@ START_TEST(judge_errors)
                                  "to snake 1 (row 1, col 1)"},
         {"3 3 2\n1 1\n1 2\n1\n1 2\n", "stone 1 (row 1, col 2) lies on snake 2"},
         {"3 3 2\n1 1\n1 2\n1\n4 1\n", "stone 1 (row 4, col 1) is off"},
-        {"3 3 1\n1 1\n0\n", "snake has 1 cells"},
+        {"3 3 1\n1 1\n0\n", "line 1: snake has 1 cells"},
+        {"\n\n3 0 2\n1 1\n1 2\n0\n", "line 3: board size 3x0"},
         {"3 3 2\n1 1\nx 2\n0\n", "expected an integer"},
         {"3 3 2\n1 1\n1 2\n-1\n", "negative"},
     };
