@@ -31,10 +31,11 @@ typedef struct gs_gate_hooks {
      * callee closed fd). */
     bool (*pass)(void *ud, int fd, const struct sockaddr *addr, socklen_t len);
     /* Writes the 400 for a malformed head (`method` and `path` from its
-     * request line, printable; `detail` says what is wrong) on the
+     * request line, printable; `id` and `origin` its X-Request-Id and
+     * Origin, NULL when absent; `detail` says what is wrong) on the
      * non-blocking fd. The gate closes fd afterwards. */
     void (*refuse)(void *ud, int fd, const char *method, const char *path,
-                   const char *detail);
+                   const char *id, const char *origin, const char *detail);
     /* A connection was closed for not completing its head in time. */
     void (*timed_out)(void *ud);
     /* The open connections reached the limit: accepting pauses. */
@@ -72,6 +73,12 @@ void gs_gate_free(gs_gate *g);
  * line) for Content-Length values MHD would refuse itself. Returns NULL
  * when acceptable, else a problem detail. Pure, for unit tests. */
 const char *gs_gate_check_head(const char *head, size_t len);
+
+/* Copies the value of the first header `name` (any case) of a request
+ * head into out (blanks trimmed, NUL-ended). False when absent, or when
+ * the value does not fit cap - 1 bytes. Pure, for unit tests. */
+bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
+                    size_t cap);
 
 /* True when v (n bytes, blanks trimmed) is a Content-Length MHD takes:
  * 1 to 19 digits, nothing else (20 digits may pass 2^64). */

@@ -173,7 +173,7 @@ static int read_limits(const cJSON *body, double *timeout_ms,
     const cJSON *lim = cJSON_GetObjectItemCaseSensitive(body, "limits");
     *timeout_ms = -1;
     *max_states = -1;
-    if (!lim || cJSON_IsNull(lim))
+    if (!lim)
         return GS_OK;
     if (!cJSON_IsObject(lim))
         return gs_error_set(err, GS_EBADREQ,

@@ -74,6 +74,36 @@ bool gs_gate_length_ok(const char *v, size_t n)
     return true;
 }
 
+bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
+                    size_t cap)
+{
+    size_t nlen = strlen(name);
+    const char *end = head + len;
+    /* Header lines follow the request line. */
+    const char *p = memchr(head, '\n', len);
+    while (p && ++p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = eol ? eol : end;
+        if ((size_t)(stop - p) > nlen && p[nlen] == ':' &&
+            strncasecmp(p, name, nlen) == 0) {
+            const char *v = p + nlen + 1;
+            while (v < stop && (*v == ' ' || *v == '\t'))
+                v++;
+            while (stop > v &&
+                   (stop[-1] == ' ' || stop[-1] == '\t' || stop[-1] == '\r'))
+                stop--;
+            size_t n = (size_t)(stop - v);
+            if (n + 1 > cap)
+                return false;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return true;
+        }
+        p = eol;
+    }
+    return false;
+}
+
 const char *gs_gate_check_head(const char *head, size_t len)
 {
     static const char name[] = "content-length";
@@ -150,11 +180,14 @@ static void pass(gs_gate *g, pending *p)
 static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
                    const char *detail)
 {
-    char method[16], path[256], sink[4096];
+    char method[16], path[256], id[160], origin[256], sink[4096];
     size_t left = head_len;
 
     request_word(buf, head_len, 0, "-", method, sizeof method);
     request_word(buf, head_len, 1, "/", path, sizeof path);
+    bool has_id = gs_gate_header(buf, head_len, "X-Request-Id", id, sizeof id);
+    bool has_origin =
+        gs_gate_header(buf, head_len, "Origin", origin, sizeof origin);
     while (left) {
         ssize_t k =
             recv(p->fd, sink, left < sizeof sink ? left : sizeof sink, 0);
@@ -162,7 +195,8 @@ static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
             break;
         left -= (size_t)k;
     }
-    g->hooks.refuse(g->hooks.ud, p->fd, method, path, detail);
+    g->hooks.refuse(g->hooks.ud, p->fd, method, path, has_id ? id : NULL,
+                    has_origin ? origin : NULL, detail);
     shutdown(p->fd, SHUT_WR);
     p->lingering = true;
     p->deadline_ns = gs_now_ns() + LINGER_NS;

@@ -1922,7 +1922,7 @@ static void on_killed(void *ud, enum gs_conn_kill why)
  * Content-Length; otherwise (another connection of this thread saw its
  * request line since) MHD answers as it would. */
 static void gate_refuse(void *ud, int fd, const char *method, const char *path,
-                        const char *detail);
+                        const char *id, const char *origin, const char *detail);
 
 static bool answer_bad_length(gs_http *h)
 {
@@ -1941,7 +1941,10 @@ static bool answer_bad_length(gs_http *h)
     if (!v || gs_gate_length_ok(v, strlen(v)) || !ci)
         return false;
     char sink[4096];
-    gate_refuse(h, ci->connect_fd, "-", path ? path : "/", GS_GATE_BAD_LENGTH);
+    gate_refuse(h, ci->connect_fd, "-", path ? path : "/",
+                MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id"),
+                MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+                GS_GATE_BAD_LENGTH);
     shutdown(ci->connect_fd, SHUT_WR);
     /* Unread bytes at MHD's close would reset the answer away. */
     for (int i = 0; i < 16; i++)
@@ -2103,8 +2106,26 @@ static void send_all(int fd, const char *data, size_t len)
     }
 }
 
-/* The gate's 400 for a head libmicrohttpd would answer wrongly. */
+/* The CORS header lines of add_cors for a response written by hand. */
+static void cors_lines(const gs_http *h, const char *origin, gs_buf *out)
+{
+    const char *expose = "Access-Control-Expose-Headers: X-Request-Id, "
+                         "Retry-After\r\n";
+    if (h->cors_any) {
+        gs_buf_printf(out, "Access-Control-Allow-Origin: *\r\n%s", expose);
+        return;
+    }
+    gs_buf_puts(out, "Vary: Origin\r\n");
+    /* Echoed only when it equals a configured origin: no smuggled bytes. */
+    if (gs_config_origin_allowed(h->cfg->cors_origin, origin))
+        gs_buf_printf(out, "Access-Control-Allow-Origin: %s\r\n%s", origin,
+                      expose);
+}
+
+/* The gate's 400 for a head libmicrohttpd would answer wrongly, with the
+ * headers every response carries. */
 static void gate_refuse(void *ud, int fd, const char *method, const char *path,
+                        const char *client_id, const char *origin,
                         const char *detail)
 {
     gs_http *h = ud;
@@ -2112,15 +2133,19 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     gs_buf body = GS_BUF_INIT, out = GS_BUF_INIT;
     char id[REQ_ID_MAX + 1];
 
-    format_id(id, h->id_prefix, next_id(h));
+    if (id_is_sane(client_id))
+        snprintf(id, sizeof id, "%s", client_id);
+    else
+        format_id(id, h->id_prefix, next_id(h));
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
     gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
     gs_buf_printf(&out,
                   "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
                   "Content-Type: application/problem+json\r\n"
-                  "Cache-Control: no-store\r\nX-Request-Id: %s\r\n"
-                  "Content-Length: %zu\r\n\r\n",
-                  id, body.len);
+                  "Cache-Control: no-store\r\nX-Request-Id: %s\r\n",
+                  id);
+    cors_lines(h, origin, &out);
+    gs_buf_printf(&out, "Content-Length: %zu\r\n\r\n", body.len);
     gs_buf_append(&out, body.data, body.len);
     if (gs_buf_status(&out) == GS_OK)
         send_all(fd, out.data, out.len);

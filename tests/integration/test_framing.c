@@ -48,8 +48,9 @@ static void expect_one_400(const gs_srv *s, const char *name, const char *head,
     ck_assert_ptr_nonnull(req);
     sprintf(req,
             "POST /solve/bloxorz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "X-Request-Id: framing-%d\r\nOrigin: http://a.example\r\n"
             "Content-Type: application/json\r\n%s\r\n%s",
-            head, payload);
+            (int)kept_alive, head, payload);
     ck_assert(raw_send_str(fd, req));
     enum raw_end end;
     char *got = raw_read(fd, 3000, NULL, &end);
@@ -65,6 +66,13 @@ static void expect_one_400(const gs_srv *s, const char *name, const char *head,
         "%s: not a problem document:\n%s", name, got);
     ck_assert_msg(strstr(got, GS_PROBLEM_BASE "bad-request"),
                   "%s: problem type:\n%s", name, got);
+    /* The headers every response carries, whoever wrote the 400. */
+    char id[48];
+    snprintf(id, sizeof id, "X-Request-Id: framing-%d\r\n", (int)kept_alive);
+    ck_assert_msg(itest_icontains(got, id), "%s: request id not echoed:\n%s",
+                  name, got);
+    ck_assert_msg(itest_icontains(got, "Access-Control-Allow-Origin: *"),
+                  "%s: no CORS header:\n%s", name, got);
     ck_assert_msg(end == RAW_EOF, "%s: connection not closed cleanly (%d)",
                   name, (int)end);
     free(got);
@@ -124,12 +132,43 @@ START_TEST(smuggling_framing_refused)
 }
 END_TEST
 
+/* With an origin list the gate's 400 grants a listed origin, as every
+ * other answer does, and says that it depends on Origin. */
+START_TEST(refusal_cors_origin_list)
+{
+    gs_srv s;
+    ITEST_START(&s, "--cors-origin", "http://a.example", NULL);
+    for (int later = 0; later < 2; later++) {
+        int fd = raw_connect(&s, NULL);
+        ck_assert_msg(fd >= 0, "cannot connect");
+        if (later)
+            good_first(fd);
+        ck_assert(raw_send_str(fd, "POST /solve/bloxorz HTTP/1.1\r\n"
+                                   "Host: 127.0.0.1\r\n"
+                                   "Origin: http://a.example\r\n"
+                                   "Content-Length: abc\r\n\r\n"));
+        enum raw_end end;
+        char *got = raw_read(fd, 3000, NULL, &end);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_status(got) == 400 &&
+                          itest_icontains(got, "Vary: Origin") &&
+                          itest_icontains(got, "Access-Control-Allow-Origin: "
+                                               "http://a.example"),
+                      "%s: %s", later ? "later request" : "first", got);
+        free(got);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_framing_suite(void)
 {
     Suite *s = suite_create("framing");
     TCase *tc = tcase_create("framing");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, smuggling_framing_refused);
+    tcase_add_test(tc, refusal_cors_origin_list);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -673,6 +673,17 @@ START_TEST(gate_content_length)
         ck_assert_msg((why == NULL) == cases[i].ok, "case %zu: %s", i,
                       why ? why : "accepted");
     }
+    /* The refusal echoes the head's X-Request-Id and Origin. */
+    const char *head = "POST /x-request-id: no HTTP/1.1\r\n"
+                       "x-request-id:  abc 1 \r\nOrigin:\thttp://a\r\n"
+                       "X-Request-Id: second\r\n";
+    char v[16];
+    ck_assert(gs_gate_header(head, strlen(head), "X-Request-Id", v, sizeof v));
+    ck_assert_str_eq(v, "abc 1");
+    ck_assert(gs_gate_header(head, strlen(head), "origin", v, sizeof v));
+    ck_assert_str_eq(v, "http://a");
+    ck_assert(!gs_gate_header(head, strlen(head), "Host", v, sizeof v));
+    ck_assert(!gs_gate_header(head, strlen(head), "X-Request-Id", v, 5));
 }
 END_TEST
 

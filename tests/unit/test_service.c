@@ -236,6 +236,10 @@ START_TEST(json_errors_are_precise)
     ck_assert_int_eq(run_json("{\"n\": 1, \"limits\": 5}", &d, &err),
                      GS_EBADREQ);
     ck_assert_str_eq(err.detail, "field \"limits\" must be an object");
+    /* null is the wrong type too, as for every other field. */
+    ck_assert_int_eq(run_json("{\"n\": 1, \"limits\": null}", &d, &err),
+                     GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "field \"limits\" must be an object");
     ck_assert_int_eq(
         run_json("{\"n\": 1, \"limits\": {\"timeout_ms\": \"x\"}}", &d, &err),
         GS_EBADREQ);
