@@ -119,6 +119,15 @@ static void *inflight_main(void *ud)
     return NULL;
 }
 
+/* Starts f's solve on a thread; returns once it runs on the worker. */
+static pthread_t start_inflight(inflight *f)
+{
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, f), 0);
+    ck_assert_msg(itest_wait_busy(f->s, 1, 5000), "the solve never started");
+    return th;
+}
+
 START_TEST(abandoned_queued_solves_skipped)
 {
     enum { N = 5 };
@@ -126,9 +135,7 @@ START_TEST(abandoned_queued_solves_skipped)
     ITEST_START(&s, "--workers", "1", "--queue", "8", NULL);
     char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":2500}");
     inflight f = {.s = &s, .body = body};
-    pthread_t th;
-    ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, &f), 0);
-    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    pthread_t th = start_inflight(&f);
     int fds[N];
     for (int i = 0; i < N; i++)
         fds[i] = post_slow(&s, 20000);
@@ -172,9 +179,7 @@ START_TEST(abandoned_while_admission_waits)
     ITEST_START(&s, "--workers", "1", "--queue", "1", NULL);
     char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":4000}");
     inflight f = {.s = &s, .body = body};
-    pthread_t th;
-    ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, &f), 0);
-    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    pthread_t th = start_inflight(&f);
     int queued = post_slow(&s, 20000);
     ck_assert_msg(raw_wait_metric(&s, QUEUED, 1, 2000) == 1,
                   "a solve should wait for the worker");
