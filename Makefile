@@ -84,7 +84,7 @@ UNIT := $(BUILD)/unit_tests
 INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
-.PHONY: all deps build run test check-unit check-integration bench \
+.PHONY: all deps build run test check-unit check-integration check-examples bench \
         bench-compare bench-http bench-inputs container-test validate-k8s \
         format clean test-web web-screenshot bench-sokoban
 
@@ -112,7 +112,7 @@ run: deps
 
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
-	@$(MAKE) --no-print-directory check-unit check-integration
+	@$(MAKE) --no-print-directory check-unit check-integration check-examples
 	@$(MAKE) --no-print-directory test-web
 
 # Check's per-test timeouts only catch hangs; a loaded machine (or a
@@ -125,6 +125,10 @@ check-unit: $(UNIT)
 
 check-integration: $(INTEG) $(BIN)
 	GRIDSOLVE_BIN=$(BIN) $(INTEG)
+
+# The README's and examples/'s answers, replayed through the CLI.
+check-examples: $(BIN)
+	GRIDSOLVE_BIN=$(BIN) examples/check.sh
 
 # The inputs bench-compare uses (fixed seeds), for the per-state figures.
 BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox
@@ -173,7 +177,8 @@ SOK_XSOKOBAN_MS ?= 60000
 SOK_BENCH = GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh -q -l all
 bench-sokoban: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
-	@$(BENCH) sokoban | grep -E 'bytes/state|budget'
+	@out=$$($(BENCH) sokoban) || { printf '%s\n' "$$out"; exit 1; }; \
+	  printf '%s\n' "$$out" | grep -E 'bytes/state|budget'
 	@echo "1. moves, Microban I   (target: 155 of 155, each <= 10 s, total <= 35 s)"
 	@$(SOK_BENCH) -o moves -t 10000 bench/levels/microban1.xsb
 	@echo "2. pushes, Microban I  (target: 155 of 155, each <= 10 s)"

@@ -13,7 +13,8 @@
 # slowest solved: LEVEL, S s; answers: X moves, Y pushes" (`any`: without
 # the part in parentheses): T sums the wall time of every level, unsolved
 # ones included, and the slowest counts them too; the answers' moves and
-# pushes add up the solved levels'.
+# pushes add up the solved levels'. The exit status is 1 when a level's
+# answer could not be read (status `error`: the solver crashed, say).
 # GRIDSOLVE_BIN names the binary (default build/gridsolve).
 set -u
 
@@ -29,7 +30,7 @@ while getopts "t:o:l:qh" opt; do
     l) levels=$OPTARG ;;
     q) quiet=1 ;;
     *)
-        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -89,6 +90,7 @@ field() {
 [ "$quiet" = 1 ] || printf '%-12s %5s %-10s %7s %7s %-7s %9s\n' level boxes \
     status moves pushes optimal time_s
 total=0
+errors=0
 solved=0
 optimal=0
 idx=0
@@ -112,6 +114,7 @@ while IFS=$'\t' read -r label rows; do
     [ "$ms" -gt "$worst_ms" ] && worst_ms=$ms
     status=$(field status "$out")
     [ -n "$status" ] || status=error
+    [ "$status" = error ] && errors=$((errors + 1))
     steps=$(field steps "$out")
     pushes=$(field pushes "$out")
     opt=$(field optimal "$out")
@@ -143,3 +146,4 @@ echo "$solved of $total solved$proven, total" \
     "slowest solved: $slowest_solved;" \
     "answers: $sum_moves moves, $sum_pushes pushes" \
     "[$(basename "$file"), $optimize, limit $limit each]"
+[ "$errors" = 0 ]

@@ -10,9 +10,11 @@
 # puzzle is the part of NAME before the first '-'. Prints one line
 # per example and 'check: N passed, N failed'; exit status 1 on a failure.
 set -uo pipefail
+# The binary's path is made absolute before the cd (a relative
+# GRIDSOLVE_BIN names a file from where the script was started).
+bin="$(realpath -- "${GRIDSOLVE_BIN:-$(dirname "$0")/../build/gridsolve}")"
 cd "$(dirname "$0")"
 url="${1:-}"
-bin="${GRIDSOLVE_BIN:-../build/gridsolve}"
 pass=0 failed=0
 mask() { sed -E 's/"elapsed_ms":[0-9.e+-]+/"elapsed_ms":_/'; }
 run() { # run PUZZLE FILE MODE
