@@ -901,7 +901,7 @@ async function solve() {
     const res = await fetch(url, { ...init, signal: abort.signal });
     const ctype = (res.headers.get('Content-Type') || '').toLowerCase();
     if (ctype.startsWith('text/event-stream')) await readEvents(res.body, mode);
-    else if (ctype.includes('json')) handleJson(await res.json(), res.status, mode);
+    else if (ctype.includes('json')) handleJson(await res.json(), res.status, mode, res.headers.get('Retry-After'));
     else showJudge(await res.text(), res.status);
   } catch (e) {
     if (e.name === 'AbortError') {
@@ -981,10 +981,11 @@ function onEvent(ev, mode) {
   return false;
 }
 
-function handleJson(doc, status, mode) {
+/* retry: a 503's Retry-After (seconds), shown with the detail. */
+function handleJson(doc, status, mode, retry = null) {
   if (status >= 400 || doc.type) {
     $('status').textContent = `error ${doc.status || status}`;
-    showProblem(doc, mode);
+    showProblem(doc, mode, retry);
     return;
   }
   showResult(doc);
@@ -1031,8 +1032,9 @@ function cellFromDetail(detail) {
   return null;
 }
 
-function showProblem(doc, mode) {
-  showError(doc.detail || doc.title || 'error');
+function showProblem(doc, mode, retry = null) {
+  const wait = retry && /^\d+$/.test(retry) ? ` Retry after ${retry} s.` : '';
+  showError((doc.detail || doc.title || 'error') + wait);
   const cell = isText(mode) ? null : cellFromDetail(doc.detail || '');
   if (cell && state.model && cell[0] < state.model.rows && cell[1] < state.model.cols) {
     state.errorCell = cell;
@@ -1054,8 +1056,13 @@ function clearError() {
 }
 
 function setSolving(on) {
+  // The button pressed is disabled: the focus moves to the other one, not
+  // to the page (a keyboard user would have to find it again).
+  const [from, to] = on ? [$('solve'), $('cancel')] : [$('cancel'), $('solve')];
+  const had = document.activeElement === from;
   $('solve').disabled = on;
   $('cancel').disabled = !on;
+  if (had) to.focus();
   if (!on && $('progress').textContent === 'waiting for the server…') $('progress').textContent = '';
 }
 

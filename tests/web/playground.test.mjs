@@ -451,6 +451,35 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   await page.close();
 });
 
+test('a 503 shows its Retry-After; Solve and Cancel pass the keyboard focus to each other', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  await page.route('**/solve/bloxorz', (route) => route.fulfill({
+    status: 503,
+    headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+    body: JSON.stringify({ type: 'https://gridsolve.dev/problems/unavailable', title: 'Service unavailable',
+      status: 503, detail: 'solve queue is full (1 workers busy, 1 waiting); retry later' }),
+  }));
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'error 503');
+  assert.equal(await text(page, 'error'),
+    'solve queue is full (1 workers busy, 1 waiting); retry later Retry after 1 s.');
+  await page.unroute('**/solve/bloxorz');
+  // Enter on Solve: the focus goes to Cancel while it runs, and back.
+  await choose(page, 'sokoban');
+  await paste(page, JSON.stringify({ ...LONG_LEVEL, limits: { timeout_ms: 8000 } }));
+  await byId(page, 'solve').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'cancel');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'solve');
+  await untilIdle(5000, 'the cancelled solve still runs 5 s later');
+  // The 503 itself is logged by the browser: nothing else may be.
+  assert.deepEqual(problems.filter((p) => !/status of 503/.test(p)), []);
+  await page.close();
+});
+
 test('the event-stream reader keeps a CRLF split between two reads', async () => {
   const { page, problems } = await openPage();
   await choose(page, 'bloxorz');
