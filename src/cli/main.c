@@ -7,8 +7,8 @@
  * limit (its answer is still printed).
  */
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
