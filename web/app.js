@@ -710,11 +710,36 @@ function syncControls() {
 /* The body the controls describe: the model plus the limits. */
 function currentBody() {
   const body = adapter().toBody(state.model);
+  const limits = currentLimits();
+  if (Object.keys(limits).length) body.limits = limits;
+  return body;
+}
+
+/* The limits the two fields ask for (empty: the server's defaults). */
+function currentLimits() {
   const limits = {};
   if ($('timeout').value !== '') limits.timeout_ms = Number($('timeout').value);
   if ($('max-states').value !== '') limits.max_states = Number($('max-states').value);
+  return limits;
+}
+
+/* A limit field changed. A JSON body gets the new "limits"; other text
+ * stays as typed: judge text and XSB take the fields when sent, and a
+ * body the board does not show must not be rewritten from the board. */
+function limitsChanged() {
+  const text = $('body').value;
+  if (bodyMode(text) !== 'json') { saveHash(); return; }
+  if (state.drawn) { modelChanged(); return; }
+  let body;
+  try { body = JSON.parse(text); } catch { return; }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  stopSolve();
+  clearAnswer();
+  const limits = currentLimits();
   if (Object.keys(limits).length) body.limits = limits;
-  return body;
+  else delete body.limits;
+  $('body').value = formatBody(body);
+  saveHash();
 }
 
 /* The board (or an option) changed: rewrite the body text from it. */
@@ -1224,7 +1249,7 @@ function wire() {
       modelChanged();
     });
   }
-  for (const id of ['timeout', 'max-states']) $(id).addEventListener('change', modelChanged);
+  for (const id of ['timeout', 'max-states']) $(id).addEventListener('change', limitsChanged);
   $('file').addEventListener('change', async () => {
     const f = $('file').files[0];
     if (!f) return;

@@ -451,6 +451,25 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   await page.close();
 });
 
+test('the limit fields keep judge text and an undrawn body as typed', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'curling');
+  await paste(page, '2 1\n3 2\n0 0\n');
+  await page.locator('#timeout').fill('5000');
+  await page.locator('#timeout').dispatchEvent('change');
+  assert.equal(await byId(page, 'input').inputValue(), '2 1\n3 2\n0 0\n');
+  await choose(page, 'holedox');
+  const example = puzzles.find((p) => p.name === 'holedox').example;
+  await paste(page, JSON.stringify({ ...example, rows: 100 }));
+  await page.locator('#timeout').fill('4000');
+  await page.locator('#timeout').dispatchEvent('change');
+  const body = JSON.parse(await byId(page, 'input').inputValue());
+  assert.equal(body.rows, 100);
+  assert.deepEqual(body.limits, { timeout_ms: 4000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a 503 shows its Retry-After; Solve and Cancel pass the keyboard focus to each other', async () => {
   const { page, problems } = await openPage();
   await choose(page, 'bloxorz');
