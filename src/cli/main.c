@@ -162,7 +162,7 @@ static double number_arg(const char *s)
     return v;
 }
 
-/* The option names that take a value: one given last lacks it. */
+/* The options of `solve` that take a value (the next argument). */
 static bool takes_value(const char *a)
 {
     static const char *const names[] = {"--format", "--max-memory",
@@ -193,20 +193,23 @@ static int solve_parse(int argc, char **argv, solve_args *sa)
     *sa = (solve_args){.timeout_ms = -1, .max_states = -1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (takes_value(a) && i + 1 == argc) {
+            fprintf(stderr, "gridsolve: %s needs a value\n", a);
+            return EXIT_USAGE;
+        }
         if (strcmp(a, "--json") == 0) {
             sa->json = true;
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--format") == 0) {
             sa->format = argv[++i];
-        } else if (strcmp(a, "--max-memory") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--max-memory") == 0) {
             sa->max_memory_set = true;
             if (!gs_config_parse_bytes(argv[++i], &sa->max_memory)) {
                 fprintf(stderr, "gridsolve: --max-memory needs a byte count "
                                 "(digits, optional K/M/G suffix)\n");
                 return EXIT_USAGE;
             }
-        } else if ((strcmp(a, "--timeout-ms") == 0 ||
-                    strcmp(a, "--max-states") == 0) &&
-                   i + 1 < argc) {
+        } else if (strcmp(a, "--timeout-ms") == 0 ||
+                   strcmp(a, "--max-states") == 0) {
             double v = number_arg(argv[++i]);
             if (v < 0) {
                 fprintf(stderr, "gridsolve: %s needs a number >= 0\n", a);
@@ -225,9 +228,6 @@ static int solve_parse(int argc, char **argv, solve_args *sa)
         } else if (is_help(a)) {
             solve_usage(stdout);
             return 0;
-        } else if (takes_value(a)) { /* the last argument, no value */
-            fprintf(stderr, "gridsolve: %s needs a value\n", a);
-            return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gridsolve: unknown option %s\n", a);
             return EXIT_USAGE;

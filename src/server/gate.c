@@ -74,56 +74,62 @@ bool gs_gate_length_ok(const char *v, size_t n)
     return true;
 }
 
-bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
-                    size_t cap)
+/* The next header line of a head named `name` (any case) from *at on
+ * (NULL: none left): its value after the colon, a final CR dropped, in
+ * *v and *vlen; *at moves past the line. Start with *at at the line after
+ * the request line. */
+static bool next_header(const char **at, const char *end, const char *name,
+                        const char **v, size_t *vlen)
 {
     size_t nlen = strlen(name);
-    const char *end = head + len;
-    /* Header lines follow the request line. */
-    const char *p = memchr(head, '\n', len);
-    while (p && ++p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *stop = eol ? eol : end;
-        if ((size_t)(stop - p) > nlen && p[nlen] == ':' &&
-            strncasecmp(p, name, nlen) == 0) {
-            const char *v = p + nlen + 1;
-            while (v < stop && (*v == ' ' || *v == '\t'))
-                v++;
-            while (stop > v &&
-                   (stop[-1] == ' ' || stop[-1] == '\t' || stop[-1] == '\r'))
-                stop--;
-            size_t n = (size_t)(stop - v);
-            if (n + 1 > cap)
-                return false;
-            memcpy(out, v, n);
-            out[n] = '\0';
+    for (const char *line = *at; line && line < end; line = *at) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *stop = nl ? nl : end;
+        *at = nl ? nl + 1 : NULL;
+        if ((size_t)(stop - line) > nlen && line[nlen] == ':' &&
+            strncasecmp(line, name, nlen) == 0) {
+            *v = line + nlen + 1;
+            *vlen = (size_t)(stop - *v);
+            if (*vlen && (*v)[*vlen - 1] == '\r')
+                (*vlen)--;
             return true;
         }
-        p = eol;
     }
     return false;
 }
 
+/* The line after a head's request line, or NULL. */
+static const char *first_header(const char *head, size_t len)
+{
+    const char *nl = memchr(head, '\n', len);
+    return nl ? nl + 1 : NULL;
+}
+
+bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
+                    size_t cap)
+{
+    const char *at = first_header(head, len), *v;
+    size_t n;
+    if (!next_header(&at, head + len, name, &v, &n))
+        return false;
+    while (n && (*v == ' ' || *v == '\t'))
+        v++, n--;
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    if (n + 1 > cap)
+        return false;
+    memcpy(out, v, n);
+    out[n] = '\0';
+    return true;
+}
+
 const char *gs_gate_check_head(const char *head, size_t len)
 {
-    static const char name[] = "content-length";
-    const char *end = head + len;
-    const char *line = memchr(head, '\n', len); /* skip the request line */
-
-    while (line && ++line < end) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        const char *colon = memchr(line, ':', n);
-        if (colon && (size_t)(colon - line) == sizeof name - 1 &&
-            strncasecmp(line, name, sizeof name - 1) == 0) {
-            size_t vlen = n - (size_t)(colon + 1 - line);
-            if (vlen && colon[vlen] == '\r')
-                vlen--;
-            if (!gs_gate_length_ok(colon + 1, vlen))
-                return GS_GATE_BAD_LENGTH;
-        }
-        line = nl;
-    }
+    const char *at = first_header(head, len), *v;
+    size_t n;
+    while (next_header(&at, head + len, "content-length", &v, &n))
+        if (!gs_gate_length_ok(v, n))
+            return GS_GATE_BAD_LENGTH;
     return NULL;
 }
 

@@ -230,24 +230,34 @@ static bool add_header(struct MHD_Response *resp, const char *name,
     return MHD_add_response_header(resp, name, value) == MHD_YES;
 }
 
-/* The CORS headers: with "*" any origin may read; with a list, the
- * request's Origin is echoed when it is listed and nothing is granted
- * otherwise, and Vary: Origin tells caches the answer depends on it. */
+/* What every response lets a page read (Access-Control-Expose-Headers). */
+#define CORS_EXPOSE "X-Request-Id, Retry-After"
+
+/* The CORS policy: with "*" any origin may read; with a list, the
+ * request's Origin is echoed when it is listed (so no bytes but a
+ * configured origin's reach the header) and nothing is granted
+ * otherwise. Returns the Access-Control-Allow-Origin value, or NULL. */
+static const char *cors_allow(const gs_http *h, const char *origin)
+{
+    if (h->cors_any)
+        return "*";
+    return gs_config_origin_allowed(h->cfg->cors_origin, origin) ? origin
+                                                                 : NULL;
+}
+
+/* The CORS headers; with a list, Vary: Origin tells caches the answer
+ * depends on it. */
 static bool add_cors(req *r, struct MHD_Response *resp)
 {
     const gs_server_config *cfg = r->h->cfg;
-    bool any = r->h->cors_any;
-    /* With "*" the Origin is not needed: no lookup. */
-    const char *origin = any ? NULL : r->hd.origin;
 
-    if (!any && !add_header(resp, "Vary", "Origin"))
+    if (!r->h->cors_any && !add_header(resp, "Vary", "Origin"))
         return false;
-    if (!any && !gs_config_origin_allowed(cfg->cors_origin, origin))
+    const char *allow = cors_allow(r->h, r->hd.origin);
+    if (!allow)
         return true;
-    bool ok =
-        add_header(resp, "Access-Control-Allow-Origin", any ? "*" : origin) &&
-        add_header(resp, "Access-Control-Expose-Headers",
-                   "X-Request-Id, Retry-After");
+    bool ok = add_header(resp, "Access-Control-Allow-Origin", allow) &&
+              add_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE);
     if (ok && r->preflight)
         ok = add_header(resp, "Access-Control-Allow-Methods", r->allow) &&
              add_header(resp, "Access-Control-Allow-Headers", cfg->cors_hdrs) &&
@@ -388,8 +398,7 @@ static struct MHD_Response *reuse_make(reuse_set *rs, size_t len)
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(len, rs->body, MHD_RESPMEM_PERSISTENT);
     if (resp && add_header(resp, "Access-Control-Allow-Origin", "*") &&
-        add_header(resp, "Access-Control-Expose-Headers",
-                   "X-Request-Id, Retry-After") &&
+        add_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE) &&
         add_header(resp, "Cache-Control", "no-store") &&
         add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json"))
         return resp;
@@ -2106,20 +2115,17 @@ static void send_all(int fd, const char *data, size_t len)
     }
 }
 
-/* The CORS header lines of add_cors for a response written by hand. */
+/* add_cors's header lines, for a response written by hand. */
 static void cors_lines(const gs_http *h, const char *origin, gs_buf *out)
 {
-    const char *expose = "Access-Control-Expose-Headers: X-Request-Id, "
-                         "Retry-After\r\n";
-    if (h->cors_any) {
-        gs_buf_printf(out, "Access-Control-Allow-Origin: *\r\n%s", expose);
-        return;
-    }
-    gs_buf_puts(out, "Vary: Origin\r\n");
-    /* Echoed only when it equals a configured origin: no smuggled bytes. */
-    if (gs_config_origin_allowed(h->cfg->cors_origin, origin))
-        gs_buf_printf(out, "Access-Control-Allow-Origin: %s\r\n%s", origin,
-                      expose);
+    if (!h->cors_any)
+        gs_buf_puts(out, "Vary: Origin\r\n");
+    const char *allow = cors_allow(h, origin);
+    if (allow)
+        gs_buf_printf(out,
+                      "Access-Control-Allow-Origin: %s\r\n"
+                      "Access-Control-Expose-Headers: " CORS_EXPOSE "\r\n",
+                      allow);
 }
 
 /* The gate's 400 for a head libmicrohttpd would answer wrongly, with the
