@@ -14,6 +14,7 @@
 typedef struct gs_heap_ent {
     uint64_t prio;
     uint32_t id;
+    uint8_t tag; /* the caller's, free in the padding: not ordered on */
 } gs_heap_ent;
 
 static inline bool gs_heap_less(const gs_heap_ent *a, const gs_heap_ent *b)

@@ -4,7 +4,7 @@
  * Hashed records live in fixed-size chunks so that growing the arena never
  * moves a record (keys returned by gs_search_key stay valid across adds
  * within a chunk's life) and never needs a giant realloc. A record is
- * [key | parent u32 | move u8] plus [cost u64 | closed u8] in priority
+ * [key | parent u32 | move u8] plus [cost u64 | state u8] in priority
  * mode; ids are arena indices, so in FIFO mode the arena itself is the
  * queue: states are expanded in the order they were discovered.
  */
@@ -252,9 +252,25 @@ static inline void rec_set_cost(const gs_search *s, unsigned char *r,
     memcpy(r + s->cfg.key_size + 5, &c, 8);
 }
 
-static inline unsigned char *rec_closed(const gs_search *s, unsigned char *r)
+/* A priority record's last byte: REC_CLOSED once expanded, and below it
+ * the tag of the one heap entry that is live. Improving or re-queueing a
+ * state pushes a new entry under the next tag, so its older entries are
+ * stale even after gs_search_requeue opens it again, and do not pop it at
+ * a priority it no longer has. (The tags wrap after 128 pushes of one
+ * state; a stale entry that matches then pops it early, out of order but
+ * no worse than that.) */
+#define REC_CLOSED 0x80u
+#define REC_TAG 0x7fu
+
+static inline unsigned char *rec_state(const gs_search *s, unsigned char *r)
 {
     return r + s->cfg.key_size + 13;
+}
+
+/* The tag r's next heap entry goes under. */
+static inline uint8_t rec_next_tag(const gs_search *s, unsigned char *r)
+{
+    return (uint8_t)((*rec_state(s, r) + 1u) & REC_TAG);
 }
 
 /* Sets the index size to mask + 1 slots (a power of two) and the shift
@@ -642,14 +658,16 @@ static __attribute__((noinline)) int heap_grow(gs_search *s)
     return GS_OK;
 }
 
-static inline int heap_push(gs_search *s, uint64_t prio, uint32_t id)
+static inline int heap_push(gs_search *s, uint64_t prio, uint32_t id,
+                            uint8_t tag)
 {
     if (s->heap_len == s->heap_cap) {
         int rc = heap_grow(s);
         if (rc)
             return rc;
     }
-    gs_heap_push(s->heap, &s->heap_len, (gs_heap_ent){prio, id});
+    gs_heap_push(s->heap, &s->heap_len,
+                 (gs_heap_ent){.prio = prio, .id = id, .tag = tag});
     return GS_OK;
 }
 
@@ -665,28 +683,33 @@ int gs_search_add_prio(gs_search *s, const void *key, uint64_t parent,
     uint64_t hash;
     uint64_t slot = table_find(s, key, &found, &hash);
     uint32_t rid;
+    uint8_t tag = 0;
     if (found) {
         rid = entry_id(s->table[slot]);
         if (id)
             *id = rid;
         unsigned char *r = rec_at(s, rid);
-        if (*rec_closed(s, r) || cost >= rec_cost(s, r))
+        if ((*rec_state(s, r) & REC_CLOSED) || cost >= rec_cost(s, r))
             return 0;
         rec_set_link(s, r, parent == GS_NO_PARENT ? NONE32 : (uint32_t)parent,
                      move);
         rec_set_cost(s, r, cost);
+        tag = rec_next_tag(s, r);
     } else {
         int rc = hashed_insert(s, slot, hash, key, parent, move, &rid);
         if (rc)
             return rc;
         unsigned char *r = rec_at(s, rid);
         rec_set_cost(s, r, cost);
-        *rec_closed(s, r) = 0;
+        *rec_state(s, r) = 0; /* open, under tag 0 */
         if (id)
             *id = rid;
     }
-    int rc = heap_push(s, prio, rid);
-    return rc ? rc : 1;
+    int rc = heap_push(s, prio, rid, tag);
+    if (rc)
+        return rc;
+    *rec_state(s, rec_at(s, rid)) = tag;
+    return 1;
 }
 
 int gs_search_pop(gs_search *s, uint64_t *id)
@@ -702,10 +725,10 @@ int gs_search_pop(gs_search *s, uint64_t *id)
             if (s->heap_len == 0)
                 return 0;
             gs_heap_ent e = gs_heap_pop(s->heap, &s->heap_len);
-            unsigned char *closed = rec_closed(s, rec_at(s, e.id));
-            if (*closed)
-                continue; /* stale: improved and expanded already */
-            *closed = 1;
+            unsigned char *st = rec_state(s, rec_at(s, e.id));
+            if (*st != e.tag)
+                continue; /* stale: expanded, improved or re-queued since */
+            *st |= REC_CLOSED;
             *id = e.id;
             s->popped = e.prio;
             s->bound = e.prio >> s->cfg.bound_shift;
@@ -725,10 +748,11 @@ int gs_search_requeue(gs_search *s, uint64_t id, uint64_t prio)
 {
     if (!s->prio || id >= s->count)
         return GS_EINTERNAL;
-    int rc = heap_push(s, prio, (uint32_t)id);
+    uint8_t tag = rec_next_tag(s, rec_at(s, (uint32_t)id));
+    int rc = heap_push(s, prio, (uint32_t)id, tag);
     if (rc)
         return rc;
-    *rec_closed(s, rec_at(s, (uint32_t)id)) = 0;
+    *rec_state(s, rec_at(s, (uint32_t)id)) = tag;
     s->expanded--;
     return GS_OK;
 }

@@ -346,13 +346,50 @@ START_TEST(requeue_puts_back_unexpanded)
     ck_assert_int_eq(gs_search_pop(s, &id), 1);
     ck_assert_uint_eq(id, ib);
     ck_assert_uint_eq(gs_search_popped_prio(s), 5);
-    /* Still open: a cheaper path replaces its link. */
+    /* Still open: a path no cheaper is refused. */
     ck_assert_int_eq(gs_search_add_prio(s, &a, ib, 'x', 0, 9, NULL), 0);
     ck_assert_int_eq(gs_search_pop(s, &id), 1);
     ck_assert_uint_eq(id, ia);
     ck_assert_uint_eq(gs_search_popped_prio(s), 9);
     ck_assert_int_eq(gs_search_pop(s, &id), 0);
     ck_assert_uint_eq(gs_search_expanded(s), 2);
+    gs_search_free(s);
+}
+END_TEST
+
+/* A re-queued state does not pop again under a heap entry it left
+ * behind when a cheaper path improved it: it waits for its new priority.
+ * And while re-queued it is open, so a cheaper path still improves it. */
+START_TEST(requeue_leaves_older_entries_stale)
+{
+    gs_search *s;
+    gs_search_config cfg = {.key_size = 4, .queue = GS_QUEUE_PRIORITY};
+    ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
+    uint32_t a = 1, b = 2, c = 3;
+    uint64_t ia, ib, ic, id;
+    ck_assert_int_eq(gs_search_add_prio(s, &a, GS_NO_PARENT, 0, 7, 7, &ia), 1);
+    ck_assert_int_eq(gs_search_add_prio(s, &a, GS_NO_PARENT, 0, 5, 5, NULL),
+                     1); /* its entry at 7 is now stale */
+    ck_assert_int_eq(gs_search_add_prio(s, &b, GS_NO_PARENT, 0, 8, 8, &ib), 1);
+    ck_assert_int_eq(gs_search_add_prio(s, &c, GS_NO_PARENT, 0, 11, 11, &ic),
+                     1);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ia);
+    ck_assert_uint_eq(gs_search_popped_prio(s), 5);
+    ck_assert_int_eq(gs_search_requeue(s, ia, 9), GS_OK);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ib); /* not a, under its old entry at 7 */
+    ck_assert_uint_eq(gs_search_popped_prio(s), 8);
+    /* Re-queued at 9 with cost 5; cost 4 from b improves it to 6. */
+    ck_assert_int_eq(gs_search_add_prio(s, &a, ib, 'x', 4, 6, NULL), 1);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1);
+    ck_assert_uint_eq(id, ia);
+    ck_assert_uint_eq(gs_search_popped_prio(s), 6);
+    ck_assert_uint_eq(gs_search_cost(s, ia), 4);
+    ck_assert_int_eq(gs_search_pop(s, &id), 1); /* a's entry at 9 is stale */
+    ck_assert_uint_eq(id, ic);
+    ck_assert_int_eq(gs_search_pop(s, &id), 0);
+    ck_assert_uint_eq(gs_search_expanded(s), 3);
     gs_search_free(s);
 }
 END_TEST
@@ -365,7 +402,7 @@ START_TEST(heap_pops_in_order)
     uint32_t seed = 7;
     for (uint32_t i = 0; i < 64; i++) {
         seed = seed * 1103515245u + 12345u;
-        gs_heap_push(h, &n, (gs_heap_ent){(seed >> 16) % 8, i});
+        gs_heap_push(h, &n, (gs_heap_ent){.prio = (seed >> 16) % 8, .id = i});
     }
     gs_heap_ent prev = gs_heap_pop(h, &n);
     while (n > 0) {
@@ -393,6 +430,7 @@ Suite *gs_test_search_suite(void)
     tcase_add_test(tc, many_states_grow_index);
     tcase_add_test(tc, every_key_length_keeps_keys_apart);
     tcase_add_test(tc, requeue_puts_back_unexpanded);
+    tcase_add_test(tc, requeue_leaves_older_entries_stale);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -357,7 +357,7 @@ static bool sub_add(const sok_ctx *x, struct sok_learn *L, const learn_key *k)
         return r == 0;
     L->st[L->nst] = *k;
     gs_heap_push(L->heap, &L->nheap,
-                 (gs_heap_ent){sub_h(x, k), (uint32_t)L->nst});
+                 (gs_heap_ent){.prio = sub_h(x, k), .id = (uint32_t)L->nst});
     L->nst++;
     return true;
 }
