@@ -450,14 +450,18 @@ static __attribute__((noinline)) int arena_grow(gs_search *s, uint32_t id)
     if (c == s->chunks_cap) {
         size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 16;
         unsigned char **p = realloc(s->chunks, cap * sizeof *p);
-        if (!p)
+        if (!p) {
+            budget_grow(s, chunk_bytes, 0);
             return GS_ENOMEM;
+        }
         s->chunks = p;
         s->chunks_cap = cap;
     }
     s->chunks[c] = malloc(chunk_bytes);
-    if (!s->chunks[c])
+    if (!s->chunks[c]) {
+        budget_grow(s, chunk_bytes, 0);
         return GS_ENOMEM;
+    }
     s->nchunks = c + 1;
     return GS_OK;
 }
@@ -584,8 +588,10 @@ hashed_insert(gs_search *s, uint64_t slot, uint64_t hash, const void *key,
 {
     if (states_full(s, s->count))
         return GS_ELIMIT;
-    if (s->count >= NONE32 - 1)
-        return GS_ENOMEM;
+    if (s->count >= NONE32 - 1) { /* ids are 32 bits: the store's ceiling */
+        s->limit = GS_LIMIT_STATES;
+        return GS_ELIMIT;
+    }
     /* Grow the index first, so that a failure leaves no half-made record;
      * the key is known to be absent, so its new slot is the first free one
      * on its probe path. */
@@ -650,8 +656,10 @@ static __attribute__((noinline)) int heap_grow(gs_search *s)
     if (!budget_grow(s, s->heap_cap * sizeof *s->heap, cap * sizeof *s->heap))
         return GS_ELIMIT;
     gs_heap_ent *h = realloc(s->heap, cap * sizeof *h);
-    if (!h)
+    if (!h) {
+        budget_grow(s, cap * sizeof *h, s->heap_cap * sizeof *h);
         return GS_ENOMEM;
+    }
     gs_mem_advise_huge(h, cap * sizeof *h); /* sifts reach deep at random */
     s->heap = h;
     s->heap_cap = cap;

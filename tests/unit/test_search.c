@@ -230,8 +230,9 @@ START_TEST(deadline_and_cancel_give_limit_time)
     cfg.limits = &lc;
     ck_assert_int_eq(gs_search_new(&cfg, &s), GS_OK);
     uint32_t k = 1;
-    gs_search_add(s, &k, GS_NO_PARENT, 0, NULL);
+    ck_assert_int_eq(gs_search_add(s, &k, GS_NO_PARENT, 0, NULL), GS_ELIMIT);
     ck_assert_int_eq(gs_search_pop(s, &id), GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_TIME);
     ck_assert(gs_limits_expired(&lc));
     gs_search_free(s);
 }
@@ -264,7 +265,9 @@ START_TEST(memory_budget_gives_limit_states)
     for (rc = 1, k = 0; k < 1000000 && rc == 1; k++)
         rc = gs_search_add_prio(s, &k, GS_NO_PARENT, 0, k, k, NULL);
     ck_assert_int_eq(rc, GS_ELIMIT);
+    ck_assert_int_eq(gs_search_limit(s), GS_LIMIT_MEMORY);
     ck_assert_uint_le(gs_search_bytes(s), lim.max_bytes);
+    ck_assert_uint_gt(gs_search_count(s), 50000);
     gs_search_free(s);
 }
 END_TEST

@@ -650,6 +650,7 @@ START_TEST(test_limits)
     gs_limits small = {.max_bytes = 64 * 1024};
     solve_rows(GS_SAMPLE_MICROBAN5, n, NULL, &small, &res);
     ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
     gs_result_free(&res);
     /* With room enough the same level is solved. */
     gs_limits ample = {.max_bytes = 64u << 20};

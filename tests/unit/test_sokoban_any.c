@@ -51,6 +51,12 @@ static int macro_from(sok_level *L, int r, int c, int d, int *player)
     return at;
 }
 
+/* Whether (r, c) lies on one of the n rows of g, short rows as typed. */
+static bool on_rows(char g[][21], int n, int r, int c)
+{
+    return r >= 0 && r < n && c >= 0 && c < (int)strlen(g[r]);
+}
+
 /* Replays moves on rows: each letter legal, uppercase exactly when it
  * pushes, every box on a goal at the end. Returns the pushes, or -1. */
 static long any_replay(const char *const *rows, int n, const char *moves)
@@ -75,10 +81,14 @@ static long any_replay(const char *const *rows, int n, const char *moves)
         if (!p)
             return -1;
         int d = (int)(p - dirs) % 4, r = pr + DR[d], c = pc + DC[d];
+        if (!on_rows(g, n, r, c))
+            return -1;
         bool push = p - dirs >= 4, box = g[r][c] == '$' || g[r][c] == '*';
         if (g[r][c] == '#' || push != box)
             return -1;
         if (box) {
+            if (!on_rows(g, n, r + DR[d], c + DC[d]))
+                return -1;
             char *t = &g[r + DR[d]][c + DC[d]];
             if (*t != ' ' && *t != '.')
                 return -1;

@@ -244,6 +244,116 @@ START_TEST(test_child_bound_exact)
 }
 END_TEST
 
+/* The fewest pushes that take a box alone from row/column index b to
+ * goal index g with the player starting at p, on a level of h rows of w
+ * (walls only: '#'), for every g at once: a 0-1 breadth-first search over
+ * (box, player) written here, apart from the solver's tables. dist gets
+ * one entry per cell index (r * w + c), SOK_GDIST_INF where unreachable. */
+static void bf_push_dist(const char *const *rows, int h, int w, int b, int p,
+                         uint16_t *dist)
+{
+    enum { MAXC = 128 };
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    static uint16_t seen[MAXC * MAXC];
+    static int dq[2 * MAXC * MAXC];
+    ck_assert_int_le(h * w, MAXC);
+    int nc = h * w;
+    for (int i = 0; i < nc * nc; i++)
+        seen[i] = SOK_GDIST_INF;
+    for (int i = 0; i < nc; i++)
+        dist[i] = SOK_GDIST_INF;
+    int head = MAXC * MAXC, tail = head; /* a deque in dq */
+    seen[b * nc + p] = 0;
+    dq[tail++] = b * nc + p;
+    while (head < tail) {
+        int s = dq[head++], bb = s / nc, pp = s % nc;
+        uint16_t d = seen[s];
+        if (d < dist[bb])
+            dist[bb] = d;
+        for (int k = 0; k < 4; k++) {
+            int r = pp / w + dr[k], c = pp % w + dc[k];
+            if (r < 0 || r >= h || c < 0 || c >= w || rows[r][c] == '#')
+                continue;
+            int np = r * w + c, nb = bb, nd = d;
+            if (np == bb) { /* a push */
+                int r2 = r + dr[k], c2 = c + dc[k];
+                if (r2 < 0 || r2 >= h || c2 < 0 || c2 >= w ||
+                    rows[r2][c2] == '#')
+                    continue;
+                nb = r2 * w + c2;
+                nd = d + 1;
+            }
+            int ns = nb * nc + np;
+            if (seen[ns] <= nd)
+                continue;
+            seen[ns] = (uint16_t)nd;
+            if (nd == d)
+                dq[--head] = ns; /* a walk costs nothing: the front */
+            else
+                dq[tail++] = ns;
+        }
+    }
+}
+
+/* The solver's push distances (x->gdist through the player's group of
+ * sides, x->plab) against bf_push_dist, for every box cell, player cell
+ * and goal of two levels: the matching tests below take them as given. */
+START_TEST(test_push_distances_brute_force)
+{
+    static const char *const ROOMS[] = {
+        "##########", "#  .  .  #", "# $$ $ $ #", "#  .##.  #",
+        "# $ @  $ #", "#  . . . #", "##########"};
+    static const char *const PILLARS[] = {"########", "#. #   #", "#  $ # #",
+                                          "## #$  #", "#   @. #", "########"};
+    struct {
+        const char *const *rows;
+        int h;
+    } lv[] = {{ROOMS, 7}, {PILLARS, 6}};
+    uint16_t dist[128];
+    int finite = 0, infinite = 0;
+    for (size_t v = 0; v < sizeof lv / sizeof lv[0]; v++) {
+        const char *const *rows = lv[v].rows;
+        int h = lv[v].h, w = (int)strlen(rows[0]);
+        sok_level L;
+        rule_load(&L, rows, h);
+        sok_ctx *x = &L.x;
+        ck_assert_ptr_nonnull(x->gdist);
+        for (int b = 0; b < h * w; b++) {
+            int cb = sok_level_cell(&L, b / w, b % w);
+            if (cb < 0)
+                continue;
+            for (int p = 0; p < h * w; p++) {
+                int cp = sok_level_cell(&L, p / w, p % w);
+                if (cp < 0 || cp == cb)
+                    continue;
+                bf_push_dist(rows, h, w, b, p, dist);
+                size_t k = x->plab
+                               ? x->plab[(size_t)cb * (size_t)x->n + (size_t)cp]
+                               : 4;
+                const uint16_t *row = x->gdist + ((size_t)cb * SOK_GROUPS + k) *
+                                                     (size_t)x->ngoals;
+                for (int j = 0; j < x->ngoals; j++) {
+                    int g = -1;
+                    for (int c = 0; c < h * w && g < 0; c++)
+                        if (sok_level_cell(&L, c / w, c % w) == x->goals[j])
+                            g = c;
+                    ck_assert_int_ge(g, 0);
+                    ck_assert_uint_eq(row[j], dist[g]);
+                    if (dist[g] == SOK_GDIST_INF)
+                        infinite++;
+                    else
+                        finite++;
+                }
+            }
+        }
+        sok_level_free(&L);
+    }
+    ck_assert_int_gt(finite, 4000);
+    ck_assert_int_gt(infinite,
+                     4000); /* dead cells, sides the player cannot reach */
+}
+END_TEST
+
 /* The smallest sum of x's distance rows over every way of giving boxes
  * i..nboxes-1 distinct goals not in `used` (a plain recursion). */
 static uint32_t brute_match(const sok_ctx *x, int player, const int32_t *boxes,
@@ -1426,6 +1536,7 @@ Suite *gs_test_sokoban_rules_suite(void)
     tcase_add_test(tc, test_pi_corral_not);
     tcase_add_test(tc, test_pi_corral_zone_same);
     tcase_add_test(tc, test_child_bound_exact);
+    tcase_add_test(tc, test_push_distances_brute_force);
     tcase_add_test(tc, test_matching_brute_force);
     tcase_add_test(tc, test_matching_warm);
     tcase_add_test(tc, test_player_side_fires);
