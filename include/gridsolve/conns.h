@@ -27,8 +27,13 @@
 typedef struct gs_conns gs_conns;
 typedef struct gs_conn gs_conn;
 
-/* Why the watcher closed a connection. */
-enum gs_conn_kill { GS_CONN_HEADER_TIMEOUT = 0, GS_CONN_SLOW_BODY = 1 };
+/* Why the watcher closed a connection. An idle keep-alive connection's
+ * close is routine, not a client's fault: the hook need not report it. */
+enum gs_conn_kill {
+    GS_CONN_HEADER_TIMEOUT = 0,
+    GS_CONN_SLOW_BODY = 1,
+    GS_CONN_IDLE = 2
+};
 
 typedef struct gs_conns_cfg {
     int64_t header_timeout_ns; /* request head complete within; 0 = none */

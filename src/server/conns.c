@@ -129,7 +129,7 @@ static void check_deadlines(gs_conns *cs, gs_conn *c, int64_t now)
         return;
     }
     if ((ph == PH_HEAD || ph == PH_IDLE) && t && now >= t) {
-        kill_conn(cs, c, GS_CONN_HEADER_TIMEOUT);
+        kill_conn(cs, c, ph == PH_IDLE ? GS_CONN_IDLE : GS_CONN_HEADER_TIMEOUT);
         return;
     }
     if (ph != PH_BODY || !cs->cfg.min_body_rate)

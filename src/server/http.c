@@ -1916,6 +1916,8 @@ static void on_killed(void *ud, enum gs_conn_kill why)
 {
     gs_http *h = ud;
 
+    if (why == GS_CONN_IDLE)
+        return; /* a kept-alive connection unused for 30 s: routine */
     gs_metrics_conn_killed(h->metrics, why == GS_CONN_SLOW_BODY);
     fprintf(stderr, "gridsolve: closed a connection: %s\n",
             why == GS_CONN_SLOW_BODY ? "body slower than --min-body-rate"
@@ -2230,7 +2232,7 @@ static int start_gate(gs_http *h, int listen_fd)
 
 /* MHD's polling threads: one per core (capped), so that under load the
  * I/O of many connections is not serialised on one thread. Never more
- * than the connection limit: MHD splits that limit among its threads. */
+ * than the connection limit: a thread beyond it would idle. */
 static unsigned io_threads(const gs_http *h)
 {
     unsigned n = gs_config_cpu_count();
@@ -2263,17 +2265,31 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
     h->max_connections = connection_limit(h->cfg);
     h->io_threads = io_threads(h);
     h->mhd_doubles_400 = strncmp(MHD_get_version(), "0.", 2) == 0;
-    h->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, h,
+    /* The gate holds --max-connections; MHD gets no limit of its own
+     * (UINT_MAX, never reached: every connection holds a descriptor).
+     * Its count runs behind the gate's, since it counts a handed-over
+     * connection only once its thread takes it, and a closed one until
+     * that thread cleans it up; and libmicrohttpd 0.9.75 refuses a
+     * connection over its limit there without releasing a lock, which
+     * stalls that thread for good. */
+    struct MHD_OptionItem opts[] = {
         /* First, so that MHD's own messages about the rest reach it. */
-        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, h, MHD_OPTION_THREAD_POOL_SIZE,
-        h->io_threads > 1 ? h->io_threads : 0, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, h, MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_CONNECTION_LIMIT,
-        h->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)h->cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)CONN_MEMORY_BYTES, MHD_OPTION_END);
+        {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)on_mhd_log, h},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, h},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, h},
+        {MHD_OPTION_CONNECTION_LIMIT, UINT_MAX, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+         (intptr_t)h->cfg->max_connections_per_ip, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY_BYTES, NULL},
+        /* Last: left out for one thread (MHD warns about a pool of 0). */
+        {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)h->io_threads, NULL},
+        {MHD_OPTION_END, 0, NULL}};
+    if (h->io_threads < 2)
+        opts[sizeof opts / sizeof opts[0] - 2].option = MHD_OPTION_END;
+    h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+                                 MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
     if (!h->daemon) {
         close(listen_fd);
         return gs_error_set(err, GS_EINTERNAL, "libmicrohttpd failed to start");

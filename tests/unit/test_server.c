@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gridsolve/config.h"
+#include "gridsolve/conns.h"
 #include "gridsolve/gate.h"
 #include "gridsolve/logq.h"
 #include "gridsolve/stream.h"
@@ -777,6 +779,59 @@ START_TEST(logq_batches_whole_lines)
 }
 END_TEST
 
+static _Atomic int kills[3]; /* by enum gs_conn_kill */
+
+static void count_kill(void *ud, enum gs_conn_kill why)
+{
+    (void)ud;
+    kills[why]++;
+}
+
+/* Waits up to 2 s for kills[why] to reach want. */
+static int wait_kills(enum gs_conn_kill why, int want)
+{
+    for (int i = 0; i < 400 && kills[why] < want; i++)
+        usleep(5000);
+    return kills[why];
+}
+
+/* The watcher closes a kept-alive connection left idle as GS_CONN_IDLE,
+ * which the server neither logs nor counts, and one that never completes
+ * its head as a header timeout. */
+START_TEST(conns_idle_close_is_not_a_header_timeout)
+{
+    gs_conns_cfg cfg = {.header_timeout_ns = 40000000,
+                        .idle_timeout_ns = 40000000,
+                        .tick_ms = 5};
+    gs_conns_hooks hooks = {.killed = count_kill};
+    gs_conns *cs;
+    ck_assert_int_eq(gs_conns_new(&cfg, &hooks, &cs), 0);
+    int idle[2], head[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, idle), 0);
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, head), 0);
+    gs_conn *c = gs_conns_open(cs, idle[0]);
+    ck_assert_ptr_nonnull(c);
+    gs_conn_request_line(cs, c);
+    gs_conn_headers_done(cs, c, false);
+    gs_conn_request_done(cs, c);
+    ck_assert_int_eq(wait_kills(GS_CONN_IDLE, 1), 1);
+    ck_assert_int_eq(kills[GS_CONN_HEADER_TIMEOUT], 0);
+    char b;
+    ck_assert_int_eq((int)read(idle[1], &b, 1), 0); /* shut down: EOF */
+    gs_conn *d = gs_conns_open(cs, head[0]);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(wait_kills(GS_CONN_HEADER_TIMEOUT, 1), 1);
+    ck_assert_int_eq(kills[GS_CONN_IDLE], 1);
+    gs_conns_close(cs, c);
+    gs_conns_close(cs, d);
+    gs_conns_free(cs);
+    for (int i = 0; i < 2; i++) {
+        close(idle[i]);
+        close(head[i]);
+    }
+}
+END_TEST
+
 Suite *gs_test_server_suite(void)
 {
     Suite *s = suite_create("server");
@@ -794,6 +849,7 @@ Suite *gs_test_server_suite(void)
     tc = tcase_create("http");
     tcase_add_test(tc, gate_content_length);
     tcase_add_test(tc, sse_format);
+    tcase_add_test(tc, conns_idle_close_is_not_a_header_timeout);
     suite_add_tcase(s, tc);
     tc = tcase_create("pool");
     tcase_add_test(tc, pool_admission);
