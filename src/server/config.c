@@ -32,6 +32,9 @@ typedef struct opt {
     const char *help;
 } opt;
 
+/* Where an option's value came from. */
+typedef enum { SRC_NONE, SRC_ENV, SRC_FLAG } src_t;
+
 #define OFF(field) offsetof(gs_server_config, field)
 #define MIB (1024ull * 1024ull)
 
@@ -289,7 +292,7 @@ static int check_str(const opt *o, const char *value, const char *who,
 
 /* Stores `value` for option o; `who` names its source in messages. */
 static int set_opt(gs_server_config *c, const opt *o, const char *value,
-                   const char *who, bool *given, char *msg, size_t msglen)
+                   const char *who, src_t *given, char *msg, size_t msglen)
 {
     char *field = (char *)c + o->offset;
     uint64_t v;
@@ -308,7 +311,7 @@ static int set_opt(gs_server_config *c, const opt *o, const char *value,
         if (check_str(o, value, who, msg, msglen))
             return GS_CONFIG_ERROR;
         memcpy(field, value, strlen(value) + 1);
-        given[o - opts] = true;
+        given[o - opts] = who[0] == '-' ? SRC_FLAG : SRC_ENV;
         return GS_CONFIG_OK;
     }
     if (!parse_number(value, o->kind == OPT_BYTES, &v)) {
@@ -325,7 +328,7 @@ static int set_opt(gs_server_config *c, const opt *o, const char *value,
         return GS_CONFIG_ERROR;
     }
     memcpy(field, &v, sizeof v);
-    given[o - opts] = true;
+    given[o - opts] = who[0] == '-' ? SRC_FLAG : SRC_ENV;
     return GS_CONFIG_OK;
 }
 
@@ -338,11 +341,11 @@ static const opt *find_flag(const char *name, size_t len)
 }
 
 static int apply_env(gs_server_config *c,
-                     const char *(*getenv_fn)(const char *), bool *given,
+                     const char *(*getenv_fn)(const char *), src_t *given,
                      char *msg, size_t msglen)
 {
     for (size_t i = 0; i < NOPTS; i++) {
-        const char *v = getenv_fn(opts[i].env);
+        const char *v = given[i] ? NULL : getenv_fn(opts[i].env);
         if (v && set_opt(c, &opts[i], v, opts[i].env, given, msg, msglen))
             return GS_CONFIG_ERROR;
     }
@@ -350,7 +353,7 @@ static int apply_env(gs_server_config *c,
 }
 
 /* Accepts `--flag value` and `--flag=value`. */
-static int apply_flags(gs_server_config *c, int argc, char **argv, bool *given,
+static int apply_flags(gs_server_config *c, int argc, char **argv, src_t *given,
                        char *msg, size_t msglen)
 {
     char who[64];
@@ -398,32 +401,48 @@ static size_t opt_at(size_t off)
     return i;
 }
 
-/* A default above its ceiling is an error when the operator set both;
- * when only the ceiling was set, the default follows it down. */
-static int cross_check(gs_server_config *c, const bool *given, char *msg,
+/* How the operator named option i: "--flag" or ENV_VAR, or "--flag's
+ * default" when not at all. */
+static const char *source_name(size_t i, const src_t *given, char *buf,
+                               size_t len)
+{
+    if (given[i] == SRC_ENV)
+        snprintf(buf, len, "%s", opts[i].env);
+    else
+        snprintf(buf, len, "--%s%s", opts[i].flag,
+                 given[i] ? "" : " (its default)");
+    return buf;
+}
+
+/* A default above its ceiling: when only the ceiling was set, the default
+ * follows it down; otherwise the operator asked for both, an error. */
+static int check_ceiling(uint64_t *value, size_t off, uint64_t ceiling,
+                         size_t ceiling_off, const src_t *given, char *msg,
+                         size_t msglen)
+{
+    size_t i = opt_at(off), k = opt_at(ceiling_off);
+    char a[64], b[64];
+
+    if (*value <= ceiling)
+        return GS_CONFIG_OK;
+    if (given[k] && !given[i]) {
+        *value = ceiling;
+        return GS_CONFIG_OK;
+    }
+    snprintf(msg, msglen, "%s %" PRIu64 " exceeds %s %" PRIu64,
+             source_name(i, given, a, sizeof a), *value,
+             source_name(k, given, b, sizeof b), ceiling);
+    return GS_CONFIG_ERROR;
+}
+
+static int cross_check(gs_server_config *c, const src_t *given, char *msg,
                        size_t msglen)
 {
-    bool both_t =
-        given[opt_at(OFF(timeout_ms))] && given[opt_at(OFF(max_timeout_ms))];
-    bool both_s =
-        given[opt_at(OFF(max_states))] && given[opt_at(OFF(max_states_limit))];
-
-    if (!both_t && c->timeout_ms > c->max_timeout_ms)
-        c->timeout_ms = c->max_timeout_ms;
-    if (!both_s && c->max_states > c->max_states_limit)
-        c->max_states = c->max_states_limit;
-    if (c->timeout_ms > c->max_timeout_ms) {
-        snprintf(msg, msglen,
-                 "--timeout-ms %" PRIu64 " exceeds --max-timeout-ms %" PRIu64,
-                 c->timeout_ms, c->max_timeout_ms);
+    if (check_ceiling(&c->timeout_ms, OFF(timeout_ms), c->max_timeout_ms,
+                      OFF(max_timeout_ms), given, msg, msglen) ||
+        check_ceiling(&c->max_states, OFF(max_states), c->max_states_limit,
+                      OFF(max_states_limit), given, msg, msglen))
         return GS_CONFIG_ERROR;
-    }
-    if (c->max_states > c->max_states_limit) {
-        snprintf(msg, msglen,
-                 "--max-states %" PRIu64 " exceeds --max-states-limit %" PRIu64,
-                 c->max_states, c->max_states_limit);
-        return GS_CONFIG_ERROR;
-    }
     /* One solve can never hold more than the whole process may: clamped
      * rather than refused, since the default of --max-solve-memory is a
      * constant and the process budget follows the machine. */
@@ -446,7 +465,7 @@ int gs_config_parse(gs_server_config *c, int argc, char **argv,
                     const char *(*getenv_fn)(const char *), char *msg,
                     size_t msglen)
 {
-    bool given[NOPTS] = {false};
+    src_t given[NOPTS] = {SRC_NONE};
     int rc;
 
     msg[0] = '\0';
@@ -454,9 +473,12 @@ int gs_config_parse(gs_server_config *c, int argc, char **argv,
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return GS_CONFIG_HELP;
-    rc = apply_env(c, getenv_fn ? getenv_fn : real_getenv, given, msg, msglen);
+    /* Flags first: a flag wins over its variable, whose value is then
+     * not even read (a bad one must not stop a corrected start). */
+    rc = apply_flags(c, argc, argv, given, msg, msglen);
     if (rc == GS_CONFIG_OK)
-        rc = apply_flags(c, argc, argv, given, msg, msglen);
+        rc = apply_env(c, getenv_fn ? getenv_fn : real_getenv, given, msg,
+                       msglen);
     if (rc == GS_CONFIG_OK)
         rc = cross_check(c, given, msg, msglen);
     /* Messages echo argv and environment bytes: keep them one printable

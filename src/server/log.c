@@ -78,6 +78,25 @@ static void put_s(line *l, const char *s)
 
 #define PUT_LIT(l, lit) put_raw((l), (lit), sizeof(lit) - 1)
 
+/* Appends a client's word for a text line: its spaces (and '%', so that
+ * the encoding reads back) percent-encoded, so that a path or id cannot
+ * pass for the fields after it. */
+static void put_word(line *l, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        if (*s != ' ' && *s != '%')
+            continue;
+        put_raw(l, run, (size_t)(s - run));
+        if (*s == ' ')
+            PUT_LIT(l, "%20");
+        else
+            PUT_LIT(l, "%25");
+        run = s + 1;
+    }
+    put_raw(l, run, (size_t)(s - run));
+}
+
 static void put(line *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -192,7 +211,7 @@ static void format_text(const gs_log_entry *e, line *l)
     PUT_LIT(l, " ");
     put_s(l, e->method);
     PUT_LIT(l, " ");
-    put_s(l, e->path);
+    put_word(l, e->path);
     PUT_LIT(l, " ");
     if (e->status && e->status > 0)
         put_u64(l, (uint64_t)e->status);
@@ -203,7 +222,7 @@ static void format_text(const gs_log_entry *e, line *l)
     PUT_LIT(l, " ");
     put_ms(l, e->ms);
     PUT_LIT(l, "ms id=");
-    put_s(l, e->id);
+    put_word(l, e->id);
     if (e->result) {
         PUT_LIT(l, " result=");
         put_s(l, e->result);

@@ -365,8 +365,8 @@ static void render_memory(gs_buf *out)
 {
     gs_buf_printf(out,
                   "# HELP gridsolve_memory_bytes Process memory budget: "
-                  "bytes reserved now, the budget (0 = none), the most "
-                  "reserved at once.\n"
+                  "bytes reserved now, what the budget leaves requests (0 = "
+                  "none), the most reserved at once.\n"
                   "# TYPE gridsolve_memory_bytes gauge\n"
                   "gridsolve_memory_bytes{kind=\"used\"} %llu\n"
                   "gridsolve_memory_bytes{kind=\"budget\"} %llu\n"

@@ -502,6 +502,25 @@ START_TEST(cors_bad_origin_refused)
 }
 END_TEST
 
+/* A --max-memory too small for the process itself is a usage error at
+ * start, not a failure to build its tables; a flag also wins over a bad
+ * variable it overrides. */
+START_TEST(serve_refuses_tiny_memory_budget)
+{
+    static char out[4096];
+    ck_assert_int_eq(
+        cli("serve --port 0 --max-memory 1K", NULL, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--max-memory 1024 leaves requests less than"),
+                  "%s", out);
+    ck_assert_int_eq(cli_env("GRIDSOLVE_TIMEOUT_MS=70000", "serve --port 0",
+                             NULL, out, sizeof out),
+                     2);
+    ck_assert_msg(strstr(out, "GRIDSOLVE_TIMEOUT_MS 70000 exceeds "
+                              "--max-timeout-ms (its default) 60000"),
+                  "%s", out);
+}
+END_TEST
+
 /* ---- version ------------------------------------------------------------ */
 
 /* GET /version agrees with --version, and /metrics carries the same build
@@ -726,6 +745,7 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, cors_origin_list);
     tcase_add_test(tc, cors_any_and_headers);
     tcase_add_test(tc, cors_bad_origin_refused);
+    tcase_add_test(tc, serve_refuses_tiny_memory_budget);
     tcase_add_test(tc, version_endpoint_and_metric);
     tcase_add_test(tc, json_log_with_traceparent);
     tcase_add_test(tc, text_log_with_traceparent);

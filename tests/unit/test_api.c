@@ -211,6 +211,16 @@ START_TEST(log_text_line)
     gs_log_format(&e, false, buf, sizeof buf);
     ck_assert_str_eq(buf, "2026-11-29T16:04:50.904Z POST /solve/bloxorz - "
                           "0.308ms id=bce2254e-000003 aborted\n");
+    /* A client's spaces cannot forge the fields after its path or id. */
+    e = sample;
+    e.result = NULL;
+    e.traceparent = NULL;
+    e.path = "/a 200 1.0ms id=fake%";
+    e.id = "x result=solved";
+    gs_log_format(&e, false, buf, sizeof buf);
+    ck_assert_str_eq(buf, "2026-11-29T16:04:50.904Z POST "
+                          "/a%20200%201.0ms%20id=fake%25 200 0.308ms "
+                          "id=x%20result=solved\n");
 }
 END_TEST
 

@@ -82,6 +82,13 @@ START_TEST(config_env_and_flags)
     ck_assert_uint_eq(c.max_body, 2048);
     ck_assert_str_eq(c.bind, "0.0.0.0");
     ck_assert_str_eq(c.cors_origin, "https://x.example");
+    /* A flag wins over a variable it overrides even when that one is
+     * bad: the variable is not read. */
+    const char *bad[] = {"GRIDSOLVE_PORT=abc", NULL};
+    const char *fix[] = {"--port", "0", NULL};
+    ck_assert_int_eq(parse(&c, bad, fix, msg, sizeof msg), GS_CONFIG_OK);
+    ck_assert_uint_eq(c.port, 0);
+    ck_assert_int_eq(parse(&c, bad, NULL, msg, sizeof msg), GS_CONFIG_ERROR);
 }
 END_TEST
 
@@ -125,6 +132,16 @@ START_TEST(config_errors)
         {NULL,
          {"--timeout-ms", "500", "--max-timeout-ms", "100"},
          "--timeout-ms 500 exceeds --max-timeout-ms 100"},
+        /* A default set above a ceiling left at its own default. */
+        {NULL,
+         {"--timeout-ms", "70000"},
+         "--timeout-ms 70000 exceeds --max-timeout-ms (its default) 60000"},
+        {NULL,
+         {"--max-states", "200000000"},
+         "--max-states 200000000 exceeds --max-states-limit (its default)"},
+        {"GRIDSOLVE_TIMEOUT_MS=70000",
+         {"--max-timeout-ms", "60000"},
+         "GRIDSOLVE_TIMEOUT_MS 70000 exceeds --max-timeout-ms 60000"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gs_server_config c;
