@@ -2,6 +2,8 @@
  * through the text interface, JSON validation (400 vs 422 and the detail
  * text), the tricky rules, limits, and a property test against a plain
  * brute-force BFS written here with its own move rules and replay. */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +121,9 @@ static int replay(char **g, int rows, int cols, const char *moves)
 }
 
 /* Plain BFS over blocks, with a linear-scan visited list: -1 when
- * impossible, else the minimum number of moves. */
-static int brute(char **g, int rows, int cols)
+ * impossible, else the minimum number of moves. *seen (may be NULL) gets
+ * the number of states it stored: 1 when the start cannot roll at all. */
+static int brute(char **g, int rows, int cols, int *seen)
 {
     size_t cap = (size_t)rows * cols * 3 + 1, head = 0, tail = 0;
     blk *q = malloc(cap * sizeof *q);
@@ -153,6 +156,8 @@ static int brute(char **g, int rows, int cols)
     }
     free(q);
     free(dist);
+    if (seen)
+        *seen = (int)tail;
     return answer;
 }
 
@@ -169,13 +174,12 @@ static char *grid_json(char **g, int rows)
     return s;
 }
 
-/* Solves rows g through JSON; checks the answer against brute() and
- * replays the moves. Returns the steps or -1. */
-static int solve_checked(char **g, int rows, int cols)
+/* Solves rows g through JSON; checks the answer against want (the brute
+ * force's) and replays the moves. Returns the steps or -1. */
+static int check_json(char **g, int rows, int cols, int want)
 {
     char *json = grid_json(g, rows);
     gs_result res = gs_check_solve_json(P, json, NULL);
-    int want = brute(g, rows, cols);
     int got = -1;
     if (want < 0) {
         ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: expected impossible",
@@ -195,6 +199,62 @@ static int solve_checked(char **g, int rows, int cols)
     gs_result_free(&res);
     free(json);
     return got;
+}
+
+static int solve_checked(char **g, int rows, int cols)
+{
+    return check_json(g, rows, cols, brute(g, rows, cols, NULL));
+}
+
+/* Writes rows g as one judge case ("N M", rows first, then the rows),
+ * runs it through parse_text / solve / format_text, and expects the line
+ * the brute force's answer want makes. Every other case ends with the
+ * "0 0" terminator, the rest at the end of input. */
+static void check_text(char **g, int rows, int cols, int want, int terminate)
+{
+    gs_buf in = GS_BUF_INIT;
+    gs_buf_printf(&in, "%d %d\n", rows, cols);
+    for (int r = 0; r < rows; r++)
+        gs_buf_printf(&in, "%s\n", g[r]);
+    if (terminate)
+        gs_buf_puts(&in, "0 0\n");
+    ck_assert_int_eq(gs_buf_status(&in), GS_OK);
+    char line[32];
+    if (want < 0)
+        snprintf(line, sizeof line, "Impossible\n");
+    else
+        snprintf(line, sizeof line, "%d\n", want);
+    char *out = gs_check_judge(P, in.data, NULL);
+    ck_assert_msg(strcmp(out, line) == 0,
+                  "judge text\n%sprinted %s, expected %s", in.data, out, line);
+    free(out);
+    gs_buf_free(&in);
+}
+
+/* How the random instances came out: each property test insists that
+ * the kinds that exercise the solver are well represented, and that the
+ * trivial ones do not crowd them out. */
+typedef struct mix {
+    int cases, solved, impossible;
+    int one_step; /* solved by a single roll */
+    int stuck;    /* impossible because the start cannot roll at all */
+    int deep;     /* solved in 6 rolls or more */
+} mix;
+
+/* Checks rows g through JSON and judge text against the brute force,
+ * and tallies the instance in m. */
+static void check_random(char **g, int rows, int cols, mix *m)
+{
+    int seen;
+    int want = brute(g, rows, cols, &seen);
+    ck_assert_int_eq(check_json(g, rows, cols, want), want);
+    check_text(g, rows, cols, want, m->cases % 2);
+    m->cases++;
+    m->solved += want >= 0;
+    m->impossible += want < 0;
+    m->one_step += want == 1;
+    m->stuck += want < 0 && seen == 1;
+    m->deep += want >= 6;
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -383,6 +443,26 @@ static void random_rows(char **g, int rows, int cols, int walls, int weak)
     }
 }
 
+/* Puts into rows g a start (standing, or lying either way where it
+ * fits) and a goal on a cell the start does not cover. Needs rows * cols
+ * >= 3, so that every draw places both. */
+static void place(char **g, int rows, int cols)
+{
+    int o;
+    do
+        o = rand() % 3;
+    while ((o == 1 && cols < 2) || (o == 2 && rows < 2));
+    int sr = rand() % (rows - (o == 2)), sc = rand() % (cols - (o == 1));
+    int er = sr + (o == 2), ec = sc + (o == 1);
+    int gr, gc;
+    do {
+        gr = rand() % rows;
+        gc = rand() % cols;
+    } while ((gr == sr && gc == sc) || (gr == er && gc == ec));
+    g[sr][sc] = g[er][ec] = 'X';
+    g[gr][gc] = 'O';
+}
+
 static void free_rows(char **g, int rows)
 {
     for (int r = 0; r < rows; r++)
@@ -393,32 +473,25 @@ static void free_rows(char **g, int rows)
 START_TEST(test_random_vs_brute)
 {
     srand(20240611);
-    int solved = 0, impossible = 0;
+    mix m = {0};
     for (int iter = 0; iter < 600; iter++) {
-        int rows = 1 + rand() % 8, cols = 1 + rand() % 8;
+        int rows, cols;
+        do {
+            rows = 1 + rand() % 8;
+            cols = 1 + rand() % 8;
+        } while (rows * cols < 3);
         char *g[8];
         random_rows(g, rows, cols, 20, 15);
-        /* A start (standing or lying either way) and a goal elsewhere. */
-        int o = rand() % 3;
-        int sr = rand() % rows, sc = rand() % cols;
-        int er = sr + (o == 2), ec = sc + (o == 1);
-        int gr = rand() % rows, gc = rand() % cols;
-        int ok = er < rows && ec < cols && !(gr == sr && gc == sc) &&
-                 !(gr == er && gc == ec);
-        if (ok) {
-            g[sr][sc] = 'X';
-            g[er][ec] = 'X';
-            g[gr][gc] = 'O';
-            if (solve_checked(g, rows, cols) >= 0)
-                solved++;
-            else
-                impossible++;
-        }
+        place(g, rows, cols);
+        check_random(g, rows, cols, &m);
         free_rows(g, rows);
     }
-    /* Both outcomes must be well represented for the test to mean much. */
-    ck_assert_int_gt(solved, 50);
-    ck_assert_int_gt(impossible, 50);
+    /* Both outcomes must be well represented, most of them settled by a
+     * search (seed 20240611 gives 189 solved past one roll, 273
+     * impossible with a start that can roll, 100 of 6 rolls or more). */
+    ck_assert_int_ge(m.solved - m.one_step, 120);
+    ck_assert_int_ge(m.impossible - m.stuck, 160);
+    ck_assert_int_ge(m.deep, 60);
 }
 END_TEST
 
@@ -428,24 +501,19 @@ END_TEST
 START_TEST(test_random_multi_tile_vs_brute)
 {
     srand(20261201);
-    int solved = 0;
-    for (int iter = 0; iter < 30; iter++) {
+    mix m = {0};
+    for (int iter = 0; iter < 40; iter++) {
         int rows = 9 + rand() % 18, cols = 9 + rand() % 18;
         char *g[26];
-        random_rows(g, rows, cols, 12, 10);
-        int o = rand() % 3;
-        int sr = rand() % (rows - 1), sc = rand() % (cols - 1);
-        int er = sr + (o == 2), ec = sc + (o == 1);
-        int gr = rand() % rows, gc = rand() % cols;
-        if (!(gr == sr && gc == sc) && !(gr == er && gc == ec)) {
-            g[sr][sc] = 'X';
-            g[er][ec] = 'X';
-            g[gr][gc] = 'O';
-            solved += solve_checked(g, rows, cols) >= 0;
-        }
+        random_rows(g, rows, cols, 10 + rand() % 30, 10);
+        place(g, rows, cols);
+        check_random(g, rows, cols, &m);
         free_rows(g, rows);
     }
-    ck_assert_int_gt(solved, 10);
+    /* 27 solved (25 deep) and 13 impossible (11 with a start that can
+     * roll). */
+    ck_assert_int_ge(m.deep, 15);
+    ck_assert_int_ge(m.impossible - m.stuck, 6);
 }
 END_TEST
 
@@ -470,45 +538,112 @@ START_TEST(test_open_board)
 }
 END_TEST
 
+/* The n x n open board of the limit tests, read as judge text: the block
+ * stands top left, the goal is bottom right. At n = 300 the BFS takes 400
+ * layers and 269,400 states, over 14,000 frontier entries: its loop
+ * checks the limits (every 2048 entries) 8 times before it could finish,
+ * not only before its first layer. */
+static void *open_board(int n)
+{
+    gs_buf text = GS_BUF_INIT;
+    gs_buf_printf(&text, "%d %d\n", n, n);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c <= n; c++)
+            gs_buf_puts(&text, c == n                     ? "\n"
+                               : r == 0 && c == 0         ? "X"
+                               : r == n - 1 && c == n - 1 ? "O"
+                                                          : ".");
+    ck_assert_int_eq(gs_buf_status(&text), GS_OK);
+    gs_text in;
+    gs_text_init(&in, text.data, text.len);
+    void *inst = NULL;
+    gs_error err = {0};
+    ck_assert_int_eq(P->parse_text(&in, NULL, &inst, &err), 1);
+    gs_buf_free(&text);
+    return inst;
+}
+
+/* Solves inst within lim (NULL: none) and expects status; a limit must
+ * be of kind `kind`, carry no moves and print as "limit" in judge text.
+ * Returns the states expanded. */
+static uint64_t expect_status(void *inst, const gs_limits *lim,
+                              enum gs_status status, enum gs_limit_kind kind)
+{
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    ck_assert_int_eq(P->solve(inst, lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, status);
+    if (status == GS_LIMIT) {
+        ck_assert_int_eq(res.limit, kind);
+        ck_assert_ptr_null(res.moves);
+        gs_check_format(P, inst, &res, 1, "limit\n");
+    }
+    uint64_t expanded = res.expanded;
+    gs_result_free(&res);
+    return expanded;
+}
+
 /* The bitset store counts against the state cap as bytes: a 300x300
  * open board (about 270,000 states) solves under a cap of 20,000 states,
  * while the memory budget still stops it as a memory limit. */
 START_TEST(test_cap_counts_bytes)
 {
-    enum { N = 300 };
-    size_t len = 32 + (size_t)N * (N + 1);
-    char *text = malloc(len);
-    ck_assert_ptr_nonnull(text);
-    size_t at = (size_t)snprintf(text, len, "%d %d\n", N, N);
-    for (int r = 0; r < N; r++) {
-        memset(text + at, '.', N);
-        if (r == 0)
-            text[at] = 'X';
-        if (r == N - 1)
-            text[at + N - 1] = 'O';
-        text[at + N] = '\n';
-        at += N + 1;
-    }
-    gs_text in;
-    gs_text_init(&in, text, at);
-    void *inst = NULL;
-    gs_error err = {0};
-    ck_assert_int_eq(P->parse_text(&in, NULL, &inst, &err), 1);
+    void *inst = open_board(300);
     gs_limits lim = {.max_states = 20000};
-    gs_result res;
-    gs_result_clear(&res);
-    ck_assert_int_eq(P->solve(inst, &lim, &res, &err), GS_OK);
-    ck_assert_int_eq(res.status, GS_SOLVED);
-    ck_assert_uint_gt(res.expanded, lim.max_states);
-    gs_result_free(&res);
+    ck_assert_uint_gt(expect_status(inst, &lim, GS_SOLVED, GS_LIMIT_NONE),
+                      lim.max_states);
+    /* Refused before the search: the tiles alone need more. */
     gs_limits tight = {.max_bytes = 4096};
-    gs_result_clear(&res);
-    ck_assert_int_eq(P->solve(inst, &tight, &res, &err), GS_OK);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_MEMORY);
-    ck_assert_ptr_null(res.moves);
+    ck_assert_uint_eq(expect_status(inst, &tight, GS_LIMIT, GS_LIMIT_MEMORY),
+                      0);
     P->free(inst);
-    free(text);
+}
+END_TEST
+
+/* The solver runs its own BFS loop, so the core's deadline check never
+ * sees it: its loop must stop on a deadline already past. */
+START_TEST(test_limit_deadline)
+{
+    void *inst = open_board(300);
+    expect_status(inst, NULL, GS_SOLVED, GS_LIMIT_NONE);
+    gs_limits lim = {.deadline_ns = gs_now_ns() - 1000000};
+    expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_TIME);
+    P->free(inst);
+}
+END_TEST
+
+/* A cancel (the server's, when the client left) stops the loop too, as
+ * a time limit; no deadline is set, so only the flag can stop it. */
+START_TEST(test_limit_cancel)
+{
+    void *inst = open_board(300);
+    atomic_int cancel = 1;
+    gs_limits lim = {.cancel = &cancel};
+    expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_TIME);
+    P->free(inst);
+}
+END_TEST
+
+/* A budget one byte short of what the search holds at its end stops it
+ * inside the loop, when the frontier lists grow (not up front, as in
+ * test_cap_counts_bytes); exactly that many bytes are enough. The solver
+ * publishes the bytes it holds through the progress record. */
+START_TEST(test_limit_memory_in_search)
+{
+    void *inst = open_board(300);
+    gs_progress prog = {0};
+    gs_limits watch = {.progress = &prog};
+    uint64_t all = expect_status(inst, &watch, GS_SOLVED, GS_LIMIT_NONE);
+    uint64_t peak = atomic_load(&prog.bytes);
+    ck_assert_uint_gt(peak, 0);
+    gs_limits lim = {.max_bytes = peak - 1};
+    uint64_t part = expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_MEMORY);
+    ck_assert_uint_gt(part, 0);
+    ck_assert_uint_lt(part, all);
+    lim.max_bytes = peak;
+    ck_assert_uint_eq(expect_status(inst, &lim, GS_SOLVED, GS_LIMIT_NONE), all);
+    P->free(inst);
 }
 END_TEST
 
@@ -530,6 +665,9 @@ Suite *gs_test_bloxorz_suite(void)
     tcase_add_test(tc, test_random_multi_tile_vs_brute);
     tcase_add_test(tc, test_open_board);
     tcase_add_test(tc, test_cap_counts_bytes);
+    tcase_add_test(tc, test_limit_deadline);
+    tcase_add_test(tc, test_limit_cancel);
+    tcase_add_test(tc, test_limit_memory_in_search);
     suite_add_tcase(s, tc);
     return s;
 }
