@@ -3,6 +3,8 @@
  * edge cases (the tail's cell blocks the head, a target under the body,
  * head already on the target), a property test against a brute-force BFS
  * written here, with every move string replayed, and the limits. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,13 +252,17 @@ START_TEST(enclosed_target)
 END_TEST
 
 /* ------------------------------------------------------------------------
- * Property test: random small boards against a plain BFS written here.
+ * Property test: random boards against a plain BFS written here, through
+ * JSON and (boards whose target is the judge's, row 1 col 1) the judge
+ * text.
  * ---------------------------------------------------------------------- */
+
+#define TSNAKE_MAX 32
 
 typedef struct tboard {
     int rows, cols, len, target;
-    int snake[4];
-    unsigned char stone[36]; /* up to 36 cells (random boards: 25) */
+    int snake[TSNAKE_MAX];
+    unsigned char stone[36]; /* up to 36 cells */
 } tboard;
 
 static const int tdr[4] = {-1, 1, 0, 0}, tdc[4] = {0, 0, -1, 1};
@@ -287,6 +293,7 @@ static int tstep(const tboard *b, const int *s, int d, int *out)
     return 1;
 }
 
+/* A dense state number, for the short snakes of the A* test below. */
 static long tencode(const tboard *b, const int *s)
 {
     long k = 0;
@@ -303,90 +310,207 @@ static void tdecode(const tboard *b, long k, int *s)
     }
 }
 
-/* Plain BFS over whole snakes; the minimum steps or -1. */
+/* The snakes seen, as one byte per cell (head first; not the solver's
+ * head and directions), numbered in the order first seen so that a BFS
+ * needs no other queue, with their depth; found through a hash index. */
+typedef struct tset {
+    size_t ksize, n, cap;
+    unsigned char *keys; /* n keys of ksize bytes */
+    int *depth;
+    size_t *index; /* state number + 1; 0 = empty */
+    size_t mask;
+} tset;
+
+/* FNV-1a. */
+static size_t thash(const unsigned char *k, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ k[i]) * 1099511628211ull;
+    return (size_t)(h ^ h >> 29);
+}
+
+/* The first empty index slot on k's probe path, or the one holding k. */
+static size_t tset_slot(const tset *s, const unsigned char *k)
+{
+    size_t h = thash(k, s->ksize) & s->mask;
+    while (s->index[h] &&
+           memcmp(s->keys + (s->index[h] - 1) * s->ksize, k, s->ksize) != 0)
+        h = (h + 1) & s->mask;
+    return h;
+}
+
+/* Adds snake k at depth; false when it was already there. */
+static bool tset_add(tset *s, const unsigned char *k, int depth)
+{
+    size_t h = tset_slot(s, k);
+    if (s->index[h])
+        return false;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->keys = realloc(s->keys, s->cap * s->ksize);
+        s->depth = realloc(s->depth, s->cap * sizeof *s->depth);
+        ck_assert(s->keys && s->depth);
+    }
+    memcpy(s->keys + s->n * s->ksize, k, s->ksize);
+    s->depth[s->n++] = depth;
+    s->index[h] = s->n;
+    if (s->n * 2 > s->mask) { /* load 1/2: rebuild twice as large */
+        free(s->index);
+        s->mask = s->mask * 2 + 1;
+        s->index = calloc(s->mask + 1, sizeof *s->index);
+        ck_assert_ptr_nonnull(s->index);
+        for (size_t i = 0; i < s->n; i++)
+            s->index[tset_slot(s, s->keys + i * s->ksize)] = i + 1;
+    }
+    return true;
+}
+
+/* Plain BFS over whole snakes: the minimum steps, or -1. */
 static long brute(const tboard *b)
 {
     if (b->snake[0] == b->target)
         return 0;
-    long n = 1;
+    tset seen = {.ksize = (size_t)b->len, .mask = 511};
+    unsigned char key[TSNAKE_MAX];
+    int s[TSNAKE_MAX], t[TSNAKE_MAX];
+    long best = -1;
+
+    seen.index = calloc(seen.mask + 1, sizeof *seen.index);
+    ck_assert_ptr_nonnull(seen.index);
     for (int i = 0; i < b->len; i++)
-        n *= b->rows * b->cols;
-    int *dist = malloc((size_t)n * sizeof *dist);
-    long *queue = malloc((size_t)n * sizeof *queue);
-    ck_assert(dist && queue);
-    for (long i = 0; i < n; i++)
-        dist[i] = -1;
-    long head = 0, tail = 0, best = -1;
-    queue[tail++] = tencode(b, b->snake);
-    dist[queue[0]] = 0;
-    while (head < tail && best < 0) {
-        int s[4], t[4];
-        long k = queue[head++];
-        tdecode(b, k, s);
+        key[i] = (unsigned char)b->snake[i];
+    tset_add(&seen, key, 0);
+    for (size_t head = 0; head < seen.n && best < 0; head++) {
+        for (int i = 0; i < b->len; i++)
+            s[i] = seen.keys[head * seen.ksize + (size_t)i];
+        int dep = seen.depth[head];
         for (int d = 0; d < 4 && best < 0; d++) {
             if (!tstep(b, s, d, t))
                 continue;
-            long nk = tencode(b, t);
-            if (dist[nk] >= 0)
-                continue;
-            dist[nk] = dist[k] + 1;
-            if (t[0] == b->target)
-                best = dist[nk];
-            queue[tail++] = nk;
+            for (int i = 0; i < b->len; i++)
+                key[i] = (unsigned char)t[i];
+            if (tset_add(&seen, key, dep + 1) && t[0] == b->target)
+                best = dep + 1;
         }
     }
-    free(dist);
-    free(queue);
+    free(seen.keys);
+    free(seen.depth);
+    free(seen.index);
     return best;
 }
 
 /* True when moves are legal and end with the head on the target. */
 static int treplay(const tboard *b, const char *moves)
 {
-    int s[4], t[4];
+    int s[TSNAKE_MAX], t[TSNAKE_MAX];
     memcpy(s, b->snake, sizeof s);
     for (const char *m = moves; *m; m++) {
         const char *p = strchr(tmoves, *m);
-        if (!p || !*m || !tstep(b, s, (int)(p - tmoves), t))
+        if (!p || !tstep(b, s, (int)(p - tmoves), t))
             return 0;
         memcpy(s, t, sizeof s);
     }
     return s[0] == b->target;
 }
 
-/* A random board: a self-avoiding snake, some stones, a target. Thin
- * boards are one cell high or wide: every cell is on the border. */
-static void tboard_random(tboard *b, int thin)
+/* Distance from cell `from` to the target over free cells, where
+ * `blocked` (may be NULL) marks more cells as stone; -1 when none. */
+static int tdistance(const tboard *b, int from, const unsigned char *blocked)
+{
+    int dist[36], q[36], head = 0, tail = 0, cells = b->rows * b->cols;
+    for (int i = 0; i < cells; i++)
+        dist[i] = -1;
+    dist[from] = 0;
+    q[tail++] = from;
+    while (head < tail) {
+        int k = q[head++], r = k / b->cols, c = k % b->cols;
+        if (k == b->target)
+            return dist[k];
+        for (int d = 0; d < 4; d++) {
+            int nr = r + tdr[d], nc = c + tdc[d], n = nr * b->cols + nc;
+            if (nr < 0 || nc < 0 || nr >= b->rows || nc >= b->cols ||
+                b->stone[n] || (blocked && blocked[n]) || dist[n] >= 0)
+                continue;
+            dist[n] = dist[k] + 1;
+            q[tail++] = n;
+        }
+    }
+    return -1;
+}
+
+/* The kinds of random board: small (2..5 x 2..5, snakes of 2 to 4),
+ * thin (one cell high or wide: every cell is on the border, and a snake
+ * can only turn back on itself), long snakes (5 to 10 cells on 4 x 5 to
+ * 5 x 6: the solver's key holds 1 to 3 bytes of directions) and longer
+ * ones (11 to 32 cells on 6 x 6: 3 to 8 bytes). */
+enum tkind { T_SMALL, T_THIN, T_LONG, T_LONGER };
+
+/* Lays a snake of b->len cells from a random head by a random walk over
+ * cells not yet taken; 0 when the walk gets stuck. */
+static int tsnake_random(tboard *b)
+{
+    int cells = b->rows * b->cols;
+    b->snake[0] = (int)rnd((unsigned)cells);
+    for (int i = 1; i < b->len; i++) {
+        int next[4], n = 0;
+        for (int d = 0; d < 4; d++) {
+            int r = b->snake[i - 1] / b->cols + tdr[d],
+                c = b->snake[i - 1] % b->cols + tdc[d], taken = 0;
+            if (r < 0 || c < 0 || r >= b->rows || c >= b->cols)
+                continue;
+            for (int j = 0; j < i; j++)
+                taken |= b->snake[j] == r * b->cols + c;
+            if (!taken)
+                next[n++] = r * b->cols + c;
+        }
+        if (n == 0)
+            return 0;
+        b->snake[i] = next[rnd((unsigned)n)];
+    }
+    return 1;
+}
+
+/* A random board of the given kind: a snake, stones, and a target off
+ * any stone and not under the head (head_on_target covers 0 steps). Half
+ * the boards take the judge's target, so that the text can say them. */
+static void tboard_random(tboard *b, enum tkind kind)
 {
     for (;;) {
+        unsigned stones = 20;
         memset(b, 0, sizeof *b);
-        if (thin) {
+        if (kind == T_THIN) {
             int side = 2 + (int)rnd(7);
             int across = rnd(2) == 0;
             b->rows = across ? 1 : side;
             b->cols = across ? side : 1;
-        } else {
+            b->len = 2 + (int)rnd(3);
+        } else if (kind == T_SMALL) {
             b->rows = 2 + (int)rnd(4);
             b->cols = 2 + (int)rnd(4);
+            b->len = 2 + (int)rnd(3);
+        } else if (kind == T_LONG) {
+            b->rows = 4 + (int)rnd(2);
+            b->cols = 5 + (int)rnd(2);
+            b->len = 5 + (int)rnd(6);
+            stones = 15;
+        } else {
+            /* Few stones: the snake fills most of the board. */
+            b->rows = b->cols = 6;
+            b->len = 11 + (int)rnd(22);
+            stones = 5;
         }
-        b->len = 2 + (int)rnd(3);
-        int cells = b->rows * b->cols, ok = 1;
-        b->snake[0] = (int)rnd((unsigned)cells);
-        for (int i = 1; i < b->len && ok; i++) {
-            int d = (int)rnd(4), r = b->snake[i - 1] / b->cols + tdr[d],
-                c = b->snake[i - 1] % b->cols + tdc[d];
-            b->snake[i] = r * b->cols + c;
-            ok = r >= 0 && c >= 0 && r < b->rows && c < b->cols;
-            for (int j = 0; j < i && ok; j++)
-                ok = b->snake[j] != b->snake[i];
-        }
-        if (!ok)
+        int cells = b->rows * b->cols;
+        if (b->len > cells || !tsnake_random(b))
             continue;
         for (int i = 0; i < cells; i++)
-            b->stone[i] = rnd(100) < 20;
+            b->stone[i] = rnd(100) < stones;
         for (int i = 0; i < b->len; i++)
             b->stone[b->snake[i]] = 0;
-        b->target = (int)rnd((unsigned)cells);
+        b->target = rnd(2) ? 0 : (int)rnd((unsigned)cells);
+        if (b->target == b->snake[0])
+            continue;
+        b->stone[b->target] = 0;
         return;
     }
 }
@@ -413,56 +537,123 @@ static void tboard_json(const tboard *b, char *out, size_t n)
     snprintf(out + k, n - (size_t)k, "]}");
 }
 
-/* Solves `iters` random boards (seed, thin as tboard_random) and checks
- * each against the brute force; counts the two outcomes. */
-static void vs_brute_force(unsigned seed, int iters, int thin, int *solved,
-                           int *impossible)
+/* The judge text of a board whose target is cell 0: `R C L`, the snake
+ * (1-based, head first), the stones, the terminator. */
+static void tboard_text(const tboard *b, char *out, size_t n)
 {
+    int k = snprintf(out, n, "%d %d %d\n", b->rows, b->cols, b->len);
+    for (int i = 0; i < b->len; i++)
+        k += snprintf(out + k, n - (size_t)k, "%d %d\n",
+                      b->snake[i] / b->cols + 1, b->snake[i] % b->cols + 1);
+    int stones = 0;
+    for (int i = 0; i < b->rows * b->cols; i++)
+        stones += b->stone[i];
+    k += snprintf(out + k, n - (size_t)k, "%d\n", stones);
+    for (int i = 0; i < b->rows * b->cols; i++)
+        if (b->stone[i])
+            k += snprintf(out + k, n - (size_t)k, "%d %d\n", i / b->cols + 1,
+                          i % b->cols + 1);
+    snprintf(out + k, n - (size_t)k, "0 0 0\n");
+}
+
+/* What a run of random boards held. */
+typedef struct tcounts {
+    int solved, judge;
+    int wide;      /* snakes of 22 cells or more: 6 to 8 bytes of directions */
+    int searched;  /* impossible, though the head reaches the target when
+                      the body is ignored: only a search can tell */
+    int unreached; /* impossible at once: not even that */
+} tcounts;
+
+/* Solves b through JSON (and the judge text when its target is cell 0)
+ * and checks the answers against want, the brute force's. */
+static void check_board(const tboard *b, long want, tcounts *n)
+{
+    char body[2048], text[2048], line[64];
+    tboard_json(b, body, sizeof body);
+    gs_result res = gs_check_solve_json(P, body, NULL);
+    if (want < 0) {
+        ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
+                      res.status);
+        if (tdistance(b, b->snake[0], NULL) < 0)
+            n->unreached++;
+        else
+            n->searched++;
+    } else {
+        ck_assert_msg(res.status == GS_SOLVED, "%s: status %d", body,
+                      res.status);
+        ck_assert_msg((long)res.steps == want, "%s: %zu steps, want %ld", body,
+                      res.steps, want);
+        ck_assert_uint_eq(strlen(res.moves), res.steps);
+        ck_assert_msg(treplay(b, res.moves), "%s: bad moves %s", body,
+                      res.moves);
+        ck_assert_msg(res.optimal, "%s: not marked optimal", body);
+        n->solved++;
+    }
+    gs_result_free(&res);
+    if (b->target != 0)
+        return;
+    tboard_text(b, text, sizeof text);
+    snprintf(line, sizeof line, "Case 1: %ld\n", want);
+    char *got = gs_check_judge(P, text, NULL);
+    ck_assert_msg(strcmp(got, line) == 0, "%s: got %s, want %s", text, got,
+                  line);
+    free(got);
+    n->judge++;
+}
+
+/* Checks `iters` random boards of a kind (seed) against the brute force. */
+static tcounts vs_brute_force(unsigned seed, int iters, enum tkind kind)
+{
+    tcounts n = {0};
     rng_state = seed;
     for (int iter = 0; iter < iters; iter++) {
         tboard b;
-        char body[2048];
-        tboard_random(&b, thin);
-        tboard_json(&b, body, sizeof body);
-        long want = brute(&b);
-        gs_result res = gs_check_solve_json(P, body, NULL);
-        if (want < 0) {
-            ck_assert_msg(res.status == GS_IMPOSSIBLE, "%s: status %d", body,
-                          res.status);
-            (*impossible)++;
-        } else {
-            ck_assert_msg(res.status == GS_SOLVED, "%s: status %d", body,
-                          res.status);
-            ck_assert_msg((long)res.steps == want, "%s: %zu steps, want %ld",
-                          body, res.steps, want);
-            ck_assert_uint_eq(strlen(res.moves), res.steps);
-            ck_assert_msg(treplay(&b, res.moves), "%s: bad moves %s", body,
-                          res.moves);
-            ck_assert(res.optimal);
-            (*solved)++;
-        }
-        gs_result_free(&res);
+        tboard_random(&b, kind);
+        check_board(&b, brute(&b), &n);
+        n.wide += b.len >= 22;
     }
+    return n;
 }
 
 START_TEST(random_vs_brute_force)
 {
-    int solved = 0, impossible = 0;
-    vs_brute_force(12345, 600, 0, &solved, &impossible);
-    /* The generator must exercise both outcomes. */
-    ck_assert_int_gt(solved, 100);
-    ck_assert_int_gt(impossible, 50);
+    tcounts n = vs_brute_force(12345, 600, T_SMALL);
+    /* Each outcome, with minimums well below the measured counts (458
+     * solved, 125 impossible by search, 17 at once, 333 also through
+     * the judge text): the generator must not drift back to boards
+     * settled before any search. */
+    ck_assert_int_gt(n.solved, 350);
+    ck_assert_int_gt(n.searched, 80);
+    ck_assert_int_gt(n.unreached, 5);
+    ck_assert_int_gt(n.judge, 250);
 }
 END_TEST
 
-/* Boards one cell high or wide: the padded board's border is beside
- * every cell, and a snake can only turn back on itself. */
 START_TEST(thin_boards_vs_brute_force)
 {
-    int solved = 0, impossible = 0;
-    vs_brute_force(777, 300, 1, &solved, &impossible);
-    ck_assert_int_gt(solved, 30);
-    ck_assert_int_gt(impossible, 30);
+    tcounts n = vs_brute_force(777, 300, T_THIN);
+    /* Measured: 70 solved, 199 impossible by search, 157 as text. */
+    ck_assert_int_gt(n.solved, 45);
+    ck_assert_int_gt(n.searched, 140);
+    ck_assert_int_gt(n.judge, 110);
+}
+END_TEST
+
+START_TEST(long_snakes_vs_brute_force)
+{
+    /* Measured: 488 solved, 107 impossible by search, 298 as text. */
+    tcounts n = vs_brute_force(31337, 600, T_LONG);
+    ck_assert_int_gt(n.solved, 380);
+    ck_assert_int_gt(n.searched, 70);
+    ck_assert_int_gt(n.judge, 220);
+    /* Measured: 129 solved, 71 impossible by search, 96 as text, 40
+     * snakes of 22 cells or more. */
+    n = vs_brute_force(4711, 200, T_LONGER);
+    ck_assert_int_gt(n.solved, 90);
+    ck_assert_int_gt(n.searched, 45);
+    ck_assert_int_gt(n.judge, 65);
+    ck_assert_int_gt(n.wide, 25);
 }
 END_TEST
 
@@ -478,31 +669,6 @@ END_TEST
  * ---------------------------------------------------------------------- */
 
 typedef int (*theur)(const tboard *b, const int *s);
-
-/* Distance from cell `from` to the target over free cells, where
- * `blocked` (may be NULL) marks more cells as stone; -1 when none. */
-static int tdistance(const tboard *b, int from, const unsigned char *blocked)
-{
-    int dist[36], q[36], head = 0, tail = 0, cells = b->rows * b->cols;
-    for (int i = 0; i < cells; i++)
-        dist[i] = -1;
-    dist[from] = 0;
-    q[tail++] = from;
-    while (head < tail) {
-        int k = q[head++], r = k / b->cols, c = k % b->cols;
-        if (k == b->target)
-            return dist[k];
-        for (int d = 0; d < 4; d++) {
-            int nr = r + tdr[d], nc = c + tdc[d], n = nr * b->cols + nc;
-            if (nr < 0 || nc < 0 || nr >= b->rows || nc >= b->cols ||
-                b->stone[n] || (blocked && blocked[n]) || dist[n] >= 0)
-                continue;
-            dist[n] = dist[k] + 1;
-            q[tail++] = n;
-        }
-    }
-    return -1;
-}
 
 /* The solver's heuristic. */
 static int h_body_free(const tboard *b, const int *s)
@@ -585,7 +751,7 @@ static long tastar(const tboard *b, theur h)
     theap_push(&open, (tentry){h(b, b->snake), 0, k0});
     while (open.n && best < 0) {
         tentry e = theap_pop(&open);
-        int s[4], t[4];
+        int s[TSNAKE_MAX], t[TSNAKE_MAX];
         if (closed[e.k])
             continue;
         closed[e.k] = 1;
@@ -699,6 +865,52 @@ START_TEST(limit_cancel)
 }
 END_TEST
 
+/* A 30-cell snake coiled beside the target [0, 0]: the body-free
+ * distance is short, the way round is not, and A* stores about 2.7
+ * million states (2 s, measured) before it finds it: far past the limits
+ * below. */
+static const char coiled_board[] =
+    "{\"rows\": 11, \"cols\": 10, \"target\": [0, 0], \"snake\": [[3,3],"
+    "[2,3],[1,3],[1,2],[1,1],[1,0],[2,0],[2,1],[2,2],[3,2],[3,1],[3,0],"
+    "[4,0],[4,1],[4,2],[5,2],[5,3],[5,4],[6,4],[7,4],[7,3],[6,3],[6,2],"
+    "[7,2],[7,1],[8,1],[9,1],[10,1],[10,0],[9,0]], \"blocks\": [[0,2],"
+    "[0,5],[3,9],[5,8],[6,0],[6,8],[9,4],[10,5]]}";
+
+START_TEST(limit_deadline)
+{
+    /* The search does start: a state cap stops it past the first
+     * expansions, not before. */
+    gs_limits lim = {.max_states = 20000};
+    gs_result res = gs_check_solve_json(P, coiled_board, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_uint_gt(res.expanded, 1000);
+    gs_result_free(&res);
+
+    lim = (gs_limits){.deadline_ns = gs_now_ns() - 1};
+    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_TIME, 2, "Case 2: limit\n");
+    /* One that passes while searching. */
+    lim.deadline_ns = gs_deadline_after_ms(20);
+    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_TIME, 2, "Case 2: limit\n");
+}
+END_TEST
+
+START_TEST(limit_memory)
+{
+    /* Below the store's first block: refused before the first state. */
+    gs_limits lim = {.max_bytes = 1024};
+    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_MEMORY, 3,
+                   "Case 3: limit\n");
+    /* One the store outgrows while searching. */
+    lim.max_bytes = 64 << 10;
+    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_MEMORY, 3,
+                   "Case 3: limit\n");
+    gs_result res = gs_check_solve_json(P, coiled_board, &lim);
+    ck_assert_uint_gt(res.expanded, 0);
+    gs_result_free(&res);
+}
+END_TEST
+
 Suite *gs_test_holedox_suite(void)
 {
     Suite *s = suite_create("holedox");
@@ -725,12 +937,15 @@ Suite *gs_test_holedox_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, random_vs_brute_force);
     tcase_add_test(tc, thin_boards_vs_brute_force);
+    tcase_add_test(tc, long_snakes_vs_brute_force);
     tcase_add_test(tc, astar_detours_vs_brute_force);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
     tcase_add_test(tc, limit_states);
     tcase_add_test(tc, limit_cancel);
+    tcase_add_test(tc, limit_deadline);
+    tcase_add_test(tc, limit_memory);
     suite_add_tcase(s, tc);
     return s;
 }
