@@ -6,8 +6,11 @@
  * the answer read until the server closes. So the fuzzer reaches request
  * line and header parsing, routing, query strings, media types, CORS,
  * request ids, body size checks and both solve modes, with ASan and UBSan
- * watching every thread. Oracle: whatever comes back starts as an HTTP/1.x
- * response.
+ * watching every thread. Oracles: whatever comes back starts as an
+ * HTTP/1.x response and is not a 500; and every PROBE_EVERY inputs and at
+ * exit, GET /healthz answers 200 and a trivial solve 200 "solved", each
+ * within PROBE_MS, so an input that hangs or wedges the server (which
+ * the 200 ms read below cannot tell from an incomplete request) is found.
  */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -29,6 +33,15 @@
 static gs_server_config cfg;
 static gs_http server;
 static int port;
+
+#ifndef PROBE_EVERY
+#define PROBE_EVERY 100
+#endif
+#define PROBE_MS 5000
+static const char probe_solve_body[] =
+    "{\"grid\":[\"######\",\"#XEEO#\",\"######\"]}";
+
+static void probe_server(void);
 
 /* A non-blocking listening socket on 127.0.0.1, any free port. */
 static int listen_local(void)
@@ -69,6 +82,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
     atomic_store(&server.ready, 1);
+    /* libFuzzer ends a run with exit(): the last inputs are probed too. */
+    atexit(probe_server);
     return 0;
 }
 
@@ -111,8 +126,87 @@ static bool complete(const char *buf, size_t len)
     return len >= (size_t)(end + 4 - buf) + body;
 }
 
+/* The status code of the response starting buf, or 0. */
+static int status_of(const char *buf)
+{
+    int code = 0;
+    return sscanf(buf, "HTTP/1.%*d %3d", &code) == 1 ? code : 0;
+}
+
+/* Sends req on a fresh connection and reads the answer into buf (cap
+ * bytes, NUL-terminated) until it is complete, the server closes, or
+ * PROBE_MS pass. Returns the status code, 0 when no whole answer came in
+ * time. */
+static int probe(const char *req, char *buf, size_t cap)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int fd = connect_server(&a);
+    size_t len = strlen(req), off = 0, got = 0;
+    while (off < len) {
+        ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
+    buf[0] = '\0';
+    bool closed = false;
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long left = PROBE_MS - ((t.tv_sec - t0.tv_sec) * 1000 +
+                                (t.tv_nsec - t0.tv_nsec) / 1000000);
+        if (left <= 0 || got >= cap - 1 || !readable(fd, (int)left))
+            break;
+        ssize_t n = recv(fd, buf + got, cap - 1 - got, 0);
+        if (n <= 0) {
+            closed = n == 0;
+            break;
+        }
+        got += (size_t)n;
+        buf[got] = '\0';
+        if (complete(buf, got))
+            break;
+    }
+    close(fd);
+    /* Whole: by its Content-Length, or closed after its head. */
+    bool whole = complete(buf, got) || (closed && strstr(buf, "\r\n\r\n"));
+    return whole ? status_of(buf) : 0;
+}
+
+/* Aborts (a finding) unless the server answers a health check and a
+ * trivial solve in time. */
+static void probe_server(void)
+{
+    static char buf[8192];
+    char req[512];
+    int code = probe("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: "
+                     "close\r\n\r\n",
+                     buf, sizeof buf);
+    if (code != 200)
+        fprintf(stderr, "fuzz_http: GET /healthz: %s\n",
+                code ? buf : "no whole answer in time");
+    gs_fuzz_check(code == 200, "/healthz did not answer 200 in 5 s after "
+                               "the last inputs");
+    snprintf(req, sizeof req,
+             "POST /solve/bloxorz HTTP/1.1\r\nHost: x\r\nContent-Type: "
+             "application/json\r\nContent-Length: %zu\r\nConnection: "
+             "close\r\n\r\n%s",
+             sizeof probe_solve_body - 1, probe_solve_body);
+    code = probe(req, buf, sizeof buf);
+    bool solved = code == 200 && strstr(buf, "\"status\":\"solved\"");
+    if (!solved)
+        fprintf(stderr, "fuzz_http: trivial solve: %s\n",
+                code ? buf : "no whole answer in time");
+    gs_fuzz_check(solved, "a trivial solve did not answer 200 solved in 5 s "
+                          "after the last inputs");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static unsigned long inputs;
     struct sockaddr_in a = {.sin_family = AF_INET,
                             .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -147,5 +241,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fd);
     gs_fuzz_check(got == 0 || strncmp(buf, "HTTP/1.", got < 7 ? got : 7) == 0,
                   "the answer is not an HTTP response");
+    /* A 500 is an internal error: a bug whatever the input. */
+    gs_fuzz_check(got < 12 || status_of(buf) != 500, "a 500 answer");
+    if (++inputs % PROBE_EVERY == 0)
+        probe_server();
     return 0;
 }

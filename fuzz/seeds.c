@@ -188,9 +188,10 @@ static int http_seeds(const char *root)
         "HEAD /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n",
         "OPTIONS /solve/bloxorz HTTP/1.1\r\nHost: x\r\nOrigin: "
         "https://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n",
+        /* Chunk sizes are hex: "a" is the 10 bytes "2 1\n3 2\n0 ". */
         "POST /solve/curling?timeout_ms=3&max_states=50 HTTP/1.1\r\nHost: "
         "x\r\nContent-Type: text/plain\r\nTransfer-Encoding: "
-        "chunked\r\n\r\n9\r\n2 1\n3 2\n0 \r\n2\r\n0\n\r\n0\r\n\r\n",
+        "chunked\r\n\r\na\r\n2 1\n3 2\n0 \r\n2\r\n0\n\r\n0\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /puzzles "
         "HTTP/1.1\r\nHost: x\r\n\r\n",
     };

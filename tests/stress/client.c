@@ -203,10 +203,15 @@ static const char *header(const char *h, const char *name)
     return NULL;
 }
 
+/* Largest chunk dechunk takes: the server's answers are far smaller, and
+ * a bound keeps `data + n + 2` below SIZE_MAX. */
+#define ST_CHUNK_MAX (64ul << 20)
+
 /* Decodes a chunked body in place. The decoded bytes so far are
  * b->d[start .. start + *done), raw chunks follow them. Returns 1 when the
  * body is complete (*done = its length), 0 when more input is needed, -1
- * on junk. Called again after more input, it resumes where it stopped. */
+ * on junk (an oversized chunk included). Called again after more input, it
+ * resumes where it stopped. */
 static int dechunk(rbuf *b, size_t start, size_t *done)
 {
     for (;;) {
@@ -215,8 +220,10 @@ static int dechunk(rbuf *b, size_t start, size_t *done)
         if (!eol)
             return 0;
         char *end;
+        errno = 0;
         unsigned long n = strtoul(b->d + in, &end, 16);
-        if (end == b->d + in)
+        if (end == b->d + in || errno == ERANGE || n > ST_CHUNK_MAX ||
+            !(*end == '\r' || *end == ';' || *end == ' '))
             return -1;
         size_t data = (size_t)(eol - b->d) + 2;
         if (n == 0) /* the last chunk; trailers end at an empty line */
@@ -241,10 +248,12 @@ static int read_resp(int fd, st_resp *r, double deadline, char **full)
     rbuf b = {0};
     int rc;
     char *hend;
+    size_t received = 0; /* b.len shrinks as chunks are decoded */
     memset(r, 0, sizeof *r);
     while (!(b.d && (hend = strstr(b.d, "\r\n\r\n")))) {
         if ((rc = fill(fd, &b, deadline)) < 0)
             goto out;
+        received += (size_t)rc;
     }
     *hend = '\0';
     size_t start = (size_t)(hend - b.d) + 4;
@@ -261,22 +270,26 @@ static int read_resp(int fd, st_resp *r, double deadline, char **full)
     size_t body_len = 0;
     if (chunked) {
         int d;
-        while ((d = dechunk(&b, start, &body_len)) == 0)
+        while ((d = dechunk(&b, start, &body_len)) == 0) {
             if ((rc = fill(fd, &b, deadline)) < 0)
                 goto out;
+            received += (size_t)rc;
+        }
         if (d < 0) {
             rc = ST_EPARSE;
             goto out;
         }
     } else if (cl) {
         body_len = strtoull(cl, NULL, 10);
-        while (b.len - start < body_len)
+        while (b.len - start < body_len) {
             if ((rc = fill(fd, &b, deadline)) < 0)
                 goto out;
+            received += (size_t)rc;
+        }
     } else if (r->status >= 200 && r->status != 204 && r->status != 304) {
         /* Close delimited. */
         while ((rc = fill(fd, &b, deadline)) > 0)
-            ;
+            received += (size_t)rc;
         if (rc != ST_EEOF)
             goto out;
         body_len = b.len - start;
@@ -294,6 +307,7 @@ static int read_resp(int fd, st_resp *r, double deadline, char **full)
     }
     rc = ST_OK;
 out:
+    r->received = received;
     free(b.d);
     return rc;
 }
@@ -426,11 +440,14 @@ int st_server_start(st_server *s, const char *bin, const char *const *args)
     static int seq;
     char *argv[64];
     int argc = 0;
-    const char *fixed[] = {bin, "serve", "--bind", "127.0.0.1", "--port", "0"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        argv[argc++] = (char *)fixed[i];
-    for (int i = 0; args && args[i] && argc < 63; i++)
+    const char *head[] = {bin, "serve", "--port", "0"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        argv[argc++] = (char *)head[i];
+    for (int i = 0; args && args[i] && argc < 61; i++)
         argv[argc++] = (char *)args[i];
+    /* Last, so that it wins over a --bind among args. */
+    argv[argc++] = "--bind";
+    argv[argc++] = "127.0.0.1";
     argv[argc] = NULL;
 
     memset(s, 0, sizeof *s);
@@ -475,29 +492,57 @@ int st_server_start(st_server *s, const char *bin, const char *const *args)
     return 0;
 }
 
-int st_server_stop(st_server *s, double timeout_ms, double *exit_ms)
+/* Records the exit of a reaped server. */
+static void reaped(st_server *s, int st)
+{
+    forget_child(s->pid);
+    s->reaped = true;
+    s->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+bool st_server_exited(st_server *s)
+{
+    int st;
+    if (s->reaped)
+        return true;
+    if (waitpid(s->pid, &st, WNOHANG) != s->pid)
+        return false;
+    reaped(s, st);
+    return true;
+}
+
+int st_server_wait(st_server *s, double timeout_ms, double *exit_ms)
 {
     double t0 = st_now_ms();
-    int st = 0;
-    kill(s->pid, SIGTERM);
-    for (;;) {
-        pid_t r = waitpid(s->pid, &st, WNOHANG);
-        if (r == s->pid)
-            break;
+    while (!st_server_exited(s)) {
         if (st_now_ms() - t0 > timeout_ms) {
+            int st;
             kill(s->pid, SIGKILL);
             waitpid(s->pid, &st, 0);
-            forget_child(s->pid);
-            if (exit_ms)
-                *exit_ms = st_now_ms() - t0;
-            return -1;
+            reaped(s, st);
+            s->exit_status = -1;
+            break;
         }
         st_sleep_ms(5);
     }
-    forget_child(s->pid);
     if (exit_ms)
         *exit_ms = st_now_ms() - t0;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return s->exit_status;
+}
+
+int st_server_stop(st_server *s, double timeout_ms, double *exit_ms)
+{
+    if (!s->reaped)
+        kill(s->pid, SIGTERM);
+    return st_server_wait(s, timeout_ms, exit_ms);
+}
+
+void st_server_log_done(const st_server *s, bool keep)
+{
+    if (keep)
+        printf("# server log kept: %s\n", s->log_path);
+    else
+        unlink(s->log_path);
 }
 
 uint64_t st_proc_kb(pid_t pid, const char *field)

@@ -47,10 +47,14 @@ typedef struct st_resp {
     char retry_after; /* a Retry-After header was present */
     char body[ST_BODY_MAX + 1];
     size_t body_len; /* bytes kept (the whole body may be longer) */
+    /* Bytes of the response that arrived, set on errors too: a close
+     * before the first byte on a reused connection is the server dropping
+     * an idle keep-alive (safe to retry), a close after it a cut answer. */
+    size_t received;
 } st_resp;
 
 /* Reads one complete response (Content-Length, chunked or close
- * delimited) by the deadline. ST_OK or error. */
+ * delimited) by the deadline. ST_OK or error; r->received either way. */
 int st_read_resp(int fd, st_resp *r, double deadline);
 
 /* Formats a request; returns its length (body not included). */
@@ -68,16 +72,30 @@ int st_request(const char *src, int port, const char *method, const char *path,
 typedef struct st_server {
     pid_t pid;
     int port;
+    bool reaped;        /* waited for: pid may belong to another process */
+    int exit_status;    /* once reaped: as st_server_stop returns it */
     char log_path[256]; /* its stderr */
 } st_server;
 
-/* Starts BIN serve --bind 127.0.0.1 --port 0 ARGS (NULL-terminated) with
+/* Starts BIN serve --port 0 ARGS (NULL-terminated) --bind 127.0.0.1 with
  * the RLIMIT_NOFILE this process had at start (st_limits_init), waits for
- * `listening on`. 0, or -1 with a message on stderr. */
+ * `listening on`. The bind comes last so that ARGS cannot move the server
+ * off the loopback (the last flag wins). 0, or -1 with a message on
+ * stderr. */
 int st_server_start(st_server *s, const char *bin, const char *const *args);
-/* SIGTERM then wait up to timeout_ms (SIGKILL after). Exit status, or
- * 128+signal, or -1 when it had to be killed. *exit_ms: time to exit. */
+/* SIGTERM then st_server_wait. */
 int st_server_stop(st_server *s, double timeout_ms, double *exit_ms);
+/* Waits up to timeout_ms without signalling (the caller sent the signal;
+ * a second SIGTERM would cut the server's grace short), SIGKILL after.
+ * Exit status, or 128+signal, or -1 when it had to be killed. *exit_ms:
+ * time to exit. */
+int st_server_wait(st_server *s, double timeout_ms, double *exit_ms);
+/* True when the server has exited; reaps it (and forgets its pid, which
+ * the system may reuse) and sets s->exit_status. */
+bool st_server_exited(st_server *s);
+/* Removes the server's log, or with `keep` leaves it and prints its path
+ * (a comment line of the figures). */
+void st_server_log_done(const st_server *s, bool keep);
 /* Kills every child still running (atexit). */
 void st_server_kill_all(void);
 

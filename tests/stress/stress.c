@@ -17,9 +17,10 @@
  * Usage: stress [--bin PATH] [--only abcdef] [--soak-secs N]
  *               [--mixed-secs N] [--flood N] [--slowloris N]
  *               [--slowloris-secs N] [--uploads N] [--heavy N]
- *               [--heavy-secs N] [--threads N] [--max-memory SIZE]
- *               [-- SERVER-ARGS...]
+ *               [--heavy-secs N] [--heavy-walls PCT] [--threads N]
+ *               [--max-memory SIZE] [-- SERVER-ARGS...]
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -42,8 +43,9 @@ typedef struct st_cfg {
     const char *only;
     double soak_s, mixed_s, slow_s, heavy_s;
     int flood, slow_conns, uploads, heavy, threads;
-    int heavy_walls;        /* % of inner wall sides set in the heavy maze */
-    const char *max_memory; /* for --max-memory when the server has it */
+    int heavy_walls;           /* % of inner wall sides set in the heavy maze */
+    const char *max_memory;    /* for --max-memory when the server has it */
+    uint64_t max_memory_bytes; /* the same parsed; 0: no budget */
     const char *server_args[32];
     int nserver_args;
 } st_cfg;
@@ -62,6 +64,7 @@ static st_cfg cfg = {
     .heavy_walls = 65,
     .threads = 8,
     .max_memory = "1G",
+    .max_memory_bytes = 1ull << 30,
 };
 
 /* ---- figures */
@@ -108,47 +111,85 @@ static const char trivial_body[] =
 
 typedef struct st_body {
     const char *path, *ctype, *body;
-    int want; /* expected status */
+    int want; /* expected HTTP status */
+    /* What a 200 must say. JSON: its "status" and, when steps >= 0, its
+     * "steps"; judge text: the whole answer, one line per case. */
+    const char *status;
+    int steps;
+    const char *text;
 } st_body;
 
-/* Valid requests of the mixed load: every puzzle, both modes. */
+/* Valid requests of the mixed load: every puzzle, both modes. The answers
+ * are the judge samples' (tests/samples.h: bloxorz 10, wallpushers 16,
+ * holedox case 1 9, curling boards 1 to 3 1, 4, -1) and the README's
+ * (Microban I level 1 by pushes: 33 moves), each checked against
+ * `gridsolve serve`. */
 static const st_body valid_bodies[] = {
     {"/solve/bloxorz", JSON,
      "{\"grid\":[\"#######\",\"#..X###\",\"#..##O#\",\"#....E#\",\"#....E#\","
      "\"#.....#\",\"#######\"]}",
-     200},
+     200, "solved", 10, NULL},
     {"/solve/wallpushers", JSON,
      "{\"start\":[2,1],\"walls\":[[10,2,10,10,2,6],[3,12,11,14,9,4],"
      "[13,15,3,6,15,13],[14,11,12,9,14,11]]}",
-     200},
+     200, "solved", 16, NULL},
     {"/solve/sokoban", JSON,
      "{\"grid\":[\"####\",\"# .#\",\"#  ###\",\"#*@  #\",\"#  $ #\",\"#  ###\","
      "\"####\"],\"optimize\":\"pushes\"}",
-     200},
+     200, "solved", 33, NULL},
     {"/solve/curling", JSON,
      "{\"board\":[[1,0,0,2,1,0],[1,1,0,0,0,0],[0,0,0,0,0,3],[0,0,0,0,0,0],"
      "[1,0,0,0,0,1],[0,1,1,1,1,1]],\"max_throws\":10}",
-     200},
+     200, "solved", 4, NULL},
     {"/solve/holedox", JSON,
      "{\"rows\":5,\"cols\":6,\"snake\":[[3,0],[3,1],[2,1],[2,0]],"
      "\"blocks\":[[1,2],[2,2],[2,3]],\"target\":[0,0]}",
-     200},
-    {"/solve/curling", TEXT, "2 1\n3 2\n6 1\n1 1 2 1 1 3\n0 0\n", 200},
-    {"/solve/bloxorz", TEXT, "3 6\n######\n#XEEO#\n######\n0 0\n", 200},
-    {"/healthz", NULL, NULL, 200},
+     200, "solved", 9, NULL},
+    {"/solve/curling", TEXT, "2 1\n3 2\n6 1\n1 1 2 1 1 3\n0 0\n", 200, NULL, -1,
+     "1\n-1\n"},
+    {"/solve/bloxorz", TEXT, "3 6\n######\n#XEEO#\n######\n0 0\n", 200, NULL,
+     -1, "2\n"},
+    {"/healthz", NULL, NULL, 200, "ok", -1, NULL},
 };
 
 /* Invalid ones: not JSON, a wrong type, an invalid puzzle, bad judge
  * text, an unknown puzzle, a wrong media type. */
 static const st_body invalid_bodies[] = {
-    {"/solve/bloxorz", JSON, "{\"grid\": [\"#####\", \"#X.O\"", 400},
-    {"/solve/bloxorz", JSON, "{\"grid\": 5}", 400},
+    {"/solve/bloxorz", JSON, "{\"grid\": [\"#####\", \"#X.O\"", 400, NULL, -1,
+     NULL},
+    {"/solve/bloxorz", JSON, "{\"grid\": 5}", 400, NULL, -1, NULL},
     {"/solve/bloxorz", JSON, "{\"grid\": [\"#####\", \"#X.O\", \"#####\"]}",
-     422},
-    {"/solve/curling", TEXT, "2 1\n3 x\n", 422},
-    {"/solve/chess", JSON, "{}", 404},
-    {"/solve/holedox", "application/xml", "<a/>", 415},
+     422, NULL, -1, NULL},
+    {"/solve/curling", TEXT, "2 1\n3 x\n", 422, NULL, -1, NULL},
+    {"/solve/chess", JSON, "{}", 404, NULL, -1, NULL},
+    {"/solve/holedox", "application/xml", "<a/>", 415, NULL, -1, NULL},
 };
+
+/* Share of 503s (busy) among the answers to valid requests that a healthy
+ * server stays under in scenarios c, d (before the SIGTERM) and f: the
+ * load threads cannot fill the default queue (64) and the fast lane, and
+ * short runs on the 2-core development machine answered none in c and f,
+ * under 0.05 % in d. */
+#define ST_BUSY_MAX_PCT 1.0
+
+/* True when the 200 answer r says what b expects. */
+static bool answer_ok(const st_body *b, const st_resp *r)
+{
+    if (b->text)
+        return strcmp(r->body, b->text) == 0;
+    if (!b->status)
+        return true;
+    char want[64];
+    snprintf(want, sizeof want, "\"status\":\"%s\"", b->status);
+    if (!strstr(r->body, want))
+        return false;
+    if (b->steps < 0)
+        return true;
+    const char *st = strstr(r->body, "\"steps\":");
+    char *end;
+    return st && strtol(st + 8, &end, 10) == b->steps &&
+           (*end == ',' || *end == '}');
+}
 
 #define NVALID (sizeof valid_bodies / sizeof *valid_bodies)
 #define NINVALID (sizeof invalid_bodies / sizeof *invalid_bodies)
@@ -273,16 +314,33 @@ static double trivial_ms(const char *src, int port, double timeout_ms,
     return rc ? NAN : ms;
 }
 
+/* The server's worker count from /metrics; 2 (the default on this
+ * machine) when it cannot be read, said on stderr since the scenarios
+ * size their slow solves by it. */
 static int workers_of(int port)
 {
     double w = st_metric(port, "gridsolve_workers ", NULL);
-    return w > 0 ? (int)w : 2;
+    if (w > 0)
+        return (int)w;
+    fprintf(stderr,
+            "stress: gridsolve_workers not read from /metrics on port "
+            "%d, assuming 2 workers\n",
+            port);
+    return 2;
+}
+
+/* Ends a scenario's server log: kept (path printed) when the server did
+ * not stop cleanly or a figure of the scenario missed its target. */
+static void log_done(const st_server *s, int stop_rc, int failures_before)
+{
+    st_server_log_done(s, stop_rc != 0 || failures > failures_before);
 }
 
 /* ---- a: slow solves, then a flood of abandoned ones */
 
 static void scenario_a(void)
 {
+    int f0 = failures;
     st_server s;
     if (start(&s, NULL))
         return fig("a_server_started", 0, "", "1", 0);
@@ -306,14 +364,17 @@ static void scenario_a(void)
             send_post(NULL, s.port, "/solve/sokoban", JSON, long_body, false);
     st_sleep_ms(50);
     double t_drop = st_now_ms();
+    int dropped = 0; /* requests sent whole, then hung up on */
     for (int i = 0; i < cfg.flood + workers; i++)
-        if (held[i] >= 0)
+        if (held[i] >= 0) {
             close(held[i]);
+            dropped++;
+        }
     free(held);
     st_sleep_ms(100 - (st_now_ms() - t_drop));
     double busy = st_metric(s.port, "gridsolve_workers_busy", NULL);
     double queued = st_metric(s.port, "gridsolve_queue_depth", NULL);
-    fig("flood_dropped_requests", cfg.flood + workers, "req", NULL, -1);
+    fig("flood_dropped_requests", dropped, "req", NULL, -1);
     fig("flood_workers_busy_after_100ms", busy, "", "0", busy == 0);
     fig("flood_queue_depth_after_100ms", queued, "", "0", queued == 0);
     ms = trivial_ms(NULL, s.port, 10000, &status);
@@ -326,8 +387,9 @@ static void scenario_a(void)
     fig("flood_solves_abandoned_total", ab < 0 ? NAN : ab, "", want,
         ab >= workers);
     double exit_ms;
-    st_server_stop(&s, 70000, &exit_ms);
+    int rc = st_server_stop(&s, 70000, &exit_ms);
     fig("flood_server_exit_ms", exit_ms, "ms", NULL, -1);
+    log_done(&s, rc, f0);
 }
 
 /* ---- b: slowloris */
@@ -363,6 +425,7 @@ static void slow_poll(slow_conn *c, int n, double t0)
 
 static void scenario_b(unsigned long nofile)
 {
+    int f0 = failures;
     st_server s;
     if (start(&s, NULL))
         return fig("b_server_started", 0, "", "1", 0);
@@ -403,6 +466,9 @@ static void scenario_b(unsigned long nofile)
     int rc = st_request("127.0.0.2", s.port, "GET", "/healthz", NULL, NULL, 0,
                         10000, &r, &hz_ms);
     fig_max("slowloris_other_addr_healthz_ms", rc ? NAN : hz_ms, "ms", 1000);
+    status = rc ? rc : r.status;
+    fig("slowloris_other_addr_healthz_status", status, "", "200",
+        status == 200);
     double ms = trivial_ms("127.0.0.2", s.port, 10000, &status);
     fig_max("slowloris_other_addr_solve_ms", ms, "ms", 1000);
     fig("slowloris_other_addr_solve_status", status, "", "200", status == 200);
@@ -452,7 +518,7 @@ static void scenario_b(unsigned long nofile)
         -1);
     fig("slowloris_closed_header_timeout", hdr < 0 ? NAN : hdr, "conn", NULL,
         -1);
-    st_server_stop(&s, 20000, NULL);
+    log_done(&s, st_server_stop(&s, 20000, NULL), f0);
 }
 
 /* ---- c, d, f: load generators */
@@ -469,11 +535,17 @@ typedef struct load {
      * server may never have accepted (kept apart from the others). */
     atomic_long late_reset, late_eof;
     _Atomic double sigterm_ms; /* st_now_ms() of the SIGTERM; 0 before */
-    atomic_long io_eof;        /* closed mid-response or on a fresh conn */
+    atomic_long io_eof;        /* closed before a whole answer, not stale */
     atomic_long io_timeout;    /* no answer in 30 s */
     atomic_long io_connect;    /* connect failed */
-    atomic_long stale;         /* reused keep-alive conn closed cleanly */
+    /* A reused keep-alive connection closed before the first byte of the
+     * answer (the server dropped it as idle; a client retries). */
+    atomic_long stale;
     atomic_long limit_answers; /* 200 "status":"limit" */
+    atomic_long wrong;         /* other 200s that differ from the body's */
+    /* Answers to valid requests and the 503s among them; in d only those
+     * sent before the SIGTERM (the drain answers 503 by design). */
+    atomic_long valid_answers, busy_503;
     atomic_long sent;
     pthread_mutex_t lock;
     float *lat; /* latencies (ms) of complete answers */
@@ -520,6 +592,7 @@ static bool load_one(load *l, int *fd, unsigned *seed)
                               b->path, b->ctype, blen, true);
     double t0 = st_now_ms(), dl = t0 + 30000;
     st_resp r;
+    r.received = 0; /* when the send fails */
     int rc = st_send_all(*fd, head, hl, dl);
     if (!rc && blen)
         rc = st_send_all(*fd, b->body, blen, dl);
@@ -527,13 +600,22 @@ static bool load_one(load *l, int *fd, unsigned *seed)
         atomic_fetch_add(&l->sent, 1);
         rc = st_read_resp(*fd, &r, dl);
     }
+    double term = atomic_load(&l->sigterm_ms);
+    bool late = term > 0 && t0 >= term;
     if (rc == ST_OK) {
         add_latency(l, st_now_ms() - t0);
         atomic_fetch_add(&l->status[r.status % 600], 1);
         if (r.status != b->want && !(r.status == 503 && b->want == 200))
             atomic_fetch_add(&l->unexpected, 1);
+        if (b->want == 200 && !late) {
+            atomic_fetch_add(&l->valid_answers, 1);
+            if (r.status == 503)
+                atomic_fetch_add(&l->busy_503, 1);
+        }
         if (r.status == 200 && strstr(r.body, "\"status\":\"limit\""))
             atomic_fetch_add(&l->limit_answers, 1);
+        else if (r.status == 200 && b->want == 200 && !answer_ok(b, &r))
+            atomic_fetch_add(&l->wrong, 1);
         if (r.close) {
             close(*fd);
             *fd = -1;
@@ -542,12 +624,14 @@ static bool load_one(load *l, int *fd, unsigned *seed)
     }
     close(*fd);
     *fd = -1;
-    double term = atomic_load(&l->sigterm_ms);
-    if (term > 0 && t0 >= term && (rc == ST_ERESET || rc == ST_EEOF)) {
+    /* Only a close before any byte of the answer can be the server not
+     * having taken the request; after one, the answer was cut. */
+    bool none = r.received == 0;
+    if (late && none && (rc == ST_ERESET || rc == ST_EEOF)) {
         atomic_fetch_add(rc == ST_ERESET ? &l->late_reset : &l->late_eof, 1);
         return true;
     }
-    if (rc == ST_EEOF && reused)
+    if (rc == ST_EEOF && reused && none)
         atomic_fetch_add(&l->stale, 1); /* an idle close: retry is safe */
     else if (rc == ST_ERESET)
         atomic_fetch_add(&l->io_reset, 1);
@@ -644,6 +728,30 @@ static void status_figures(const char *prefix, load *l)
     }
 }
 
+/* What the answers to valid requests said: the share of 503s (target
+ * ST_BUSY_MAX_PCT), 200s that differ from the expected answer (target 0),
+ * and `limit` answers (target 0 when limit_target: the valid bodies are
+ * solved in well under a millisecond). */
+static void answer_figures(const char *prefix, const char *busy_name, load *l,
+                           bool limit_target)
+{
+    char name[64], want[32];
+    long n = atomic_load(&l->valid_answers), busy = atomic_load(&l->busy_503);
+    double pct = n ? 100.0 * (double)busy / (double)n : NAN;
+    snprintf(name, sizeof name, "%s_%s", prefix, busy_name);
+    snprintf(want, sizeof want, "<= %g", ST_BUSY_MAX_PCT);
+    fig(name, pct, "%", want, !isnan(pct) && pct <= ST_BUSY_MAX_PCT);
+    long wrong = atomic_load(&l->wrong);
+    snprintf(name, sizeof name, "%s_wrong_answers", prefix);
+    fig(name, (double)wrong, "resp", "0", wrong == 0);
+    long lim = atomic_load(&l->limit_answers);
+    snprintf(name, sizeof name, "%s_limit_answers", prefix);
+    if (limit_target)
+        fig(name, (double)lim, "resp", "0", lim == 0);
+    else
+        fig(name, (double)lim, "resp", NULL, -1);
+}
+
 static load *load_new(int invalid_pct)
 {
     load *l = calloc(1, sizeof *l);
@@ -665,6 +773,7 @@ static void load_free(load *l)
 
 static void scenario_c(void)
 {
+    int f0 = failures;
     st_server s;
     load *l = load_new(10);
     if (!l || start(&s, NULL)) {
@@ -682,11 +791,12 @@ static void scenario_c(void)
     status_figures("mixed", l);
     fig("mixed_unexpected_status", (double)atomic_load(&l->unexpected), "resp",
         "0", atomic_load(&l->unexpected) == 0);
+    answer_figures("mixed", "503_pct", l, true);
     long io = atomic_load(&l->io_reset) + atomic_load(&l->io_eof) +
               atomic_load(&l->io_timeout) + atomic_load(&l->io_connect);
     fig("mixed_io_errors", (double)io, "", "0", io == 0);
     load_free(l);
-    st_server_stop(&s, 20000, NULL);
+    log_done(&s, st_server_stop(&s, 20000, NULL), f0);
 }
 
 /* ---- d: SIGTERM under load */
@@ -754,12 +864,14 @@ static void sigterm_mid(load *l, void *arg)
     atomic_store(&l->stop_on_refused, true);
     atomic_store(&l->sigterm_ms, st_now_ms());
     kill(x->s->pid, SIGTERM);
-    /* Load continues until the server stops taking connections. */
-    x->exit_status = st_server_stop(x->s, 60000, &x->exit_ms);
+    /* Load continues until the server stops taking connections. Waiting
+     * without a second SIGTERM, which would end the grace at once. */
+    x->exit_status = st_server_wait(x->s, 60000, &x->exit_ms);
 }
 
 static void scenario_d(void)
 {
+    int f0 = failures;
     st_server s;
     static const char *const args[] = {"--grace-ms", "3000", NULL};
     load *l = load_new(0);
@@ -810,6 +922,7 @@ static void scenario_d(void)
     fig("sigterm_complete_responses", (double)total_answers(l), "resp", NULL,
         -1);
     status_figures("sigterm", l);
+    answer_figures("sigterm", "503_pct_before", l, false);
     long inc = atomic_load(&l->io_eof) + atomic_load(&l->io_timeout);
     fig("sigterm_incomplete_responses", (double)inc, "", "0", inc == 0);
     fig("sigterm_resets", (double)atomic_load(&l->io_reset), "", "0",
@@ -836,6 +949,7 @@ static void scenario_d(void)
     fig("sigterm_exit_status", x.exit_status, "", "0", x.exit_status == 0);
     fig("sigterm_exit_ms", x.exit_ms, "ms", NULL, -1);
     load_free(l);
+    log_done(&s, x.exit_status, f0);
 }
 
 /* ---- e: heavy solves and unfinished uploads, RSS watched */
@@ -894,13 +1008,17 @@ static int start_uploads(int port, int *fds, int n)
 
 static void scenario_e(void)
 {
+    int f0 = failures;
     bool has_budget = st_server_has_flag(cfg.bin, "--max-memory");
+    bool budget = has_budget && cfg.max_memory_bytes > 0;
     const char *with_budget[] = {"--max-memory", cfg.max_memory, NULL};
     /* Without a process-wide budget, hold each solve's store to 512 MB so
      * the test cannot take the machine down. */
     const char *without[] = {"--max-solve-memory", "512M", NULL};
+    const char *no_budget[] = {"--max-memory", "0", "--max-solve-memory",
+                               "512M", NULL};
     st_server s;
-    if (start(&s, has_budget ? with_budget : without))
+    if (start(&s, budget ? with_budget : has_budget ? no_budget : without))
         return fig("e_server_started", 0, "", "1", 0);
     uint64_t rss0 = st_proc_kb(s.pid, "VmRSS");
     int n = cfg.heavy;
@@ -928,7 +1046,7 @@ static void scenario_e(void)
         uint64_t rss = st_proc_kb(s.pid, "VmRSS");
         if (rss > peak_rss)
             peak_rss = rss;
-        if (waitpid(s.pid, NULL, WNOHANG) == s.pid) {
+        if (st_server_exited(&s)) {
             died = true;
             break;
         }
@@ -953,13 +1071,12 @@ static void scenario_e(void)
     fig("heavy_rss_start_mb", (double)rss0 / 1024, "MB", NULL, -1);
     fig("heavy_peak_rss_mb", (double)(hwm ? hwm : peak_rss) / 1024, "MB", NULL,
         -1);
-    if (has_budget) {
-        uint64_t budget = strtoull(cfg.max_memory, NULL, 10);
-        char u = cfg.max_memory[strlen(cfg.max_memory) - 1];
-        budget <<= u == 'G' ? 30 : u == 'M' ? 20 : u == 'K' ? 10 : 0;
+    if (budget) {
         fig_max("heavy_peak_rss_vs_max_memory_mb",
                 (double)(hwm ? hwm : peak_rss) / 1024, "MB",
-                (double)(budget >> 20));
+                (double)(cfg.max_memory_bytes >> 20));
+    } else if (has_budget) {
+        printf("# --max-memory 0: no budget, so no RSS target\n");
     } else {
         fig("heavy_max_memory_flag", 0, "", "present", 0);
     }
@@ -976,7 +1093,10 @@ static void scenario_e(void)
         int status;
         double ms = trivial_ms(NULL, s.port, 20000, &status);
         fig("heavy_after_trivial_latency_ms", ms, "ms", NULL, -1);
-        st_server_stop(&s, 60000, NULL);
+        log_done(&s, st_server_stop(&s, 60000, NULL), f0);
+    } else {
+        printf("# the server exited with status %d\n", s.exit_status);
+        log_done(&s, 1, f0);
     }
     free(h);
     free(t);
@@ -1003,6 +1123,7 @@ static void soak_mid(load *l, void *arg)
 
 static void scenario_f(void)
 {
+    int f0 = failures;
     st_server s;
     load *l = load_new(10);
     if (!l || start(&s, NULL)) {
@@ -1020,12 +1141,13 @@ static void scenario_f(void)
     fig("soak_requests_per_s", round((double)n / cfg.soak_s), "req/s", NULL,
         -1);
     fig("soak_errors", (double)errors, "", "0", errors == 0);
+    answer_figures("soak", "503_pct", l, true);
     fig("soak_rss_start_mb", (double)x.rss_start / 1024, "MB", NULL, -1);
     fig("soak_rss_end_mb", (double)x.rss_end / 1024, "MB", NULL, -1);
     fig("soak_rss_growth_mb", ((double)x.rss_end - (double)x.rss_start) / 1024,
         "MB", NULL, -1);
     load_free(l);
-    st_server_stop(&s, 20000, NULL);
+    log_done(&s, st_server_stop(&s, 20000, NULL), f0);
 }
 
 /* ---- main */
@@ -1039,6 +1161,37 @@ static void on_alarm(int sig)
     }
     st_server_kill_all();
     _exit(3);
+}
+
+/* Parses a byte count the way `gridsolve serve` does (config.c): digits,
+ * then optionally K, M or G (binary, any case) followed by an optional i
+ * and an optional B ("512M", "512MiB", "1g", "1GB", "0"). 0 or -1. */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+    char *end;
+    uint64_t mult = 1;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    if (*end) {
+        const char *units = "KMG",
+                   *u = strchr(units, toupper((unsigned char)*end));
+        if (!u || !*u)
+            return -1;
+        mult = 1ull << (10 * (u - units + 1));
+        end++;
+        if (*end == 'i' || *end == 'I')
+            end++;
+        if (*end == 'b' || *end == 'B')
+            end++;
+    }
+    if (*end || v > UINT64_MAX / mult)
+        return -1;
+    *out = (uint64_t)v * mult;
+    return 0;
 }
 
 static int parse_args(int argc, char **argv)
@@ -1083,9 +1236,17 @@ static int parse_args(int argc, char **argv)
             cfg.heavy_walls = atoi(v);
         else if (strcmp(a, "--threads") == 0)
             cfg.threads = atoi(v);
-        else if (strcmp(a, "--max-memory") == 0)
+        else if (strcmp(a, "--max-memory") == 0) {
             cfg.max_memory = v;
-        else {
+            if (parse_bytes(v, &cfg.max_memory_bytes)) {
+                fprintf(stderr,
+                        "stress: --max-memory %s: want bytes with an "
+                        "optional K, M or G (KiB/KB, ...) suffix, as the "
+                        "server takes it; 0: no budget\n",
+                        v);
+                return -1;
+            }
+        } else {
             fprintf(stderr, "stress: unknown option %s\n", a);
             return -1;
         }
