@@ -181,3 +181,58 @@ void gs_check_limit(const gs_puzzle *p, const char *json, const gs_limits *lim,
     gs_result_free(&res);
     p->free(inst);
 }
+
+void gs_check_limits_in_search(const gs_puzzle *p, const char *json, int index,
+                               const char *want)
+{
+    /* The search does start: the state cap stops it past the first
+     * expansions, not before. */
+    gs_limits lim = {.max_states = 20000};
+    gs_result res = gs_check_solve_json(p, json, &lim);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
+    ck_assert_uint_gt(res.expanded, 1000);
+    gs_result_free(&res);
+
+    lim = (gs_limits){.deadline_ns = gs_now_ns() - 1};
+    gs_check_limit(p, json, &lim, GS_LIMIT_TIME, index, want);
+    lim.deadline_ns = gs_deadline_after_ms(20);
+    gs_check_limit(p, json, &lim, GS_LIMIT_TIME, index, want);
+
+    lim = (gs_limits){.max_bytes = 1024};
+    gs_check_limit(p, json, &lim, GS_LIMIT_MEMORY, index, want);
+    lim.max_bytes = 64 << 10;
+    gs_check_limit(p, json, &lim, GS_LIMIT_MEMORY, index, want);
+    res = gs_check_solve_json(p, json, &lim);
+    ck_assert_uint_gt(res.expanded, 0); /* outgrown while searching */
+    gs_result_free(&res);
+}
+
+void gs_check_judge_line(const gs_puzzle *p, const char *input,
+                         const char *want)
+{
+    char *out = gs_check_judge(p, input, NULL);
+    ck_assert_msg(strcmp(out, want) == 0,
+                  "judge text\n%sprinted %s, expected %s", input, out, want);
+    free(out);
+}
+
+uint64_t gs_check_status(const gs_puzzle *p, void *inst, const gs_limits *lim,
+                         enum gs_status status, enum gs_limit_kind kind,
+                         const char *limit_line)
+{
+    gs_result res;
+    gs_error err = {0};
+    gs_result_clear(&res);
+    ck_assert_int_eq(p->solve(inst, lim, &res, &err), GS_OK);
+    ck_assert_int_eq(res.status, status);
+    if (status == GS_LIMIT) {
+        ck_assert_int_eq(res.limit, kind);
+        ck_assert_ptr_null(res.moves);
+        if (limit_line)
+            gs_check_format(p, inst, &res, 1, limit_line);
+    }
+    uint64_t expanded = res.expanded;
+    gs_result_free(&res);
+    return expanded;
+}

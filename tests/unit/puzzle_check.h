@@ -56,6 +56,22 @@ gs_result gs_check_solve_json(const gs_puzzle *p, const char *json,
 void gs_check_limit(const gs_puzzle *p, const char *json, const gs_limits *lim,
                     enum gs_limit_kind kind, int index, const char *want);
 
+/* For json, an instance whose search runs far past 20 ms and 20,000
+ * states: a state cap, a deadline already past, one that passes while
+ * searching, a memory budget below the store's first block and one the
+ * store outgrows each give a `limit` of their kind, printed as want for
+ * case `index` (want NULL: not printed). */
+void gs_check_limits_in_search(const gs_puzzle *p, const char *json, int index,
+                               const char *want);
+/* Solves the parsed inst within lim (NULL: none) and expects status; a
+ * limit must be of kind `kind` with no moves, and print as limit_line
+ * for case 1 (NULL: not printed). Returns the states expanded. */
+uint64_t gs_check_status(const gs_puzzle *p, void *inst, const gs_limits *lim,
+                         enum gs_status status, enum gs_limit_kind kind,
+                         const char *limit_line);
+/* Runs the judge text input (gs_check_judge) and expects exactly want. */
+void gs_check_judge_line(const gs_puzzle *p, const char *input,
+                         const char *want);
 /* Expects format_text(inst, res, index) to print exactly want. */
 void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
                      int index, const char *want);

@@ -876,38 +876,9 @@ static const char coiled_board[] =
     "[7,2],[7,1],[8,1],[9,1],[10,1],[10,0],[9,0]], \"blocks\": [[0,2],"
     "[0,5],[3,9],[5,8],[6,0],[6,8],[9,4],[10,5]]}";
 
-START_TEST(limit_deadline)
+START_TEST(limits_in_search)
 {
-    /* The search does start: a state cap stops it past the first
-     * expansions, not before. */
-    gs_limits lim = {.max_states = 20000};
-    gs_result res = gs_check_solve_json(P, coiled_board, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
-    ck_assert_uint_gt(res.expanded, 1000);
-    gs_result_free(&res);
-
-    lim = (gs_limits){.deadline_ns = gs_now_ns() - 1};
-    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_TIME, 2, "Case 2: limit\n");
-    /* One that passes while searching. */
-    lim.deadline_ns = gs_deadline_after_ms(20);
-    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_TIME, 2, "Case 2: limit\n");
-}
-END_TEST
-
-START_TEST(limit_memory)
-{
-    /* Below the store's first block: refused before the first state. */
-    gs_limits lim = {.max_bytes = 1024};
-    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_MEMORY, 3,
-                   "Case 3: limit\n");
-    /* One the store outgrows while searching. */
-    lim.max_bytes = 64 << 10;
-    gs_check_limit(P, coiled_board, &lim, GS_LIMIT_MEMORY, 3,
-                   "Case 3: limit\n");
-    gs_result res = gs_check_solve_json(P, coiled_board, &lim);
-    ck_assert_uint_gt(res.expanded, 0);
-    gs_result_free(&res);
+    gs_check_limits_in_search(P, coiled_board, 2, "Case 2: limit\n");
 }
 END_TEST
 
@@ -944,8 +915,7 @@ Suite *gs_test_holedox_suite(void)
     tc = tcase_create("limits");
     tcase_add_test(tc, limit_states);
     tcase_add_test(tc, limit_cancel);
-    tcase_add_test(tc, limit_deadline);
-    tcase_add_test(tc, limit_memory);
+    tcase_add_test(tc, limits_in_search);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -876,36 +876,9 @@ static const char walled_exit_json[] =
     "[1,4,1,0,0,0,4,5],[1,0,0,4,1,0,0,4],[5,1,0,0,0,4,1,4],"
     "[1,0,4,1,0,0,0,4],[1,0,0,0,4,1,0,4],[9,12,9,8,8,8,12,13]]}";
 
-START_TEST(limit_deadline)
+START_TEST(limits_in_search)
 {
-    /* The search does start: a state cap stops it past the first
-     * expansions, not before. */
-    gs_limits lim = {.max_states = 20000};
-    gs_result res = gs_check_solve_json(P, walled_exit_json, &lim);
-    ck_assert_int_eq(res.status, GS_LIMIT);
-    ck_assert_int_eq(res.limit, GS_LIMIT_STATES);
-    ck_assert_uint_gt(res.expanded, 1000);
-    gs_result_free(&res);
-
-    lim = (gs_limits){.deadline_ns = gs_now_ns() - 1};
-    gs_check_limit(P, walled_exit_json, &lim, GS_LIMIT_TIME, 1, "limit\n");
-    /* One that passes while searching (the maze takes far longer). */
-    lim.deadline_ns = gs_deadline_after_ms(20);
-    gs_check_limit(P, walled_exit_json, &lim, GS_LIMIT_TIME, 1, "limit\n");
-}
-END_TEST
-
-START_TEST(limit_memory)
-{
-    /* Below the store's first block: refused before the first state. */
-    gs_limits lim = {.max_bytes = 1024};
-    gs_check_limit(P, walled_exit_json, &lim, GS_LIMIT_MEMORY, 1, "limit\n");
-    /* One the store outgrows while searching. */
-    lim.max_bytes = 64 << 10;
-    gs_check_limit(P, walled_exit_json, &lim, GS_LIMIT_MEMORY, 1, "limit\n");
-    gs_result res = gs_check_solve_json(P, walled_exit_json, &lim);
-    ck_assert_uint_gt(res.expanded, 0);
-    gs_result_free(&res);
+    gs_check_limits_in_search(P, walled_exit_json, 1, "limit\n");
 }
 END_TEST
 
@@ -939,8 +912,7 @@ Suite *gs_test_wallpushers_suite(void)
     tc = tcase_create("limits");
     tcase_add_test(tc, limit_states);
     tcase_add_test(tc, limit_cancel);
-    tcase_add_test(tc, limit_deadline);
-    tcase_add_test(tc, limit_memory);
+    tcase_add_test(tc, limits_in_search);
     suite_add_tcase(s, tc);
     return s;
 }
