@@ -137,6 +137,24 @@ START_TEST(test_pi_corral_not)
     ck_assert_int_eq(prune_start(&L, &before), before);
     ck_assert(has_corral(&L));
     sok_level_free(&L);
+    /* Nor with an empty goal in it when there are goals to spare: no box
+     * has to go there (Microban-like levels may have more goals than
+     * boxes; pruning here made `any` answer impossible on solvable ones). */
+    static const char *const spare[] = {"#########", "#   .   #", "#       #",
+                                        "##***####", "#  @ $ .#", "#       #",
+                                        "#########"};
+    sok_level_load(&L, spare, 7, SOK_ANY);
+    ck_assert_int_gt(L.x.ngoals, L.x.nboxes);
+    ck_assert_int_eq(prune_start(&L, &before), before);
+    ck_assert(has_corral(&L));
+    sok_level_free(&L);
+    static const char *const tiny[] = {"######", "#@*  #", "#$##.#", "#.####",
+                                       "######"};
+    gs_result res;
+    sok_level_solve(tiny, 5, SOK_ANY, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_str_eq(res.moves, "D");
+    gs_result_free(&res);
     /* P fails: the middle box cannot be pushed up while a box stands
      * below it, so the room is not a PI-corral. */
     static const char *const blocked[] = {"#########", "#  ..   #", "#    .  #",

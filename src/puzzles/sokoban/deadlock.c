@@ -70,20 +70,29 @@ int gs_sokoban_box_frozen(sok_ctx *x, int b)
 
 /* ------------------------------------------------------------ corrals */
 
+/* Whether an empty goal in a corral needs work: only when every goal
+ * must be filled. With goals to spare a corral of boxes on goals may be
+ * left alone for good, so its pushes need not come first. */
+static bool empty_goal_needs_work(const sok_ctx *x)
+{
+    return x->ngoals == x->nboxes;
+}
+
 /* Labels the corral holding the unreachable empty cell `start` with `id`
  * (x->seen == gen marks the player's region, x->occ the boxes) and marks
  * the slots of the boxes next to it in x->inb. Returns whether the corral
- * needs work: an empty goal inside, or a box next to it off goal. */
+ * needs work: an empty goal inside (empty_goal_needs_work), or a box next
+ * to it off goal. */
 static bool corral_fill(sok_ctx *x, int start, int id)
 {
     int head = 0, tail = 0;
-    bool work = false;
+    bool work = false, goals = empty_goal_needs_work(x);
     x->corral[start] = id;
     x->queue[tail++] = start;
     memset(x->inb, 0, (size_t)x->nboxes);
     while (head < tail) {
         int c = x->queue[head++];
-        work |= x->goal[c] != 0;
+        work |= goals && x->goal[c];
         for (int d = 0; d < 4; d++) {
             int t = x->nb[c * 4 + d];
             if (t < 0 || x->corral[t] >= 0)
@@ -189,11 +198,11 @@ int gs_sokoban_pi_corral_prune(sok_ctx *x, int k)
  * needs work. */
 static bool corral_scan(sok_ctx *x, const sok_zone *z, int a)
 {
-    bool work = false;
+    bool work = false, goals = empty_goal_needs_work(x);
     memset(x->inb, 0, (size_t)x->nboxes);
     for (int32_t t = z->cstart[a]; t <= z->cend[a]; t++) {
         int c = z->order[t];
-        work |= x->goal[c] != 0;
+        work |= goals && x->goal[c];
         for (int d = 0; d < 4; d++) {
             int b = x->nb[c * 4 + d];
             if (b < 0 || !x->occ[b] || x->inb[x->corral[b]])
