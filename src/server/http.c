@@ -1636,6 +1636,54 @@ static bool has_body(const heads *hd)
     return *cl != '\0' && *cl != ' ';
 }
 
+/* libmicrohttpd before 1.0 writes its header block twice when it refuses
+ * a request's Content-Length itself (its state machine builds the error
+ * answer's head, then builds it again as for a normal answer). The gate
+ * screens a connection's first head; for a later request on a kept-alive
+ * connection the only hook left is MHD's log line, written on the
+ * connection's own thread just before the faulty answer. So each thread
+ * notes the connections whose request line it saw and whose head is not
+ * done yet (several: another's line may come between one's line and its
+ * headers), and the log handler answers the one whose head is complete
+ * and refusable itself (answer_bad_length). Past LINE_SLOTS such heads at
+ * once, the oldest is forgotten: its refusal is then MHD's doubled one. */
+#define LINE_SLOTS 32
+typedef struct line_seen {
+    struct MHD_Connection *conn;
+    const char *uri; /* MHD's request buffer: lives as long as the request */
+} line_seen;
+static _Thread_local line_seen tls_lines[LINE_SLOTS];
+static _Thread_local int tls_nlines;
+/* MHD's lines that follow an answer_bad_length are noise: skipped. */
+static _Thread_local bool tls_answered;
+
+/* Forgets entry i, keeping the others in order (oldest first). */
+static void line_drop(int i)
+{
+    memmove(tls_lines + i, tls_lines + i + 1,
+            sizeof *tls_lines * (size_t)(tls_nlines - i - 1));
+    tls_nlines--;
+}
+
+/* Forgets conn's request line on this thread, if noted. */
+static void line_forget(struct MHD_Connection *conn)
+{
+    for (int i = 0; i < tls_nlines; i++)
+        if (tls_lines[i].conn == conn) {
+            line_drop(i);
+            return;
+        }
+}
+
+/* Notes conn's request line (uri) on this thread. */
+static void line_note(struct MHD_Connection *conn, const char *uri)
+{
+    line_forget(conn);
+    if (tls_nlines == LINE_SLOTS)
+        line_drop(0); /* the oldest goes */
+    tls_lines[tls_nlines++] = (line_seen){conn, uri};
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload_data,
@@ -1645,6 +1693,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     req *r = *con_cls;
 
     if (!r) {
+        line_forget(conn); /* its head is done: MHD refused nothing */
         r = req_new(h, conn, url, method);
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
@@ -1830,6 +1879,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     gs_http *h = cls;
     req *r = *con_cls;
 
+    line_forget(conn);
     if (!r) {
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -1861,20 +1911,6 @@ static bool log_once_a_second(_Atomic int64_t *last)
            atomic_compare_exchange_strong(last, &was, now);
 }
 
-/* libmicrohttpd before 1.0 writes its header block twice when it refuses
- * a request's Content-Length itself (its state machine builds the error
- * answer's head, then builds it again as for a normal answer). The gate
- * screens a connection's first head; for a later request on a kept-alive
- * connection the only hook left is MHD's log line, written on the
- * connection's own thread just before the faulty answer. So each thread
- * notes the connection whose request line it saw last, and the log
- * handler answers that one itself, after checking it really is the one
- * (answer_bad_length). */
-static _Thread_local struct MHD_Connection *tls_line_conn;
-static _Thread_local const char *tls_line_uri;
-/* MHD's lines that follow an answer_bad_length are noise: skipped. */
-static _Thread_local bool tls_answered;
-
 /* A connection opens or closes: its watcher record follows. */
 static void on_connection(void *cls, struct MHD_Connection *conn,
                           void **socket_context,
@@ -1883,8 +1919,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     gs_http *h = cls;
 
     if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
-        if (tls_line_conn == conn)
-            tls_line_conn = NULL; /* never looked at once freed */
+        line_forget(conn); /* never looked at once freed */
         if (*socket_context)
             reuse_free(*gs_conn_user(*socket_context));
         gs_conns_close(h->conns, *socket_context);
@@ -1903,9 +1938,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
-    tls_line_conn = conn;
-    tls_line_uri = uri; /* MHD's request buffer: lives as long as conn's
-                           request; used only while that one is parsed */
+    line_note(conn, uri);
     tls_answered = false;
     gs_conn_request_line(h->conns, ci ? ci->socket_context : NULL);
     return NULL; /* the request context is made by on_request */
@@ -1935,21 +1968,37 @@ static void on_killed(void *ud, enum gs_conn_kill why)
 static void gate_refuse(void *ud, int fd, const char *method, const char *path,
                         const char *id, const char *origin, const char *detail);
 
+/* The noted connection whose head is complete, unanswered and carries a
+ * Content-Length the gate refuses: the one MHD is refusing. Forgets it;
+ * sets *path to its request line's path. NULL when none. */
+static struct MHD_Connection *line_refused(const char **path)
+{
+    for (int i = 0; i < tls_nlines; i++) {
+        struct MHD_Connection *c = tls_lines[i].conn;
+        if (!MHD_get_connection_info(c,
+                                     MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) ||
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS))
+            continue;
+        const char *v = MHD_lookup_connection_value(
+            c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (!v || gs_gate_length_ok(v, strlen(v)))
+            continue;
+        *path = tls_lines[i].uri;
+        line_drop(i);
+        return c;
+    }
+    return NULL;
+}
+
 static bool answer_bad_length(gs_http *h)
 {
-    struct MHD_Connection *c = tls_line_conn;
-    const char *path = tls_line_uri;
-
-    tls_line_conn = NULL;
-    if (!h->mhd_doubles_400 || !c ||
-        !MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) ||
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS))
+    const char *path = NULL;
+    struct MHD_Connection *c = h->mhd_doubles_400 ? line_refused(&path) : NULL;
+    if (!c)
         return false;
-    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                MHD_HTTP_HEADER_CONTENT_LENGTH);
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (!v || gs_gate_length_ok(v, strlen(v)) || !ci)
+    if (!ci)
         return false;
     char sink[4096];
     gate_refuse(h, ci->connect_fd, "-", path ? path : "/",

@@ -36,12 +36,15 @@ static void good_first(int fd)
 
 /* Sends head + payload on a fresh connection, after one good request on
  * it when kept_alive; asserts one 400 problem answer followed by the
- * server closing the connection. */
+ * server closing the connection. With `others`, that many kept-alive
+ * connections each send a request line between this request's line and
+ * its headers (some share its I/O thread). */
 static void expect_one_400(const gs_srv *s, const char *name, const char *head,
-                           const char *payload, bool kept_alive)
+                           const char *payload, bool kept_alive, int others)
 {
-    int fd = raw_connect(s, NULL);
+    int fd = raw_connect(s, NULL), ofd[8];
     ck_assert_msg(fd >= 0, "cannot connect");
+    ck_assert_int_le(others, 8);
     if (kept_alive)
         good_first(fd);
     char *req = malloc(strlen(head) + strlen(payload) + 256);
@@ -51,10 +54,22 @@ static void expect_one_400(const gs_srv *s, const char *name, const char *head,
             "X-Request-Id: framing-%d\r\nOrigin: http://a.example\r\n"
             "Content-Type: application/json\r\n%s\r\n%s",
             (int)kept_alive, head, payload);
-    ck_assert(raw_send_str(fd, req));
+    size_t line = (size_t)(strstr(req, "\r\n") + 2 - req);
+    ck_assert(raw_send(fd, req, line));
+    for (int i = 0; i < others; i++) {
+        ofd[i] = raw_connect(s, NULL);
+        ck_assert(ofd[i] >= 0);
+        good_first(ofd[i]);
+        ck_assert(raw_send_str(ofd[i], "GET /healthz HTTP/1.1\r\n"));
+    }
+    if (others)
+        gs_sleep_ms(50); /* the lines read before this request's headers */
+    ck_assert(raw_send_str(fd, req + line));
     enum raw_end end;
     char *got = raw_read(fd, 3000, NULL, &end);
     close(fd);
+    for (int i = 0; i < others; i++)
+        close(ofd[i]);
     ck_assert_ptr_nonnull(got);
     ck_assert_msg(
         raw_count(got, "HTTP/1.") == 1, "%s%s: %d status lines in:\n%s", name,
@@ -116,7 +131,12 @@ START_TEST(smuggling_framing_refused)
     for (int later = 0; later < 2; later++)
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
             expect_one_400(&s, cases[i].name, cases[i].head, cases[i].payload,
-                           later);
+                           later, 0);
+    /* A later request whose line and headers other connections' request
+     * lines come between: the server still finds the one refused. */
+    for (int k = 0; k < 3; k++)
+        expect_one_400(&s, "Content-Length 'abc', interleaved",
+                       "Content-Length: abc\r\n", body, true, 4);
 
     /* Well-framed requests are still served, chunked included. */
     gs_req q = {.method = "POST",
