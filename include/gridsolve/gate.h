@@ -30,12 +30,13 @@ typedef struct gs_gate_hooks {
     /* Takes the connection (fd and address); false when refused (the
      * callee closed fd). */
     bool (*pass)(void *ud, int fd, const struct sockaddr *addr, socklen_t len);
-    /* Writes the 400 for a malformed head (`method` and `path` from its
-     * request line, printable; `id` and `origin` its X-Request-Id and
-     * Origin, NULL when absent; `detail` says what is wrong) on the
-     * non-blocking fd. The gate closes fd afterwards. */
-    void (*refuse)(void *ud, int fd, const char *method, const char *path,
-                   const char *id, const char *origin, const char *detail);
+    /* Writes the refusal (`status` 400 or 431) of a head (`method` and
+     * `path` from its request line, printable; `id` and `origin` its
+     * X-Request-Id and Origin, NULL when absent; `detail` says what is
+     * wrong) on the non-blocking fd. The gate closes fd afterwards. */
+    void (*refuse)(void *ud, int fd, int status, const char *method,
+                   const char *path, const char *id, const char *origin,
+                   const char *detail);
     /* A connection was closed for not completing its head in time. */
     void (*timed_out)(void *ud);
     /* The open connections reached the limit: accepting pauses. */
@@ -51,6 +52,7 @@ typedef struct gs_gate_hooks {
 
 typedef struct gs_gate_cfg {
     int64_t head_timeout_ns; /* 0: wait forever */
+    size_t head_room;        /* gs_gate_check_head's; 0: no check */
     size_t max_connections;  /* MHD's plus the gate's */
     size_t max_per_ip;       /* the same per client IP; 0: no limit */
 } gs_gate_cfg;
@@ -69,10 +71,19 @@ size_t gs_gate_pending(gs_gate *g);
 /* Stops the thread, closes what it still holds. NULL is fine. */
 void gs_gate_free(gs_gate *g);
 
+/* What MHD holds of a head in a connection's memory: its text and about
+ * this much more a header line. */
+#define GS_GATE_HEADER_COST 64
+
 /* Checks a complete request head (text up to and excluding the blank
- * line) for Content-Length values MHD would refuse itself. Returns NULL
- * when acceptable, else a problem detail. Pure, for unit tests. */
-const char *gs_gate_check_head(const char *head, size_t len);
+ * line, len bytes): a Content-Length MHD would refuse itself (400), or a
+ * head that takes more than `room` bytes of MHD's connection memory
+ * (GS_GATE_HEADER_COST; 0: no limit) and would leave too little for the
+ * answer's headers (431: MHD then closes the connection without any).
+ * Returns NULL when acceptable, else a problem detail with *status set.
+ * Pure, for unit tests. */
+const char *gs_gate_check_head(const char *head, size_t len, size_t room,
+                               int *status);
 
 /* Copies the value of the first header `name` (any case) of a request
  * head into out (blanks trimmed, NUL-ended). False when absent, or when
@@ -83,6 +94,11 @@ bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
 /* True when v (n bytes, blanks trimmed) is a Content-Length MHD takes:
  * 1 to 19 digits, nothing else (20 digits may pass 2^64). */
 bool gs_gate_length_ok(const char *v, size_t n);
+
+/* The problem detail of a head too large. */
+#define GS_GATE_HEAD_TOO_LARGE                                                 \
+    "request head too large: its text and header lines take more than the "    \
+    "connection holds (each header line counts 64 bytes more)"
 
 /* The problem detail of a refused Content-Length. */
 #define GS_GATE_BAD_LENGTH                                                     \

@@ -123,13 +123,22 @@ bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
     return true;
 }
 
-const char *gs_gate_check_head(const char *head, size_t len)
+const char *gs_gate_check_head(const char *head, size_t len, size_t room,
+                               int *status)
 {
     const char *at = first_header(head, len), *v;
-    size_t n;
+    size_t n, lines = 0;
+    *status = 400;
     while (next_header(&at, head + len, "content-length", &v, &n))
         if (!gs_gate_length_ok(v, n))
             return GS_GATE_BAD_LENGTH;
+    for (const char *p = head; (p = memchr(p, '\n', len - (size_t)(p - head)));
+         p++)
+        lines++;
+    if (room && len + lines * GS_GATE_HEADER_COST > room) {
+        *status = 431;
+        return GS_GATE_HEAD_TOO_LARGE;
+    }
     return NULL;
 }
 
@@ -184,7 +193,7 @@ static void pass(gs_gate *g, pending *p)
 /* Answers p's malformed head: consumes it, writes the 400, sends FIN
  * and lingers reading until the client closes. */
 static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
-                   const char *detail)
+                   int status, const char *detail)
 {
     char method[16], path[256], id[160], origin[256], sink[4096];
     size_t left = head_len;
@@ -201,8 +210,8 @@ static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
             break;
         left -= (size_t)k;
     }
-    g->hooks.refuse(g->hooks.ud, p->fd, method, path, has_id ? id : NULL,
-                    has_origin ? origin : NULL, detail);
+    g->hooks.refuse(g->hooks.ud, p->fd, status, method, path,
+                    has_id ? id : NULL, has_origin ? origin : NULL, detail);
     shutdown(p->fd, SHUT_WR);
     p->lingering = true;
     p->deadline_ns = gs_now_ns() + LINGER_NS;
@@ -252,9 +261,11 @@ static void examine(gs_gate *g, pending *p)
         return;
     }
     size_t head_len = (size_t)(eoh - buf) + (*eoh == '\r' ? 2 : 1);
-    const char *bad = gs_gate_check_head(buf, (size_t)(eoh - buf));
+    int status;
+    const char *bad =
+        gs_gate_check_head(buf, (size_t)(eoh - buf), g->cfg.head_room, &status);
     if (bad)
-        refuse(g, p, buf, head_len, bad);
+        refuse(g, p, buf, head_len, status, bad);
     else
         pass(g, p);
 }

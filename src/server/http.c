@@ -72,6 +72,10 @@
  * of it after every request. 16 KB instead of MHD's 32 KB default saves
  * about a tenth of the CPU of a tiny solve (make bench-http). */
 #define CONN_MEMORY_BYTES 16384
+/* Of that, what a first request's head leaves for the answer's headers
+ * (the gate's 431 past it): with less, MHD 0.9.75 reads the head, then
+ * fails to build the answer's and closes the connection without one. */
+#define ANSWER_HEAD_ROOM 2048
 /* The budget of a solve on the I/O thread itself (run_inline): about a
  * millisecond at most, parsing included. */
 #define INLINE_MAX_BODY 4096
@@ -1965,8 +1969,9 @@ static void on_killed(void *ud, enum gs_conn_kill why)
  * connection must have a complete head, no answer yet and a refusable
  * Content-Length; otherwise (another connection of this thread saw its
  * request line since) MHD answers as it would. */
-static void gate_refuse(void *ud, int fd, const char *method, const char *path,
-                        const char *id, const char *origin, const char *detail);
+static void gate_refuse(void *ud, int fd, int status, const char *method,
+                        const char *path, const char *id, const char *origin,
+                        const char *detail);
 
 /* The noted connection whose head is complete, unanswered and carries a
  * Content-Length the gate refuses: the one MHD is refusing. Forgets it;
@@ -2001,7 +2006,7 @@ static bool answer_bad_length(gs_http *h)
     if (!ci)
         return false;
     char sink[4096];
-    gate_refuse(h, ci->connect_fd, "-", path ? path : "/",
+    gate_refuse(h, ci->connect_fd, MHD_HTTP_BAD_REQUEST, "-", path ? path : "/",
                 MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-Id"),
                 MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
                 GS_GATE_BAD_LENGTH);
@@ -2179,11 +2184,11 @@ static void cors_lines(const gs_http *h, const char *origin, gs_buf *out)
                       allow);
 }
 
-/* The gate's 400 for a head libmicrohttpd would answer wrongly, with the
- * headers every response carries. */
-static void gate_refuse(void *ud, int fd, const char *method, const char *path,
-                        const char *client_id, const char *origin,
-                        const char *detail)
+/* The gate's refusal (400 or 431) of a head libmicrohttpd would answer
+ * wrongly, with the headers every response carries. */
+static void gate_refuse(void *ud, int fd, int status, const char *method,
+                        const char *path, const char *client_id,
+                        const char *origin, const char *detail)
 {
     gs_http *h = ud;
     gs_error e = {0};
@@ -2195,11 +2200,15 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     else
         format_id(id, h->id_prefix, next_id(h));
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
-    gs_service_problem_json(&e, MHD_HTTP_BAD_REQUEST, path, &body);
+    gs_service_problem_json(&e, status, path, &body);
     gs_buf_printf(&out,
-                  "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
+                  "HTTP/1.1 %d %s\r\nConnection: close\r\n"
                   "Content-Type: application/problem+json\r\n"
                   "Cache-Control: no-store\r\nX-Request-Id: %s\r\n",
+                  status,
+                  status == MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE
+                      ? "Request Header Fields Too Large"
+                      : "Bad Request",
                   id);
     cors_lines(h, origin, &out);
     gs_buf_printf(&out, "Content-Length: %zu\r\n\r\n", body.len);
@@ -2210,12 +2219,10 @@ static void gate_refuse(void *ud, int fd, const char *method, const char *path,
     gs_buf_free(&out);
     bool solve = strncmp(path, SOLVE_PREFIX, strlen(SOLVE_PREFIX)) == 0;
     gs_metrics_request(h->metrics, solve ? GS_ROUTE_SOLVE : GS_ROUTE_OTHER, -1,
-                       MHD_HTTP_BAD_REQUEST);
+                       status);
     log_line(h,
-             &(gs_log_entry){.method = method,
-                             .path = path,
-                             .status = MHD_HTTP_BAD_REQUEST,
-                             .id = id},
+             &(gs_log_entry){
+                 .method = method, .path = path, .status = status, .id = id},
              0);
 }
 
@@ -2265,6 +2272,7 @@ static int start_gate(gs_http *h, int listen_fd)
 {
     gs_gate_cfg gc = {
         .head_timeout_ns = (int64_t)h->cfg->header_timeout_ms * 1000000LL,
+        .head_room = CONN_MEMORY_BYTES - ANSWER_HEAD_ROOM,
         .max_connections = h->max_connections,
         .max_per_ip = h->cfg->max_connections_per_ip,
     };

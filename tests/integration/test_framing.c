@@ -152,6 +152,50 @@ START_TEST(smuggling_framing_refused)
 }
 END_TEST
 
+/* A first request's head that would leave libmicrohttpd too little of
+ * the connection's memory for the answer's headers (it then closed the
+ * connection without any) gets one 431 problem document; one header of
+ * 13 KiB is still served. */
+START_TEST(head_too_large_431)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    static const int sizes[] = {13000, 15000, 16100};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char *big = malloc((size_t)sizes[i] + 64);
+        ck_assert_ptr_nonnull(big);
+        int n = sprintf(big, "X-Big: ");
+        memset(big + n, 'a', (size_t)sizes[i]);
+        strcpy(big + n + sizes[i], "\r\nX-Request-Id: big-1\r\n");
+        char *req = raw_request("GET", "/healthz", NULL, NULL, big);
+        int fd = raw_connect(&s, NULL);
+        ck_assert(fd >= 0);
+        ck_assert(raw_send_str(fd, req));
+        enum raw_end end;
+        char *got = raw_read(fd, 3000, NULL, &end);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_count(got, "HTTP/1.") == 1, "%d: %.300s", sizes[i],
+                      got);
+        if (sizes[i] < 14000) {
+            ck_assert_int_eq(raw_status(got), 200);
+        } else {
+            ck_assert_msg(raw_status(got) == 431, "%d: %.300s", sizes[i], got);
+            ck_assert(itest_icontains(got, "Content-Type: "
+                                           "application/problem+json"));
+            ck_assert_ptr_nonnull(
+                strstr(got, "request-header-fields-too-large"));
+            ck_assert(itest_icontains(got, "X-Request-Id: big-1\r\n"));
+            ck_assert_int_eq(end, RAW_EOF);
+        }
+        free(got);
+        free(req);
+        free(big);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* With an origin list the gate's 400 grants a listed origin, as every
  * other answer does, and says that it depends on Origin. */
 START_TEST(refusal_cors_origin_list)
@@ -189,6 +233,7 @@ Suite *gs_itest_framing_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, smuggling_framing_refused);
     tcase_add_test(tc, refusal_cors_origin_list);
+    tcase_add_test(tc, head_too_large_431);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -687,11 +687,26 @@ START_TEST(gate_content_length)
         {"POST / HTTP/1.1\nHost: x\nContent-Length: 1x\n", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const char *why =
-            gs_gate_check_head(cases[i].head, strlen(cases[i].head));
+        int status;
+        const char *why = gs_gate_check_head(cases[i].head,
+                                             strlen(cases[i].head), 0, &status);
+        ck_assert_int_eq(status, 400);
         ck_assert_msg((why == NULL) == cases[i].ok, "case %zu: %s", i,
                       why ? why : "accepted");
     }
+    /* A head that would leave MHD too little room for the answer's
+     * headers: its bytes plus 64 a line, against the room. */
+    int status;
+    const char *three = "GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n"; /* 33 */
+    ck_assert_ptr_null(gs_gate_check_head(three, 33, 33 + 3 * 64, &status));
+    ck_assert_str_eq(gs_gate_check_head(three, 33, 33 + 3 * 64 - 1, &status),
+                     GS_GATE_HEAD_TOO_LARGE);
+    ck_assert_int_eq(status, 431);
+    /* A bad length is a 400 whatever the size. */
+    const char *bad = "POST / HTTP/1.1\r\nContent-Length: x\r\n";
+    ck_assert_str_eq(gs_gate_check_head(bad, strlen(bad), 1, &status),
+                     GS_GATE_BAD_LENGTH);
+    ck_assert_int_eq(status, 400);
     /* The refusal echoes the head's X-Request-Id and Origin. */
     const char *head = "POST /x-request-id: no HTTP/1.1\r\n"
                        "x-request-id:  abc 1 \r\nOrigin:\thttp://a\r\n"
