@@ -190,7 +190,7 @@ static void pass(gs_gate *g, pending *p)
     forget(g, p);
 }
 
-/* Answers p's malformed head: consumes it, writes the 400, sends FIN
+/* Answers p's refused head: consumes it, writes the 400 or 431, sends FIN
  * and lingers reading until the client closes. */
 static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
                    int status, const char *detail)
