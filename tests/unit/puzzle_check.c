@@ -1,5 +1,6 @@
 /* puzzle_check.c - helpers shared by the puzzle unit tests: judge text
  * runs, JSON parsing and solving, expected refusals. See puzzle_check.h. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,4 +236,22 @@ uint64_t gs_check_status(const gs_puzzle *p, void *inst, const gs_limits *lim,
     uint64_t expanded = res.expanded;
     gs_result_free(&res);
     return expanded;
+}
+
+void gs_check_memory_peak(const gs_puzzle *p, void *inst)
+{
+    gs_progress prog = {0};
+    gs_limits watch = {.progress = &prog};
+    uint64_t all =
+        gs_check_status(p, inst, &watch, GS_SOLVED, GS_LIMIT_NONE, NULL);
+    uint64_t peak = atomic_load(&prog.bytes);
+    ck_assert_uint_gt(peak, 0);
+    gs_limits lim = {.max_bytes = peak - 1};
+    uint64_t part =
+        gs_check_status(p, inst, &lim, GS_LIMIT, GS_LIMIT_MEMORY, NULL);
+    ck_assert_uint_gt(part, 0);
+    ck_assert_uint_lt(part, all);
+    lim.max_bytes = peak;
+    ck_assert_uint_eq(
+        gs_check_status(p, inst, &lim, GS_SOLVED, GS_LIMIT_NONE, NULL), all);
 }

@@ -69,6 +69,11 @@ void gs_check_limits_in_search(const gs_puzzle *p, const char *json, int index,
 uint64_t gs_check_status(const gs_puzzle *p, void *inst, const gs_limits *lim,
                          enum gs_status status, enum gs_limit_kind kind,
                          const char *limit_line);
+/* Solves the parsed inst (which must be solvable) with its bytes watched
+ * through the progress record; then a budget one byte short of the peak
+ * must stop it part way as a memory limit, and exactly the peak must
+ * solve it again with the same states expanded. */
+void gs_check_memory_peak(const gs_puzzle *p, void *inst);
 /* Runs the judge text input (gs_check_judge) and expects exactly want. */
 void gs_check_judge_line(const gs_puzzle *p, const char *input,
                          const char *want);

@@ -615,17 +615,7 @@ END_TEST
 START_TEST(test_limit_memory_in_search)
 {
     void *inst = open_board(300);
-    gs_progress prog = {0};
-    gs_limits watch = {.progress = &prog};
-    uint64_t all = expect_status(inst, &watch, GS_SOLVED, GS_LIMIT_NONE);
-    uint64_t peak = atomic_load(&prog.bytes);
-    ck_assert_uint_gt(peak, 0);
-    gs_limits lim = {.max_bytes = peak - 1};
-    uint64_t part = expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_MEMORY);
-    ck_assert_uint_gt(part, 0);
-    ck_assert_uint_lt(part, all);
-    lim.max_bytes = peak;
-    ck_assert_uint_eq(expect_status(inst, &lim, GS_SOLVED, GS_LIMIT_NONE), all);
+    gs_check_memory_peak(P, inst);
     P->free(inst);
 }
 END_TEST

@@ -11,6 +11,7 @@
 
 #include "gridsolve/puzzle.h"
 #include "puzzle_check.h"
+#include "tset.h"
 #include "suites.h"
 #include "../samples.h"
 
@@ -310,93 +311,39 @@ static void tdecode(const tboard *b, long k, int *s)
     }
 }
 
-/* The snakes seen, as one byte per cell (head first; not the solver's
- * head and directions), numbered in the order first seen so that a BFS
- * needs no other queue, with their depth; found through a hash index. */
-typedef struct tset {
-    size_t ksize, n, cap;
-    unsigned char *keys; /* n keys of ksize bytes */
-    int *depth;
-    size_t *index; /* state number + 1; 0 = empty */
-    size_t mask;
-} tset;
-
-/* FNV-1a. */
-static size_t thash(const unsigned char *k, size_t n)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ k[i]) * 1099511628211ull;
-    return (size_t)(h ^ h >> 29);
-}
-
-/* The first empty index slot on k's probe path, or the one holding k. */
-static size_t tset_slot(const tset *s, const unsigned char *k)
-{
-    size_t h = thash(k, s->ksize) & s->mask;
-    while (s->index[h] &&
-           memcmp(s->keys + (s->index[h] - 1) * s->ksize, k, s->ksize) != 0)
-        h = (h + 1) & s->mask;
-    return h;
-}
-
-/* Adds snake k at depth; false when it was already there. */
-static bool tset_add(tset *s, const unsigned char *k, int depth)
-{
-    size_t h = tset_slot(s, k);
-    if (s->index[h])
-        return false;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 256;
-        s->keys = realloc(s->keys, s->cap * s->ksize);
-        s->depth = realloc(s->depth, s->cap * sizeof *s->depth);
-        ck_assert(s->keys && s->depth);
-    }
-    memcpy(s->keys + s->n * s->ksize, k, s->ksize);
-    s->depth[s->n++] = depth;
-    s->index[h] = s->n;
-    if (s->n * 2 > s->mask) { /* load 1/2: rebuild twice as large */
-        free(s->index);
-        s->mask = s->mask * 2 + 1;
-        s->index = calloc(s->mask + 1, sizeof *s->index);
-        ck_assert_ptr_nonnull(s->index);
-        for (size_t i = 0; i < s->n; i++)
-            s->index[tset_slot(s, s->keys + i * s->ksize)] = i + 1;
-    }
-    return true;
-}
-
-/* Plain BFS over whole snakes: the minimum steps, or -1. */
+/* Plain BFS over whole snakes, one byte per cell (head first; not the
+ * solver's head and directions): the minimum steps, or -1. */
 static long brute(const tboard *b)
 {
     if (b->snake[0] == b->target)
         return 0;
-    tset seen = {.ksize = (size_t)b->len, .mask = 511};
+    tset seen;
     unsigned char key[TSNAKE_MAX];
-    int s[TSNAKE_MAX], t[TSNAKE_MAX];
+    int s[TSNAKE_MAX], t[TSNAKE_MAX], isnew;
     long best = -1;
 
-    seen.index = calloc(seen.mask + 1, sizeof *seen.index);
-    ck_assert_ptr_nonnull(seen.index);
+    tset_init(&seen, (size_t)b->len);
     for (int i = 0; i < b->len; i++)
         key[i] = (unsigned char)b->snake[i];
-    tset_add(&seen, key, 0);
+    seen.g[tset_add(&seen, key, &isnew)] = 0;
     for (size_t head = 0; head < seen.n && best < 0; head++) {
         for (int i = 0; i < b->len; i++)
             s[i] = seen.keys[head * seen.ksize + (size_t)i];
-        int dep = seen.depth[head];
+        int dep = seen.g[head];
         for (int d = 0; d < 4 && best < 0; d++) {
             if (!tstep(b, s, d, t))
                 continue;
             for (int i = 0; i < b->len; i++)
                 key[i] = (unsigned char)t[i];
-            if (tset_add(&seen, key, dep + 1) && t[0] == b->target)
+            size_t id = tset_add(&seen, key, &isnew);
+            if (!isnew)
+                continue;
+            seen.g[id] = dep + 1;
+            if (t[0] == b->target)
                 best = dep + 1;
         }
     }
-    free(seen.keys);
-    free(seen.depth);
-    free(seen.index);
+    tset_free(&seen);
     return best;
 }
 
