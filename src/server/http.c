@@ -1962,13 +1962,6 @@ static void on_killed(void *ud, enum gs_conn_kill why)
                                        "--header-timeout-ms");
 }
 
-/* Called from MHD's log line about a Content-Length it refuses: answers
- * the connection whose head is being parsed with the gate's one 400 and
- * shuts its write side, so MHD's doubled answer goes nowhere (its send
- * fails and it closes the connection). True when answered. The noted
- * connection must have a complete head, no answer yet and a refusable
- * Content-Length; otherwise (another connection of this thread saw its
- * request line since) MHD answers as it would. */
 static void gate_refuse(void *ud, int fd, int status, const char *method,
                         const char *path, const char *id, const char *origin,
                         const char *detail);
@@ -1995,6 +1988,12 @@ static struct MHD_Connection *line_refused(const char **path)
     return NULL;
 }
 
+/* Called from MHD's log line about a Content-Length it refuses: answers
+ * the connection whose head is being parsed (line_refused) with the
+ * gate's one 400 and shuts its write side, so MHD's doubled answer goes
+ * nowhere (its send fails and it closes the connection). True when
+ * answered; when no noted connection matches (forgotten past LINE_SLOTS),
+ * MHD answers as it would. */
 static bool answer_bad_length(gs_http *h)
 {
     const char *path = NULL;
