@@ -401,8 +401,8 @@ static size_t opt_at(size_t off)
     return i;
 }
 
-/* How the operator named option i: "--flag" or ENV_VAR, or "--flag's
- * default" when not at all. */
+/* How the operator named option i: "--flag" or ENV_VAR, or "--flag (its
+ * default)" when not at all. */
 static const char *source_name(size_t i, const src_t *given, char *buf,
                                size_t len)
 {
@@ -415,7 +415,8 @@ static const char *source_name(size_t i, const src_t *given, char *buf,
 }
 
 /* A default above its ceiling: when only the ceiling was set, the default
- * follows it down; otherwise the operator asked for both, an error. */
+ * follows it down; otherwise the operator asked for the default (and
+ * maybe the ceiling): an error naming where each value came from. */
 static int check_ceiling(uint64_t *value, size_t off, uint64_t ceiling,
                          size_t ceiling_off, const src_t *given, char *msg,
                          size_t msglen)
