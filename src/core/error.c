@@ -67,9 +67,9 @@ static const struct {
      "Payload too large"},
     {415, "https://gridsolve.dev/problems/unsupported-media-type",
      "Unsupported media type"},
+    {422, "https://gridsolve.dev/problems/invalid-puzzle", "Invalid puzzle"},
     {431, "https://gridsolve.dev/problems/request-header-fields-too-large",
      "Request header fields too large"},
-    {422, "https://gridsolve.dev/problems/invalid-puzzle", "Invalid puzzle"},
     {503, "https://gridsolve.dev/problems/unavailable", "Service unavailable"},
     {500, "https://gridsolve.dev/problems/internal", "Internal server error"},
 };
