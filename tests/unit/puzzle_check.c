@@ -255,3 +255,14 @@ void gs_check_memory_peak(const gs_puzzle *p, void *inst)
     ck_assert_uint_eq(
         gs_check_status(p, inst, &lim, GS_SOLVED, GS_LIMIT_NONE, NULL), all);
 }
+
+void gs_check_past_deadline_and_cancel(const gs_puzzle *p, void *inst,
+                                       const char *limit_line)
+{
+    gs_check_status(p, inst, NULL, GS_SOLVED, GS_LIMIT_NONE, NULL);
+    gs_limits lim = {.deadline_ns = gs_now_ns() - 1000000};
+    gs_check_status(p, inst, &lim, GS_LIMIT, GS_LIMIT_TIME, limit_line);
+    atomic_int cancel = 1;
+    gs_limits stop = {.cancel = &cancel};
+    gs_check_status(p, inst, &stop, GS_LIMIT, GS_LIMIT_TIME, limit_line);
+}

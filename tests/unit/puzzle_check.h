@@ -69,6 +69,11 @@ void gs_check_limits_in_search(const gs_puzzle *p, const char *json, int index,
 uint64_t gs_check_status(const gs_puzzle *p, void *inst, const gs_limits *lim,
                          enum gs_status status, enum gs_limit_kind kind,
                          const char *limit_line);
+/* Solves the parsed inst (which must be solvable) without limits; then
+ * a deadline already past, and a set cancel flag with no deadline, must
+ * each stop it as a time limit printed as limit_line. */
+void gs_check_past_deadline_and_cancel(const gs_puzzle *p, void *inst,
+                                       const char *limit_line);
 /* Solves the parsed inst (which must be solvable) with its bytes watched
  * through the progress record; then a budget one byte short of the peak
  * must stop it part way as a memory limit, and exactly the peak must

@@ -2,7 +2,6 @@
  * through the text interface, JSON validation (400 vs 422 and the detail
  * text), the tricky rules, limits, and a property test against a plain
  * brute-force BFS written here with its own move rules and replay. */
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,25 +584,13 @@ START_TEST(test_cap_counts_bytes)
 END_TEST
 
 /* The solver runs its own BFS loop, so the core's deadline check never
- * sees it: its loop must stop on a deadline already past. */
-START_TEST(test_limit_deadline)
+ * sees it: its loop must stop on a deadline already past, and on a cancel
+ * (the server's, when the client left; no deadline set), each as a time
+ * limit. */
+START_TEST(test_limit_deadline_and_cancel)
 {
     void *inst = open_board(300);
-    expect_status(inst, NULL, GS_SOLVED, GS_LIMIT_NONE);
-    gs_limits lim = {.deadline_ns = gs_now_ns() - 1000000};
-    expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_TIME);
-    P->free(inst);
-}
-END_TEST
-
-/* A cancel (the server's, when the client left) stops the loop too, as
- * a time limit; no deadline is set, so only the flag can stop it. */
-START_TEST(test_limit_cancel)
-{
-    void *inst = open_board(300);
-    atomic_int cancel = 1;
-    gs_limits lim = {.cancel = &cancel};
-    expect_status(inst, &lim, GS_LIMIT, GS_LIMIT_TIME);
+    gs_check_past_deadline_and_cancel(P, inst, "limit\n");
     P->free(inst);
 }
 END_TEST
@@ -638,8 +625,7 @@ Suite *gs_test_bloxorz_suite(void)
     tcase_add_test(tc, test_random_multi_tile_vs_brute);
     tcase_add_test(tc, test_open_board);
     tcase_add_test(tc, test_cap_counts_bytes);
-    tcase_add_test(tc, test_limit_deadline);
-    tcase_add_test(tc, test_limit_cancel);
+    tcase_add_test(tc, test_limit_deadline_and_cancel);
     tcase_add_test(tc, test_limit_memory_in_search);
     suite_add_tcase(s, tc);
     return s;
