@@ -4,6 +4,8 @@
 #   make test    the same dependency step, then unit and integration tests
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
 #   make test TSAN=1       the same under ThreadSanitizer
+#   make check-deep  the property tests alone, SCALE times longer, on a
+#                fresh SEED (printed; not in test)
 #   make bench   benchmarks (speed and memory figures)
 #   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
 #   make stress  the stress figures against build/gridsolve (not in test)
@@ -84,7 +86,8 @@ UNIT := $(BUILD)/unit_tests
 INTEG := $(BUILD)/integration_tests
 BENCH := $(BUILD)/bench
 
-.PHONY: all deps build run test check-unit check-integration check-examples bench \
+.PHONY: all deps build run test check-unit check-integration check-examples \
+        check-deep bench \
         bench-compare bench-http bench-inputs container-test validate-k8s \
         format clean test-web web-screenshot bench-sokoban
 
@@ -129,6 +132,31 @@ check-integration: $(INTEG) $(BIN)
 # The README's and examples/'s answers, replayed through the CLI.
 check-examples: $(BIN)
 	GRIDSOLVE_BIN=$(BIN) examples/check.sh
+
+# The property tests alone (each suite's "property" case: random instances
+# against a brute force written in the test), SCALE times as many, drawn
+# from SEED: by default a fresh one, printed before and after the run so
+# that a failure can be rerun with it. SUITE=name runs one suite's. The
+# timeouts stretch with SCALE. Not part of `make test`.
+SCALE ?= 20
+check-deep: $(UNIT)
+	@case "$(SCALE)" in ''|0*|*[!0-9]*) \
+	  echo "make check-deep: SCALE=$(SCALE): expected a positive integer" >&2; \
+	  exit 2 ;; esac; \
+	seed="$(SEED)"; [ -n "$$seed" ] || seed=$$(date +%s); \
+	case "$$seed" in *[!0-9]*) \
+	  echo "make check-deep: SEED=$$seed: expected a decimal integer" >&2; \
+	  exit 2 ;; esac; \
+	again="make check-deep SEED=$$seed SCALE=$(SCALE)$(if $(SUITE), SUITE=$(SUITE))"; \
+	echo "make check-deep: SEED=$$seed SCALE=$(SCALE) (rerun: $$again)"; \
+	start=$$(date +%s); \
+	GS_PROP_SEED=$$seed GS_PROP_SCALE=$(SCALE) CK_RUN_CASE=property \
+	  $(if $(SUITE),CK_RUN_SUITE=$(SUITE)) \
+	  CK_TIMEOUT_MULTIPLIER=$$(awk "BEGIN { print $(CK_TIMEOUT_MULTIPLIER) * $(SCALE) }") \
+	  $(UNIT); \
+	rc=$$?; [ $$rc = 0 ] && result=passed || result=FAILED; \
+	echo "make check-deep: $$result in $$(( $$(date +%s) - start )) s (rerun: $$again)"; \
+	exit $$rc
 
 # The inputs bench-compare uses (fixed seeds), for the per-state figures.
 BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox

@@ -1,6 +1,11 @@
 /* puzzle_check.c - helpers shared by the puzzle unit tests: judge text
  * runs, JSON parsing and solving, expected refusals. See puzzle_check.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,4 +270,99 @@ void gs_check_past_deadline_and_cancel(const gs_puzzle *p, void *inst,
     atomic_int cancel = 1;
     gs_limits stop = {.cancel = &cancel};
     gs_check_status(p, inst, &stop, GS_LIMIT, GS_LIMIT_TIME, limit_line);
+}
+
+/* ---- property tests' deep mode */
+
+/* Environment variable name as an integer in [lo, hi], def when it is
+ * unset or empty; anything else fails the running test. */
+static uint64_t env_uint(const char *name, uint64_t lo, uint64_t hi,
+                         uint64_t def)
+{
+    const char *s = getenv(name);
+    if (s == NULL || *s == '\0')
+        return def;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    /* strtoull would take a sign or leading blanks: digits only. */
+    ck_assert_msg(isdigit((unsigned char)*s) && *end == '\0' && errno == 0 &&
+                      v >= lo && v <= hi,
+                  "%s=\"%s\": expected a decimal integer from %llu to %llu",
+                  name, s, (unsigned long long)lo, (unsigned long long)hi);
+    return v;
+}
+
+static uint64_t prop_scale(void)
+{
+    return env_uint("GS_PROP_SCALE", 1, GS_PROP_SCALE_MAX, 1);
+}
+
+int gs_prop_iters(int base)
+{
+    uint64_t n = (uint64_t)base * prop_scale();
+    ck_assert_msg(base >= 0 && n <= INT_MAX, "%d iterations times %llu", base,
+                  (unsigned long long)prop_scale());
+    return (int)n;
+}
+
+/* splitmix64's finaliser: a bijection, so that different bases (or seeds)
+ * start their generators from different states, and each bit of the seed
+ * flips about half the bits of every test's. */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t gs_prop_seed(uint64_t base)
+{
+    const char *s = getenv("GS_PROP_SEED");
+    if (s == NULL || *s == '\0')
+        return base;
+    return mix64(mix64(env_uint("GS_PROP_SEED", 0, UINT64_MAX, 0)) ^ base);
+}
+
+bool gs_prop_deep(void)
+{
+    const char *s = getenv("GS_PROP_SEED");
+    if (s != NULL && *s != '\0') {
+        env_uint("GS_PROP_SEED", 0, UINT64_MAX, 0); /* fails when bad */
+        return true;
+    }
+    return prop_scale() != 1;
+}
+
+/* The note, "\n" first; a level or a JSON body fits many times over. */
+static char note[8192];
+
+void gs_prop_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    note[0] = '\n';
+    vsnprintf(note + 1, sizeof note - 1, fmt, ap);
+    va_end(ap);
+}
+
+const char *gs_prop_noted(void)
+{
+    return note;
+}
+
+void gs_prop_unnote(void)
+{
+    note[0] = '\0';
+}
+
+const char *gs_prop_fmt(const char *fmt, ...)
+{
+    static char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return msg;
 }

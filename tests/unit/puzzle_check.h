@@ -10,6 +10,11 @@
 #ifndef GS_TEST_PUZZLE_CHECK_H
 #define GS_TEST_PUZZLE_CHECK_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <check.h>
+
 #include "gridsolve/puzzle.h"
 
 /* Runs every case of a judge text through parse_text / solve / format_text
@@ -85,5 +90,51 @@ void gs_check_judge_line(const gs_puzzle *p, const char *input,
 /* Expects format_text(inst, res, index) to print exactly want. */
 void gs_check_format(const gs_puzzle *p, const void *inst, const gs_result *res,
                      int index, const char *want);
+
+/* ---- property tests and their deep mode (make check-deep)
+ *
+ * A property test draws random instances from a fixed seed and checks each
+ * against a brute force written in the test. With no variable set it runs
+ * exactly as written; GS_PROP_SCALE (1 to GS_PROP_SCALE_MAX) multiplies
+ * its iterations and GS_PROP_SEED (a decimal integer) gives it instances
+ * nobody has run yet, to hunt for bugs for longer. A value that is not
+ * such an integer fails the test that reads it: a typo must not quietly
+ * run the default. */
+enum { GS_PROP_SCALE_MAX = 100000 };
+
+/* base times GS_PROP_SCALE (default 1). */
+int gs_prop_iters(int base);
+
+/* base when GS_PROP_SEED is unset, else a mix of base and GS_PROP_SEED:
+ * each test (each base) still draws a stream of its own. */
+uint64_t gs_prop_seed(uint64_t base);
+
+/* True when GS_PROP_SEED is set or GS_PROP_SCALE is not 1: the counts
+ * measured on the fixed seeds (at least so many solvable, an exact
+ * tally) are then not asserted, only each instance's agreement. */
+bool gs_prop_deep(void);
+
+/* Notes the instance a property test is on (printf-style), so that the
+ * failure messages of GS_PROP_ASSERT, and of helpers that do not see the
+ * instance, show what to rerun. */
+void gs_prop_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The noted instance after a newline, or "" when none is noted. */
+const char *gs_prop_noted(void);
+
+/* Forgets the note: the property cases' checked fixture, before and after
+ * each test, so that no note outlives its test when the tests share one
+ * process (CK_FORK=no, as under valgrind). */
+void gs_prop_unnote(void);
+
+/* printf into a buffer of its own (overwritten by the next call): the
+ * message part of GS_PROP_ASSERT, formatted only when it fails. */
+const char *gs_prop_fmt(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* ck_assert_msg(cond, fmt, ...) with the noted instance after the
+ * message. */
+#define GS_PROP_ASSERT(cond, ...)                                              \
+    ck_assert_msg(cond, "%s%s", gs_prop_fmt(__VA_ARGS__), gs_prop_noted())
 
 #endif

@@ -1,5 +1,6 @@
 /* sok_level.c - loads small hand-made Sokoban levels for the rule tests
  * (sok_level.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,4 +72,33 @@ int sok_level_cell(const sok_level *L, int r, int c)
         k++;
     }
     return -1;
+}
+
+const char *sok_level_show(const sok_level *L, const uint8_t *occ, int pl)
+{
+    static char out[4096];
+    const gs_sokoban *g = L->g;
+    size_t len = 0;
+    /* Cells numbered as sok_level_cell numbers them. */
+    for (int r = 0, k = 0; r < g->rows && len + g->cols + 5 < sizeof out; r++) {
+        len += (size_t)snprintf(out + len, sizeof out - len, "%s\"",
+                                r ? ", " : "");
+        for (int c = 0; c < g->cols; c++) {
+            uint8_t f = g->cell[r * g->cols + c];
+            bool goal = f & SOK_GOAL;
+            if (f & SOK_WALL) {
+                out[len++] = '#';
+                continue;
+            }
+            bool box = k < L->x.n && occ[k];
+            out[len++] = k == pl ? (goal ? '+' : '@')
+                         : box   ? (goal ? '*' : '$')
+                         : goal  ? '.'
+                                 : ' ';
+            k++;
+        }
+        out[len++] = '"';
+        out[len] = '\0';
+    }
+    return out;
 }

@@ -40,4 +40,11 @@ void sok_level_solve_with(const char *const *rows, int n, sok_objective obj,
                           const gs_limits *lim, bool learn_always,
                           gs_result *res);
 
+/* The position of L with a box on each cell that occ marks (x->n
+ * entries, as x->occ) and the player on cell pl (-1: none), as the rows
+ * of an XSB level in C quotes, comma-separated: a failure message's
+ * picture of a random position. In a buffer of its own, overwritten by
+ * the next call. */
+const char *sok_level_show(const sok_level *L, const uint8_t *occ, int pl);
+
 #endif

@@ -55,7 +55,8 @@ static gs_sokoban *parse_rows(const char *const *rows, int n,
     gs_caps caps = {.max_cells = 1u << 20};
     int rc = SOK->parse_json(b, &caps, &inst, &err);
     cJSON_Delete(b);
-    ck_assert_msg(rc == GS_OK, "parse failed: %s", err.detail);
+    ck_assert_msg(rc == GS_OK, "parse failed: %s%s", err.detail,
+                  gs_prop_noted());
     gs_sokoban *g = inst;
     if (optimize && strcmp(optimize, "any-astar") == 0)
         g->objective = SOK_ANY_ASTAR;
@@ -77,7 +78,8 @@ static void solve_inst(gs_sokoban *g, const gs_limits *lim, gs_result *res)
     gs_limits none = {0};
     gs_result_clear(res);
     int rc = SOK->solve(g, lim ? lim : &none, res, &err);
-    ck_assert_msg(rc == GS_OK, "solve failed: %s", err.detail);
+    ck_assert_msg(rc == GS_OK, "solve failed: %s%s", err.detail,
+                  gs_prop_noted());
     SOK->free(g);
 }
 
@@ -116,8 +118,14 @@ static void solve_rows_perim_timed(const char *const *rows, int n,
     if (timed)
         lim.deadline_ns = gs_now_ns() + 60000000000LL;
     solve_inst(g, &lim, res);
-    ck_assert_uint_eq(prog.expanded_base, res->expanded);
-    ck_assert_uint_le(atomic_load(&prog.expanded), res->expanded);
+    GS_PROP_ASSERT(prog.expanded_base == res->expanded,
+                   "%s: progress base %llu, expanded %llu", optimize,
+                   (unsigned long long)prog.expanded_base,
+                   (unsigned long long)res->expanded);
+    GS_PROP_ASSERT(atomic_load(&prog.expanded) <= res->expanded,
+                   "%s: progress %llu, expanded %llu", optimize,
+                   (unsigned long long)atomic_load(&prog.expanded),
+                   (unsigned long long)res->expanded);
 }
 
 /* solve_rows_perim_timed without a deadline (rounds counted in states). */
@@ -227,16 +235,39 @@ static int level_count(const char *const *rows, int n, const char *set)
     return k;
 }
 
-/* Asserts res is a replayable solution with consistent counts. */
+/* Asserts res, the answer of objective `what`, is a replayable solution
+ * with consistent counts. */
+static void check_answer_of(const char *what, const char *const *rows, int n,
+                            const gs_result *res)
+{
+    GS_PROP_ASSERT(res->status == GS_SOLVED, "%s: %s, expected solved", what,
+                   gs_status_name(res->status));
+    GS_PROP_ASSERT(res->moves != NULL, "%s: solved without moves", what);
+    GS_PROP_ASSERT(strlen(res->moves) == res->steps, "%s: moves %s for %zu",
+                   what, res->moves, res->steps);
+    long pushes;
+    GS_PROP_ASSERT(replay(rows, n, res->moves, &pushes),
+                   "%s: answer does not replay: %s", what, res->moves);
+    GS_PROP_ASSERT(pushes == res->pushes,
+                   "%s: moves %s push %ld times, not %ld", what, res->moves,
+                   pushes, res->pushes);
+}
+
 static void check_answer(const char *const *rows, int n, const gs_result *res)
 {
-    ck_assert_int_eq(res->status, GS_SOLVED);
-    ck_assert_ptr_nonnull(res->moves);
-    ck_assert_uint_eq(strlen(res->moves), res->steps);
-    long pushes;
-    ck_assert_msg(replay(rows, n, res->moves, &pushes),
-                  "answer does not replay: %s", res->moves);
-    ck_assert_int_eq(pushes, res->pushes);
+    check_answer_of("answer", rows, n, res);
+}
+
+/* Notes random level `iter` of n rows for the failure messages, as a C
+ * array (rows may end in floor): ready for a regression test. */
+static void note_level(int iter, const char *const *rows, int n)
+{
+    gs_buf b = GS_BUF_INIT;
+    for (int r = 0; r < n; r++)
+        gs_buf_printf(&b, "%s\"%s\"", r ? ", " : "", rows[r]);
+    ck_assert_int_eq(gs_buf_status(&b), GS_OK);
+    gs_prop_note("iter %d: {%s}", iter, b.data);
+    gs_buf_free(&b);
 }
 
 /* ------------------------------------------------ brute-force reference */
@@ -884,15 +915,20 @@ static int crowded_level(uint64_t *seed, int kmin, int kmax, char buf[8][9],
 typedef int (*level_gen)(uint64_t *seed, int kmin, int kmax, char buf[8][9],
                          const char *rows[8]);
 
+/* Checks `iters` levels of gen (seed) against the brute force; both
+ * through gs_prop_iters and gs_prop_seed (make check-deep). */
 static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
                              int kmax, int *solvable_out, int *impossible_out,
                              int *differ_out)
 {
     int solvable = 0, impossible = 0, differ = 0;
+    seed = gs_prop_seed(seed);
+    iters = gs_prop_iters(iters);
     for (int iter = 0; iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = gen(&seed, kmin, kmax, buf, rows);
+        note_level(iter, rows, n);
         long long best = bf_solve(rows, n, false);
         long long lex = bf_solve(rows, n, true);
         const char *objective[] = {"moves",          "pushes",       "any",
@@ -908,14 +944,15 @@ static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
          * reach the solved position). */
         if (best < 0) {
             impossible++;
-            ck_assert_int_eq(lex, -1);
+            GS_PROP_ASSERT(lex == -1, "brute forces: %lld and %lld", best, lex);
             for (int m = 0; m < 5; m++)
-                ck_assert_msg(res[m].status == GS_IMPOSSIBLE,
-                              "iter %d %s: expected impossible", iter,
-                              objective[m]);
+                GS_PROP_ASSERT(res[m].status == GS_IMPOSSIBLE,
+                               "%s: %s, brute force impossible", objective[m],
+                               gs_status_name(res[m].status));
             for (int m = 5; m < NOBJ; m++)
-                ck_assert_msg(res[m].status == GS_LIMIT, "iter %d %s: %s", iter,
-                              objective[m], gs_status_name(res[m].status));
+                GS_PROP_ASSERT(res[m].status == GS_LIMIT,
+                               "%s: %s, brute force impossible", objective[m],
+                               gs_status_name(res[m].status));
         } else {
             solvable++;
             /* The search backwards starts from the solved position, which
@@ -925,23 +962,39 @@ static void property_run_gen(level_gen gen, uint64_t seed, int iters, int kmin,
                 level_count(rows, n, ".+*") > level_count(rows, n, "$*");
             for (int m = 0; m < NOBJ; m++)
                 if (!spare || m < 5 || res[m].status != GS_LIMIT)
-                    check_answer(rows, n, &res[m]);
-            ck_assert_msg((long long)res[0].steps == best,
-                          "iter %d: %zu steps, brute force %lld", iter,
-                          res[0].steps, best);
-            ck_assert(res[0].optimal && res[1].optimal);
-            ck_assert_int_eq(res[1].pushes, lex / (long long)BF_PUSH);
-            ck_assert_int_eq((long long)res[1].steps, lex % (long long)BF_PUSH);
-            ck_assert_int_ge((long long)res[2].steps, best);
-            ck_assert_int_ge((long long)res[3].steps, best);
-            ck_assert_int_ge((long long)res[4].steps, best);
-            ck_assert(!res[4].optimal || res[4].steps == 0);
-            ck_assert_int_ge(res[3].pushes, lex / (long long)BF_PUSH);
-            ck_assert(!res[3].optimal || res[3].steps == 0);
+                    check_answer_of(objective[m], rows, n, &res[m]);
+            long long lex_pushes = lex / (long long)BF_PUSH;
+            long long lex_steps = lex % (long long)BF_PUSH;
+            GS_PROP_ASSERT((long long)res[0].steps == best,
+                           "moves: %zu steps, brute force %lld", res[0].steps,
+                           best);
+            GS_PROP_ASSERT(res[0].optimal && res[1].optimal,
+                           "moves or pushes not marked optimal");
+            GS_PROP_ASSERT(res[1].pushes == lex_pushes &&
+                               (long long)res[1].steps == lex_steps,
+                           "pushes: %ld pushes %zu steps, brute force %lld "
+                           "pushes %lld steps",
+                           res[1].pushes, res[1].steps, lex_pushes, lex_steps);
+            for (int m = 2; m < 5; m++)
+                GS_PROP_ASSERT((long long)res[m].steps >= best,
+                               "%s: %zu steps, brute force %lld", objective[m],
+                               res[m].steps, best);
+            GS_PROP_ASSERT(!res[4].optimal || res[4].steps == 0,
+                           "any-fess marked optimal");
+            GS_PROP_ASSERT(res[3].pushes >= lex_pushes,
+                           "any-astar: %ld pushes, brute force %lld",
+                           res[3].pushes, lex_pushes);
+            GS_PROP_ASSERT(!res[3].optimal || res[3].steps == 0,
+                           "any-astar marked optimal");
             for (int m = 5; m < NOBJ && !spare; m++) {
-                ck_assert_int_ge((long long)res[m].steps, best);
-                ck_assert_int_ge(res[m].pushes, lex / (long long)BF_PUSH);
-                ck_assert(!res[m].optimal || res[m].steps == 0);
+                GS_PROP_ASSERT((long long)res[m].steps >= best &&
+                                   res[m].pushes >= lex_pushes,
+                               "%s: %zu steps %ld pushes, brute force %lld "
+                               "steps, %lld pushes",
+                               objective[m], res[m].steps, res[m].pushes, best,
+                               lex_pushes);
+                GS_PROP_ASSERT(!res[m].optimal || res[m].steps == 0,
+                               "%s marked optimal", objective[m]);
             }
             differ += res[0].steps != res[1].steps;
         }
@@ -980,13 +1033,14 @@ static void improve_answer(const char *const *rows, int n, gs_result *res)
  * longer, and never shorter than the brute force's fewest moves. */
 START_TEST(test_property_improve)
 {
-    uint64_t seed = 20261205;
+    uint64_t seed = gs_prop_seed(20261205);
     int solvable = 0, shorter = 0;
     const char *from[2] = {"pushes", "any-astar"};
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(200); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = random_level(&seed, 1, 3, buf, rows);
+        note_level(iter, rows, n);
         long long best = bf_solve(rows, n, false);
         if (best < 0)
             continue;
@@ -996,17 +1050,20 @@ START_TEST(test_property_improve)
             solve_rows(rows, n, from[m], NULL, &res);
             size_t before = res.steps;
             improve_answer(rows, n, &res);
-            check_answer(rows, n, &res);
-            ck_assert_uint_le(res.steps, before);
-            ck_assert_msg((long long)res.steps >= best,
-                          "iter %d: %zu steps, brute force %lld", iter,
-                          res.steps, best);
+            check_answer_of(from[m], rows, n, &res);
+            GS_PROP_ASSERT(res.steps <= before, "%s: polished %zu, before %zu",
+                           from[m], res.steps, before);
+            GS_PROP_ASSERT((long long)res.steps >= best,
+                           "%s: polished %zu steps, brute force %lld", from[m],
+                           res.steps, best);
             shorter += res.steps < before;
             gs_result_free(&res);
         }
     }
-    ck_assert_int_gt(solvable, 50);
-    ck_assert_int_gt(shorter, 0);
+    if (!gs_prop_deep()) {
+        ck_assert_int_gt(solvable, 50);
+        ck_assert_int_gt(shorter, 0);
+    }
 }
 END_TEST
 
@@ -1015,6 +1072,8 @@ START_TEST(test_property_random)
     int solvable, impossible, differ;
     property_run(20240601, 300, 1, 2, &solvable, &impossible, &differ);
     /* The generator must exercise both outcomes. */
+    if (gs_prop_deep())
+        return;
     ck_assert_int_gt(solvable, 50);
     ck_assert_int_gt(impossible, 10);
     ck_assert_int_gt(differ, 0);
@@ -1028,8 +1087,9 @@ START_TEST(test_property_three_boxes)
 {
     int solvable, impossible, differ;
     property_run(77, 300, 3, 3, &solvable, &impossible, &differ);
-    ck_assert_msg(solvable > 15 && impossible > 15, "%d solvable, %d not",
-                  solvable, impossible);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 15 && impossible > 15, "%d solvable, %d not",
+                      solvable, impossible);
 }
 END_TEST
 
@@ -1042,8 +1102,9 @@ START_TEST(test_property_spare_goals)
     int solvable, impossible, differ;
     property_run_gen(spare_level, 1207, 300, 2, 3, &solvable, &impossible,
                      &differ);
-    ck_assert_msg(solvable > 50 && impossible > 15, "%d solvable, %d not",
-                  solvable, impossible);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 50 && impossible > 15, "%d solvable, %d not",
+                      solvable, impossible);
 }
 END_TEST
 
@@ -1090,6 +1151,8 @@ START_TEST(test_property_crowded)
     int solvable, impossible, differ;
     property_run_gen(crowded_level, 4040, 200, 4, 5, &solvable, &impossible,
                      &differ);
+    if (gs_prop_deep())
+        return;
     ck_assert_msg(solvable > 30 && impossible > 30, "%d solvable, %d not",
                   solvable, impossible);
     /* The same levels again (the generator alone draws from the seed):
@@ -1152,12 +1215,13 @@ static int near_level(uint64_t *seed, int k, char buf[8][9],
  * answer that replays, no shorter than the shortest. */
 START_TEST(test_property_rearrange)
 {
-    uint64_t seed = 9001;
+    uint64_t seed = gs_prop_seed(9001);
     int solvable = 0, impossible = 0, fired = 0;
-    for (int iter = 0; iter < 60; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(60); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = near_level(&seed, 4, buf, rows);
+        note_level(iter, rows, n);
         sok_level L;
         sok_level_load(&L, rows, n, SOK_ANY);
         fired += gs_sokoban_rearranges(&L.x);
@@ -1168,18 +1232,22 @@ START_TEST(test_property_rearrange)
         solve_rows(rows, n, "any", &lim, &res);
         if (best < 0) {
             impossible++;
-            ck_assert_msg(res.status == GS_IMPOSSIBLE,
-                          "iter %d: expected impossible", iter);
+            GS_PROP_ASSERT(res.status == GS_IMPOSSIBLE,
+                           "any: %s, brute force impossible",
+                           gs_status_name(res.status));
         } else {
             solvable++;
-            check_answer(rows, n, &res);
-            ck_assert_int_ge((long long)res.steps, best);
+            check_answer_of("any", rows, n, &res);
+            GS_PROP_ASSERT((long long)res.steps >= best,
+                           "any: %zu steps, brute force %lld", res.steps, best);
         }
         gs_result_free(&res);
     }
-    ck_assert_msg(solvable > 20 && impossible > 2 && fired > 20 && fired < 60,
-                  "%d solvable, %d not, %d rearrangements", solvable,
-                  impossible, fired);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 20 && impossible > 2 && fired > 20 &&
+                          fired < 60,
+                      "%d solvable, %d not, %d rearrangements", solvable,
+                      impossible, fired);
 }
 END_TEST
 
@@ -1188,22 +1256,28 @@ END_TEST
  * brute force's counts, each replayed) and frees them. True when the
  * level is solvable. */
 static bool check_exact_pair(const char *const *rows, int n, gs_result *m,
-                             gs_result *p, int iter)
+                             gs_result *p)
 {
     long long best = bf_solve(rows, n, false);
     long long lex = bf_solve(rows, n, true);
     if (best < 0) {
-        ck_assert_msg(m->status == GS_IMPOSSIBLE && p->status == GS_IMPOSSIBLE,
-                      "iter %d: expected impossible", iter);
+        GS_PROP_ASSERT(m->status == GS_IMPOSSIBLE && p->status == GS_IMPOSSIBLE,
+                       "moves %s, pushes %s, brute force impossible",
+                       gs_status_name(m->status), gs_status_name(p->status));
     } else {
-        check_answer(rows, n, m);
-        check_answer(rows, n, p);
-        ck_assert_msg((long long)m->steps == best,
-                      "iter %d: %zu steps, brute force %lld", iter, m->steps,
-                      best);
-        ck_assert_int_eq(p->pushes, lex / (long long)BF_PUSH);
-        ck_assert_int_eq((long long)p->steps, lex % (long long)BF_PUSH);
-        ck_assert(m->optimal && p->optimal);
+        check_answer_of("moves", rows, n, m);
+        check_answer_of("pushes", rows, n, p);
+        long long lex_pushes = lex / (long long)BF_PUSH;
+        long long lex_steps = lex % (long long)BF_PUSH;
+        GS_PROP_ASSERT((long long)m->steps == best,
+                       "moves: %zu steps, brute force %lld", m->steps, best);
+        GS_PROP_ASSERT(p->pushes == lex_pushes &&
+                           (long long)p->steps == lex_steps,
+                       "pushes: %ld pushes %zu steps, brute force %lld pushes "
+                       "%lld steps",
+                       p->pushes, p->steps, lex_pushes, lex_steps);
+        GS_PROP_ASSERT(m->optimal && p->optimal,
+                       "moves or pushes not marked optimal");
     }
     gs_result_free(m);
     gs_result_free(p);
@@ -1220,10 +1294,12 @@ static void property_perimeter(uint64_t seed, size_t first, bool timed)
     static const size_t CAPS[] = {24, 60, 200, 800, 1u << 16};
     static const size_t UNPACK[] = {0, 1, 30};
     int solvable = 0, impossible = 0;
-    for (int iter = 0; iter < 500; iter++) {
+    seed = gs_prop_seed(seed);
+    for (int iter = 0, iters = gs_prop_iters(500); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = random_level(&seed, 1, 3, buf, rows);
+        note_level(iter, rows, n);
         size_t cap = CAPS[iter % 5];
         uint64_t trigger = 1 + (uint64_t)(iter % 3) * 4;
         gs_result m, p;
@@ -1235,13 +1311,14 @@ static void property_perimeter(uint64_t seed, size_t first, bool timed)
                                timed, &m);
         solve_rows_perim_timed(rows, n, "pushes", trigger, cap, first, 0, timed,
                                &p);
-        if (check_exact_pair(rows, n, &m, &p, iter))
+        if (check_exact_pair(rows, n, &m, &p))
             solvable++;
         else
             impossible++;
     }
-    ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
-                  solvable, impossible);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
+                      solvable, impossible);
 }
 
 START_TEST(test_property_perimeter)
@@ -1339,15 +1416,16 @@ static int corridor_level(uint64_t *seed, bool mirror, char buf[8][9],
  * save states on many of them; with and without the perimeter table. */
 START_TEST(test_property_corridor)
 {
-    uint64_t seed = 515;
+    uint64_t seed = gs_prop_seed(515);
     int solvable = 0, impossible = 0, saved = 0, mirrored = 0;
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(400); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         bool mirror = iter % 4 == 3;
         int n = corridor_level(&seed, mirror, buf, rows);
         if (n == 0)
             continue;
+        note_level(iter, rows, n);
         mirrored += mirror;
         gs_result m, p, m0, p0;
         /* Every fourth level with the perimeter table forced on (a small
@@ -1368,25 +1446,31 @@ START_TEST(test_property_corridor)
         g = parse_rows(rows, n, "pushes");
         g->no_corridors = true;
         solve_inst(g, NULL, &p0);
-        ck_assert_int_eq(m.status, m0.status);
-        ck_assert_int_eq(p.status, p0.status);
+        GS_PROP_ASSERT(m.status == m0.status && p.status == p0.status,
+                       "moves %s, pushes %s; without corridors %s, %s",
+                       gs_status_name(m.status), gs_status_name(p.status),
+                       gs_status_name(m0.status), gs_status_name(p0.status));
         if (m.status == GS_SOLVED) {
-            ck_assert_uint_eq(m.steps, m0.steps);
-            ck_assert_uint_eq(p.steps, p0.steps);
-            ck_assert_int_eq(p.pushes, p0.pushes);
+            GS_PROP_ASSERT(m.steps == m0.steps && p.steps == p0.steps &&
+                               p.pushes == p0.pushes,
+                           "moves %zu steps, pushes %zu steps %ld pushes; "
+                           "without corridors %zu, %zu %ld",
+                           m.steps, p.steps, p.pushes, m0.steps, p0.steps,
+                           p0.pushes);
             saved += !table && m.expanded < m0.expanded;
         }
         gs_result_free(&m0);
         gs_result_free(&p0);
-        if (check_exact_pair(rows, n, &m, &p, iter))
+        if (check_exact_pair(rows, n, &m, &p))
             solvable++;
         else
             impossible++;
     }
-    ck_assert_msg(solvable > 100 && impossible > 20 && saved > 30 &&
-                      mirrored > 50,
-                  "%d solvable, %d not, %d saved, %d mirrored", solvable,
-                  impossible, saved, mirrored);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 100 && impossible > 20 && saved > 30 &&
+                          mirrored > 50,
+                      "%d solvable, %d not, %d saved, %d mirrored", solvable,
+                      impossible, saved, mirrored);
 }
 END_TEST
 
@@ -1470,14 +1554,15 @@ static int symmetric_level(uint64_t *seed, char buf[8][9], const char *rows[8])
  * the brute force, with and without the perimeter table forced on. */
 START_TEST(test_property_symmetric)
 {
-    uint64_t seed = 9090;
+    uint64_t seed = gs_prop_seed(9090);
     int solvable = 0, impossible = 0;
-    for (int iter = 0; iter < 600; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(600); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = symmetric_level(&seed, buf, rows);
         if (n == 0)
             continue;
+        note_level(iter, rows, n);
         gs_result m, p;
         if (iter % 2) {
             /* Classes keyed by box set, or by position from a few
@@ -1501,20 +1586,24 @@ START_TEST(test_property_symmetric)
             solve_rows(rows, n, "any-astar", NULL, &a);
         long long lex = bf_solve(rows, n, true);
         if (lex < 0) {
-            ck_assert_msg(a.status == GS_IMPOSSIBLE,
-                          "iter %d: any-astar, expected impossible", iter);
+            GS_PROP_ASSERT(a.status == GS_IMPOSSIBLE,
+                           "any-astar: %s, brute force impossible",
+                           gs_status_name(a.status));
         } else {
-            check_answer(rows, n, &a);
-            ck_assert_int_ge(a.pushes, lex / (long long)BF_PUSH);
+            check_answer_of("any-astar", rows, n, &a);
+            GS_PROP_ASSERT(a.pushes >= lex / (long long)BF_PUSH,
+                           "any-astar: %ld pushes, brute force %lld", a.pushes,
+                           lex / (long long)BF_PUSH);
         }
         gs_result_free(&a);
-        if (check_exact_pair(rows, n, &m, &p, iter))
+        if (check_exact_pair(rows, n, &m, &p))
             solvable++;
         else
             impossible++;
     }
-    ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
-                  solvable, impossible);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 30 && impossible > 10, "%d solvable, %d not",
+                      solvable, impossible);
 }
 END_TEST
 
@@ -1525,9 +1614,9 @@ END_TEST
  * symmetric ones, with and without the perimeter table forced on. */
 START_TEST(test_property_pushes_two_searches)
 {
-    uint64_t seed = 6006;
+    uint64_t seed = gs_prop_seed(6006);
     int solvable = 0, impossible = 0;
-    for (int iter = 0; iter < 400; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(400); iter < iters; iter++) {
         char buf[8][9];
         const char *rows[8];
         int n = iter % 4 == 3   ? symmetric_level(&seed, buf, rows)
@@ -1535,6 +1624,7 @@ START_TEST(test_property_pushes_two_searches)
                                 : random_level(&seed, 1, 3, buf, rows);
         if (n == 0)
             continue;
+        note_level(iter, rows, n);
         gs_result res[2];
         for (int k = 0; k < 2; k++) {
             gs_sokoban *g = parse_rows(rows, n, "pushes");
@@ -1546,15 +1636,21 @@ START_TEST(test_property_pushes_two_searches)
             }
             solve_inst(g, NULL, &res[k]);
         }
-        ck_assert_int_eq(res[0].status, res[1].status);
+        GS_PROP_ASSERT(res[0].status == res[1].status,
+                       "two searches %s, one %s", gs_status_name(res[0].status),
+                       gs_status_name(res[1].status));
         if (res[0].status == GS_SOLVED) {
             solvable++;
-            check_answer(rows, n, &res[0]);
-            ck_assert(res[0].optimal && res[1].optimal);
-            ck_assert_int_eq(res[0].pushes, res[1].pushes);
-            ck_assert_uint_eq(res[0].steps, res[1].steps);
+            check_answer_of("pushes", rows, n, &res[0]);
+            GS_PROP_ASSERT(res[0].optimal && res[1].optimal,
+                           "pushes not marked optimal");
+            GS_PROP_ASSERT(
+                res[0].pushes == res[1].pushes && res[0].steps == res[1].steps,
+                "two searches %ld pushes %zu steps, one %ld %zu", res[0].pushes,
+                res[0].steps, res[1].pushes, res[1].steps);
         } else {
-            ck_assert_int_eq(res[0].status, GS_IMPOSSIBLE);
+            GS_PROP_ASSERT(res[0].status == GS_IMPOSSIBLE, "pushes: %s",
+                           gs_status_name(res[0].status));
             impossible++;
         }
         gs_result_free(&res[0]);
@@ -1562,8 +1658,9 @@ START_TEST(test_property_pushes_two_searches)
     }
     /* (So small, most levels cost the two searches more than the one:
      * 1 saved and 77 costlier of the 78 solvable when written.) */
-    ck_assert_msg(solvable > 60 && impossible > 100, "%d solvable, %d not",
-                  solvable, impossible);
+    if (!gs_prop_deep())
+        ck_assert_msg(solvable > 60 && impossible > 100, "%d solvable, %d not",
+                      solvable, impossible);
 }
 END_TEST
 
@@ -1739,8 +1836,10 @@ Suite *gs_test_sokoban_suite(void)
     /* Hundreds of brute-force comparisons: correctness, not speed, so the
      * time cap only guards against hangs (sanitizers and valgrind are
      * slow). */
+    /* Named "property" in every suite: make check-deep runs these. */
     TCase *prop = tcase_create("property");
     tcase_set_timeout(prop, 300);
+    tcase_add_checked_fixture(prop, gs_prop_unnote, gs_prop_unnote);
     tcase_add_test(prop, test_property_random);
     tcase_add_test(prop, test_property_three_boxes);
     tcase_add_test(prop, test_property_spare_goals);

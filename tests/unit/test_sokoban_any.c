@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "puzzle_check.h"
 #include "sok_level.h"
 #include "suites.h"
 
@@ -1035,9 +1036,9 @@ START_TEST(test_frozen_goal_memo)
     enum { R = 7, C = 9 };
     sok_level A; /* loaded with the first position */
     bool loaded = false;
-    uint64_t seed = 31;
+    uint64_t seed = gs_prop_seed(31);
     int dead = 0, alive = 0;
-    for (int iter = 0; iter < 3000; iter++) {
+    for (int iter = 0, iters = gs_prop_iters(3000); iter < iters; iter++) {
         /* 12 boxes on the 35 free cells, the player on another. */
         char buf[R][C + 1];
         const char *rows[R];
@@ -1062,6 +1063,8 @@ START_TEST(test_frozen_goal_memo)
         *pl = '@';
         sok_level B;
         sok_level_load(&B, rows, R, SOK_MOVES);
+        gs_prop_note("iter %d: {%s}", iter,
+                     sok_level_show(&B, B.x.occ, B.x.start_player));
         if (!loaded)
             sok_level_load(&A, rows, R, SOK_MOVES);
         loaded = true;
@@ -1081,7 +1084,8 @@ START_TEST(test_frozen_goal_memo)
                 a->occ[to] = b->occ[to] = 1;
                 bool fa = gs_sokoban_frozen_goal_dead(a, i, to);
                 bool fb = gs_sokoban_frozen_goal_dead(b, i, to);
-                ck_assert_msg(fa == fb, "iter %d box %d dir %d", iter, i, d);
+                GS_PROP_ASSERT(fa == fb, "box %d dir %d: %d, fresh tables %d",
+                               i, d, fa, fb);
                 dead += fb;
                 alive += !fb;
                 a->occ[to] = b->occ[to] = 0;
@@ -1090,7 +1094,9 @@ START_TEST(test_frozen_goal_memo)
         }
         sok_level_free(&B);
     }
-    ck_assert_msg(dead > 50 && alive > 50, "%d dead, %d alive", dead, alive);
+    if (!gs_prop_deep())
+        ck_assert_msg(dead > 50 && alive > 50, "%d dead, %d alive", dead,
+                      alive);
     ck_assert(loaded);
     sok_level_free(&A);
 }
@@ -1286,8 +1292,9 @@ static void check_zone_move(sok_ctx *x, int in, int out, int pl)
     int want_regions = gs_sokoban_regions(x);
     x->occ[in] = 0;
     x->occ[out] = 1;
-    ck_assert_int_eq(lo, want);
-    ck_assert_int_eq(regions, want_regions);
+    GS_PROP_ASSERT(lo == want && regions == want_regions,
+                   "box %d to %d, player %d: area %d of %d, flood %d of %d",
+                   out, in, pl, lo, regions, want, want_regions);
 }
 
 /* Loads ROOMS for `any`; its tables. */
@@ -1328,13 +1335,14 @@ START_TEST(test_zone_push)
     sok_level L;
     sok_ctx *x = rooms_load(&L);
     ck_assert(x->zone_ok);
-    uint32_t seed = 12345;
+    uint32_t seed = (uint32_t)gs_prop_seed(12345);
     int checked = 0, moved = 0;
-    for (int round = 0; round < 300; round++) {
+    for (int round = 0, rounds = gs_prop_iters(300); round < rounds; round++) {
         /* Random boxes, 10 to 50 % of the cells (round 0: the level's). */
         if (round > 0) {
             random_boxes(x, &seed, 10 + round % 5 * 10);
         }
+        gs_prop_note("round %d: {%s}", round, sok_level_show(&L, x->occ, -1));
         gs_sokoban_zone_analyse(x, &x->zone);
         for (int out = 0; out < x->n; out++) {
             if (!x->occ[out])
@@ -1344,9 +1352,10 @@ START_TEST(test_zone_push)
                 if (in < 0)
                     continue;
                 if (x->occ[in]) { /* no room to push */
-                    ck_assert_int_eq(gs_sokoban_zone_push(x, &x->zone, in, out,
-                                                          out, &regions),
-                                     -1);
+                    int lo = gs_sokoban_zone_push(x, &x->zone, in, out, out,
+                                                  &regions);
+                    GS_PROP_ASSERT(lo == -1, "box %d to box %d: area %d", out,
+                                   in, lo);
                     continue;
                 }
                 check_zone_move(x, in, out, out);
@@ -1366,8 +1375,10 @@ START_TEST(test_zone_push)
             moved++;
         }
     }
-    ck_assert_int_gt(checked, 1000);
-    ck_assert_int_gt(moved, 500);
+    if (!gs_prop_deep()) {
+        ck_assert_int_gt(checked, 1000);
+        ck_assert_int_gt(moved, 500);
+    }
     sok_level_free(&L);
 }
 END_TEST
@@ -1387,12 +1398,14 @@ static const char *const WIDE[] = {
 /* bits.c on the level in x under random boxes: for every free cell, the
  * area's smallest cell and its cells are what a flood finds. Returns the
  * areas checked. */
-static int check_bits(sok_ctx *x, uint32_t *seed, int rounds)
+static int check_bits(sok_level *L, uint32_t *seed, int rounds)
 {
+    sok_ctx *x = &L->x;
     sok_bits *b = x->bits;
     int checked = 0;
     for (int round = 0; round < rounds; round++) {
         random_boxes(x, seed, round % 6 * 10);
+        gs_prop_note("round %d: {%s}", round, sok_level_show(L, x->occ, -1));
         memcpy(b->free, b->floor, sizeof *b->free * (size_t)b->rows);
         for (int c = 0; c < x->n; c++)
             if (x->occ[c])
@@ -1401,10 +1414,14 @@ static int check_bits(sok_ctx *x, uint32_t *seed, int rounds)
             if (x->occ[from])
                 continue;
             int lo = gs_sokoban_bits_area(x, from);
-            ck_assert_int_eq(lo, gs_sokoban_flood(x, from));
+            int want = gs_sokoban_flood(x, from);
+            GS_PROP_ASSERT(lo == want, "from %d: area %d, flood %d", from, lo,
+                           want);
             for (int c = 0; c < x->n; c++)
-                ck_assert_int_eq(gs_sokoban_bits_has(b, c),
-                                 x->seen[c] == x->gen);
+                GS_PROP_ASSERT(
+                    gs_sokoban_bits_has(b, c) == (x->seen[c] == x->gen),
+                    "from %d: cell %d in the masks %d, flood %d", from, c,
+                    gs_sokoban_bits_has(b, c), x->seen[c] == x->gen);
             checked++;
         }
     }
@@ -1419,15 +1436,19 @@ static int check_bits(sok_ctx *x, uint32_t *seed, int rounds)
 START_TEST(test_bits_area)
 {
     sok_level L;
-    uint32_t seed = 777;
+    uint32_t seed = (uint32_t)gs_prop_seed(777);
     sok_ctx *x = rooms_load(&L);
     ck_assert_ptr_nonnull(x->bits);
-    ck_assert_int_gt(check_bits(x, &seed, 60), 1000);
+    int checked = check_bits(&L, &seed, gs_prop_iters(60));
+    if (!gs_prop_deep())
+        ck_assert_int_gt(checked, 1000);
     sok_level_free(&L);
     sok_level_load(&L, WIDE, NROWS(WIDE), SOK_ANY);
     ck_assert_ptr_nonnull(L.x.bits);
     ck_assert_uint_eq(L.x.bits->floor[0] >> 63, 1); /* the top bit used */
-    ck_assert_int_gt(check_bits(&L.x, &seed, 12), 500);
+    checked = check_bits(&L, &seed, gs_prop_iters(12));
+    if (!gs_prop_deep())
+        ck_assert_int_gt(checked, 500);
     sok_level_free(&L);
     /* One column more: the last run reaches past 64 bits. */
     char *rows[NROWS(WIDE)];
@@ -1492,10 +1513,11 @@ START_TEST(test_box_sides)
 {
     sok_level L;
     sok_ctx *x = rooms_load(&L);
-    uint32_t seed = 777;
+    uint32_t seed = (uint32_t)gs_prop_seed(777);
     int checked = 0;
-    for (int round = 0; round < 200; round++) {
+    for (int round = 0, rounds = gs_prop_iters(200); round < rounds; round++) {
         random_boxes(x, &seed, 10 + round % 4 * 10);
+        gs_prop_note("round %d: {%s}", round, sok_level_show(&L, x->occ, -1));
         for (int c = 0; c < x->n; c++) {
             if (!x->occ[c])
                 continue;
@@ -1503,7 +1525,8 @@ START_TEST(test_box_sides)
                 unsigned got = gs_sokoban_box_sides(x, c, side);
                 int s0 = x->nb[c * 4 + side];
                 if (s0 < 0 || x->occ[s0]) {
-                    ck_assert_uint_eq(got, 0);
+                    GS_PROP_ASSERT(got == 0, "box %d side %d blocked: %#x", c,
+                                   side, got);
                     continue;
                 }
                 gs_sokoban_flood(x, s0);
@@ -1513,12 +1536,14 @@ START_TEST(test_box_sides)
                     if (t >= 0 && !x->occ[t] && x->seen[t] == x->gen)
                         want |= 1u << d;
                 }
-                ck_assert_uint_eq(got, want);
+                GS_PROP_ASSERT(got == want, "box %d side %d: %#x, flood %#x", c,
+                               side, got, want);
                 checked++;
             }
         }
     }
-    ck_assert_int_gt(checked, 1000);
+    if (!gs_prop_deep())
+        ck_assert_int_gt(checked, 1000);
     sok_level_free(&L);
 }
 END_TEST
@@ -1533,10 +1558,11 @@ START_TEST(test_zone_sides)
     sok_level L;
     sok_ctx *x = rooms_load(&L);
     ck_assert(x->zone_ok);
-    uint32_t seed = 4242;
+    uint32_t seed = (uint32_t)gs_prop_seed(4242);
     int checked = 0, beside = 0;
-    for (int round = 0; round < 300; round++) {
+    for (int round = 0, rounds = gs_prop_iters(300); round < rounds; round++) {
         random_boxes(x, &seed, 10 + round % 5 * 10);
+        gs_prop_note("round %d: {%s}", round, sok_level_show(&L, x->occ, -1));
         gs_sokoban_zone_analyse(x, &x->zone);
         for (int k = 0; k < 20; k++) {
             int in = random_cell(x, &seed);
@@ -1555,7 +1581,10 @@ START_TEST(test_zone_sides)
             for (int side = 0; side < 4; side++) {
                 unsigned got =
                     gs_sokoban_zone_sides(x, &x->zone, in, out, side);
-                ck_assert_uint_eq(got, gs_sokoban_box_sides(x, in, side));
+                unsigned want = gs_sokoban_box_sides(x, in, side);
+                GS_PROP_ASSERT(got == want,
+                               "box %d to %d, side %d: %#x, box_sides %#x", out,
+                               in, side, got, want);
                 beside += x->nb[in * 4 + side] == out;
                 checked++;
             }
@@ -1563,8 +1592,10 @@ START_TEST(test_zone_sides)
             x->occ[out] = 1;
         }
     }
-    ck_assert_int_gt(checked, 2000);
-    ck_assert_int_gt(beside, 200);
+    if (!gs_prop_deep()) {
+        ck_assert_int_gt(checked, 2000);
+        ck_assert_int_gt(beside, 200);
+    }
     sok_level_free(&L);
 }
 END_TEST
@@ -1595,15 +1626,20 @@ Suite *gs_test_sokoban_any_suite(void)
     tcase_add_test(tc, test_any_short_deadlines);
     tcase_add_test(tc, test_improve_shortens);
     tcase_add_test(tc, test_improve_not);
+    tcase_add_test(tc, test_frozen_goal_fires);
+    tcase_add_test(tc, test_frozen_goal_not);
+    tcase_add_test(tc, test_frozen_goal_solve);
+    tcase_add_test(tc, test_any_learns);
+    suite_add_tcase(s, tc);
+    /* Random positions against floods and fresh tables. Named "property"
+     * in every suite: make check-deep runs these. */
+    tc = tcase_create("property");
+    tcase_add_checked_fixture(tc, gs_prop_unnote, gs_prop_unnote);
     tcase_add_test(tc, test_zone_push);
     tcase_add_test(tc, test_bits_area);
     tcase_add_test(tc, test_box_sides);
     tcase_add_test(tc, test_zone_sides);
-    tcase_add_test(tc, test_frozen_goal_fires);
-    tcase_add_test(tc, test_frozen_goal_not);
-    tcase_add_test(tc, test_frozen_goal_solve);
     tcase_add_test(tc, test_frozen_goal_memo);
-    tcase_add_test(tc, test_any_learns);
     suite_add_tcase(s, tc);
     return s;
 }
