@@ -116,6 +116,10 @@ uint64_t gs_mem_default_budget(unsigned percent);
 #define GS_MEM_SLACK_MAX (64u << 20)
 uint64_t gs_mem_process_budget(uint64_t bytes);
 
+/* The least a --max-memory may leave requests past the process's own
+ * size: below it a start would fail later, on a table it cannot hold. */
+#define GS_MEM_MIN_REQUESTS (1u << 20)
+
 /* Makes cJSON allocate through the budget, or an open arena (process-
  * wide; call once at start-up, before any thread parses JSON). A parse that
  * runs out of budget fails like one that runs out of memory; gs_mem_refused()

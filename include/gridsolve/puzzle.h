@@ -42,6 +42,10 @@ typedef struct gs_puzzle {
      * max_states, NULL-terminated; NULL: none. */
     const char *const *text_options;
 
+    /* The judge text notations `format` (query parameter, CLI --format)
+     * may name, NULL-terminated; NULL: one notation and no `format`. */
+    const char *const *text_formats;
+
     /* Builds an instance from a JSON body. 400 (GS_EBADREQ) for missing or
      * mistyped fields, 422 (GS_EINVALID) for an invalid puzzle. */
     int (*parse_json)(const cJSON *body, const gs_caps *caps, void **inst,

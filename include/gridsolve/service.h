@@ -96,6 +96,11 @@ extern const char *const gs_service_common_query[];
 int gs_service_check_query(const gs_puzzle *p, bool text, const char *name,
                            gs_error *err);
 
+/* Checks a judge text notation named by `format` (NULL: detect) against
+ * p's text_formats: GS_OK, or a 400 naming the notations p reads. */
+int gs_service_check_format(const gs_puzzle *p, const char *format,
+                            gs_error *err);
+
 /* The JSON document for GET /puzzles. */
 int gs_service_puzzles_json(gs_buf *out);
 

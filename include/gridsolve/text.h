@@ -42,6 +42,12 @@ int gs_text_ints(gs_text *t, long *v, size_t n, const char *what,
 /* Skips the rest of the current line, newline included. */
 void gs_text_skip_line(gs_text *t);
 
+/* Skips the rest of the current line, newline included, when it holds
+ * only whitespace: a line of numbers followed by rows (a grid's `N M`
+ * header) must not hide text after them. Else GS_EINVALID naming the
+ * text and `what` it follows. */
+int gs_text_end_line(gs_text *t, const char *what, gs_error *err);
+
 /* Skips lines that hold only whitespace. */
 void gs_text_skip_blank_lines(gs_text *t);
 

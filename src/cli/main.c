@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,15 +64,17 @@ static void solve_usage(FILE *f)
             " out;\n"
             "                    without it: the classic judge text, any"
             " number of cases\n"
-            "  --timeout-ms MS   deadline of the whole input (0: none;"
+            "  --timeout-ms MS   deadline of the whole input, and the most a"
+            " JSON body's\n                    limits may ask (0: none;"
             " default 10000)\n"
-            "  --max-states N    state cap of each solve (default 20000000)\n"
+            "  --max-states N    state cap of each solve, and the most a body"
+            " may ask\n                    (0: none; default 20000000)\n"
             "  --max-memory B    memory budget of the process (K/M/G; 0: none;"
             "\n                    default 75%% of the cgroup or physical"
             " memory)\n"
             "  --format NAME     the judge text notation where a puzzle has"
-            " several\n                    (sokoban: xsb or contest;"
-            " default: detected)\n"
+            " several\n                    (sokoban: xsb or contest, also"
+            " named seed;\n                    default: detected)\n"
             "  -h, --help        this help\n\n"
             "Formats, per puzzle (JSON: the body's fields; every body may add"
             "\n\"limits\": {\"timeout_ms\": N, \"max_states\": N}):\n");
@@ -97,6 +100,17 @@ static void print_version(void)
         printf("gridsolve %s\n", gs_version());
 }
 
+/* The exit status once stdout's buffered text is written: a help or
+ * version sent to a full disk must not exit 0. */
+static int flushed_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "gridsolve: cannot write to standard output: %s\n",
+            strerror(errno));
+    return EXIT_ERROR;
+}
+
 static bool is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
@@ -115,8 +129,10 @@ static int read_all(int fd, char **data, size_t *len)
         (uintmax_t)st.st_size < SIZE_MAX / 2)
         want = (size_t)st.st_size + 1; /* + 1: the read that sees the end */
     for (;;) {
-        if (gs_buf_reserve(&b, want))
+        if (gs_buf_reserve(&b, want)) {
+            errno = ENOMEM;
             break;
+        }
         ssize_t n = read(fd, b.data + b.len, b.cap - b.len - 1);
         if (n < 0 && errno == EINTR)
             continue;
@@ -124,6 +140,8 @@ static int read_all(int fd, char **data, size_t *len)
             break;
         if (n == 0) {
             *data = gs_buf_take(&b, len);
+            if (!*data)
+                errno = ENOMEM;
             return *data ? 0 : -1;
         }
         b.len += (size_t)n;
@@ -227,7 +245,7 @@ static int solve_parse(int argc, char **argv, solve_args *sa)
             }
         } else if (is_help(a)) {
             solve_usage(stdout);
-            return 0;
+            return flushed_stdout();
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gridsolve: unknown option %s\n", a);
             return EXIT_USAGE;
@@ -261,10 +279,13 @@ static int solve_input(const char *path, char **data, size_t *len)
         return EXIT_ERROR;
     }
     int rrc = read_all(fd, data, len);
+    int read_errno = errno;
     if (fd != STDIN_FILENO)
         close(fd);
+    errno = read_errno;
     if (rrc) {
-        fprintf(stderr, "gridsolve: cannot read %s\n", path ? path : "stdin");
+        fprintf(stderr, "gridsolve: cannot read %s: %s\n",
+                path ? path : "standard input", strerror(errno));
         return EXIT_ERROR;
     }
     return 0;
@@ -284,26 +305,49 @@ static int cmd_solve(int argc, char **argv)
                 sa.name);
         return EXIT_USAGE;
     }
+    if (sa.format) {
+        gs_error ferr = {0};
+        if (sa.json) {
+            fprintf(stderr, "gridsolve: --format names a judge text "
+                            "notation; --json reads a JSON body\n");
+            return EXIT_USAGE;
+        }
+        if (gs_service_check_format(p, sa.format, &ferr)) {
+            fprintf(stderr, "gridsolve: --format: %s\n", ferr.detail);
+            return EXIT_USAGE;
+        }
+    }
     char *data = NULL;
     size_t len = 0;
     if (solve_input(sa.path, &data, &len))
         return EXIT_ERROR;
 
-    if (sa.max_memory_set)
+    if (sa.max_memory_set) {
         gs_mem_set_budget(gs_mem_process_budget(sa.max_memory));
-    else
+        if (sa.max_memory && gs_mem_budget() < GS_MEM_MIN_REQUESTS) {
+            fprintf(stderr,
+                    "gridsolve: --max-memory %" PRIu64
+                    " leaves the solve less than %u bytes once the "
+                    "process's own size and slack are set aside\n",
+                    sa.max_memory, GS_MEM_MIN_REQUESTS);
+            free(data);
+            return EXIT_USAGE;
+        }
+    } else
         gs_mem_defer_default_budget(GS_CONFIG_MEMORY_PERCENT);
     gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);
-    /* The command line is trusted: its limits are not clamped. */
+    /* The command line is trusted: no server ceilings. Its own limits
+     * are the default and the ceiling of a JSON body's "limits", so that
+     * --timeout-ms bounds the run whatever the body asks. */
     opts.max_timeout_ms = 0;
     opts.max_states_limit = 0;
     opts.max_solve_bytes = 0;
     if (sa.timeout_ms >= 0)
-        opts.timeout_ms = sa.timeout_ms;
+        opts.timeout_ms = opts.max_timeout_ms = sa.timeout_ms;
     if (sa.max_states >= 0)
-        opts.max_states = (uint64_t)sa.max_states;
+        opts.max_states = opts.max_states_limit = (uint64_t)sa.max_states;
     opts.text_format = sa.format;
 
     gs_buf out = GS_BUF_INIT;
@@ -321,8 +365,11 @@ static int cmd_solve(int argc, char **argv)
     }
     int wrc = write_all(STDOUT_FILENO, out.data, out.len);
     gs_buf_free(&out);
-    if (wrc)
+    if (wrc) {
+        fprintf(stderr, "gridsolve: cannot write the answer: %s\n",
+                strerror(errno));
         return EXIT_ERROR;
+    }
     /* Scripts must tell "no answer in time" from "no answer exists". */
     return info.status == GS_LIMIT ? EXIT_LIMIT : 0;
 }
@@ -341,14 +388,20 @@ int main(int argc, char **argv)
         return cmd_solve(argc - 1, argv + 1);
     if (strcmp(cmd, "health") == 0)
         return gs_probe_main(argc - 1, argv + 1);
-    if (argc == 2 && (is_help(cmd) || strcmp(cmd, "help") == 0)) {
-        usage(stdout);
-        return 0;
+    bool help = is_help(cmd) || strcmp(cmd, "help") == 0;
+    bool version = strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0;
+    if ((help || version) && argc > 2) {
+        fprintf(stderr, "gridsolve: unexpected argument '%s' after %s\n",
+                argv[2], cmd);
+        return EXIT_USAGE;
     }
-    if (argc == 2 &&
-        (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0)) {
+    if (help) {
+        usage(stdout);
+        return flushed_stdout();
+    }
+    if (version) {
         print_version();
-        return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
+        return flushed_stdout();
     }
     fprintf(stderr, "gridsolve: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -166,6 +166,31 @@ int gs_service_check_query(const gs_puzzle *p, bool text, const char *name,
                            gs_service_common_query, p->text_options);
 }
 
+int gs_service_check_format(const gs_puzzle *p, const char *format,
+                            gs_error *err)
+{
+    if (!format)
+        return GS_OK;
+    if (!p->text_formats)
+        return gs_error_set(err, GS_EBADREQ,
+                            "%s judge text has one notation: there is no "
+                            "format to choose",
+                            p->name);
+    char known[128] = "";
+    size_t at = 0;
+    for (const char *const *f = p->text_formats; *f; f++) {
+        if (strcmp(format, *f) == 0)
+            return GS_OK;
+        const char *sep = f == p->text_formats ? "" : f[1] ? ", " : " or ";
+        int n = snprintf(known + at, sizeof known - at, "%s%s", sep, *f);
+        if (n > 0 && (size_t)n < sizeof known - at)
+            at += (size_t)n;
+    }
+    return gs_error_set(err, GS_EBADREQ,
+                        "unknown text format \"%.32s\"; %s reads %s", format,
+                        p->name, known);
+}
+
 /* Reads the optional "limits" object of a JSON body. */
 static int read_limits(const cJSON *body, double *timeout_ms,
                        long long *max_states, gs_error *err)
@@ -638,8 +663,11 @@ static int service_text(const gs_puzzle *p, const char *body, size_t len,
     void **cases = NULL;
     size_t n = 0;
     uint64_t mark = gs_mem_refused_here();
-    int rc = parse_cases(p, body, len, &opts->caps, opts->text_format, &cases,
-                         &n, err);
+    int rc = gs_service_check_format(p, opts->text_format, err);
+    if (rc)
+        return rc;
+    rc = parse_cases(p, body, len, &opts->caps, opts->text_format, &cases, &n,
+                     err);
     if (rc == GS_ENOMEM && budget_refused(mark))
         return busy_error(err, "hold the puzzles");
     if (rc)

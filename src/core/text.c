@@ -1,6 +1,7 @@
 /* text.c - cursor over classic judge text input. */
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 
 #include "gridsolve/text.h"
 
@@ -18,6 +19,12 @@ static inline int is_space(unsigned char c)
 
 void gs_text_init(gs_text *t, const char *data, size_t len)
 {
+    /* A UTF-8 byte order mark (editors on Windows write one) is not part
+     * of the first line: XSB would skip that row as a comment. */
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) {
+        data += 3;
+        len -= 3;
+    }
     t->p = data;
     t->end = data + len;
     t->line = 1;
@@ -34,6 +41,28 @@ static void skip_space(gs_text *t)
     }
 }
 
+/* The error for a token that is not an integer, naming the byte at s
+ * where it went wrong (s == end: the input ends after a sign). */
+static int not_an_int(const gs_text *t, const char *s, const char *what,
+                      gs_error *err)
+{
+    if (s >= t->end)
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: expected an integer (%s), found the "
+                            "end of the input",
+                            t->line, what);
+    unsigned char ch = (unsigned char)*s;
+    /* A NUL would cut the message short and other bytes need not be
+     * UTF-8, which the JSON problem document requires: show those as hex. */
+    if (ch >= 0x20 && ch < 0x7f)
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: expected an integer (%s), found '%c'",
+                            t->line, what, ch);
+    return gs_error_set(err, GS_EINVALID,
+                        "line %d: expected an integer (%s), found byte 0x%02x",
+                        t->line, what, ch);
+}
+
 int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
 {
     skip_space(t);
@@ -44,8 +73,7 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
     if (*s == '-' || *s == '+')
         neg = *s++ == '-';
     if (s >= t->end || !is_digit((unsigned char)*s))
-        return gs_error_set(err, GS_EINVALID,
-                            "line %d: expected an integer (%s)", t->line, what);
+        return not_an_int(t, s, what, err);
     long n = 0;
     while (s < t->end && is_digit((unsigned char)*s)) {
         int d = *s - '0';
@@ -57,21 +85,8 @@ int gs_text_int(gs_text *t, long *v, const char *what, gs_error *err)
         n = n * 10 + d;
         s++;
     }
-    if (s < t->end && !is_space((unsigned char)*s)) {
-        unsigned char ch = (unsigned char)*s;
-        /* A NUL would cut the message short and other bytes need not be
-         * UTF-8, which the JSON problem document requires: show those as
-         * hex. */
-        if (ch >= 0x20 && ch < 0x7f)
-            return gs_error_set(err, GS_EINVALID,
-                                "line %d: expected an integer (%s), found "
-                                "'%c'",
-                                t->line, what, ch);
-        return gs_error_set(err, GS_EINVALID,
-                            "line %d: expected an integer (%s), found byte "
-                            "0x%02x",
-                            t->line, what, ch);
-    }
+    if (s < t->end && !is_space((unsigned char)*s))
+        return not_an_int(t, s, what, err);
     t->p = s;
     *v = neg ? -n : n;
     return 1;
@@ -151,6 +166,29 @@ void gs_text_skip_line(gs_text *t)
         t->p++;
         t->line++;
     }
+}
+
+int gs_text_end_line(gs_text *t, const char *what, gs_error *err)
+{
+    const char *s = t->p;
+    while (s < t->end && *s != '\n' && is_space((unsigned char)*s))
+        s++;
+    if (s < t->end && *s != '\n') {
+        size_t n = 0;
+        while (s + n < t->end && n < 16 && !is_space((unsigned char)s[n]) &&
+               (unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f)
+            n++;
+        if (n == 0)
+            return gs_error_set(err, GS_EINVALID,
+                                "line %d: byte 0x%02x after %s", t->line,
+                                (unsigned char)*s, what);
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: unexpected '%.*s' after %s", t->line,
+                            (int)n, s, what);
+    }
+    t->p = s;
+    gs_text_skip_line(t);
+    return GS_OK;
 }
 
 void gs_text_skip_blank_lines(gs_text *t)

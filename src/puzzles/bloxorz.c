@@ -330,7 +330,10 @@ static int blox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
     if (rc < 0)
         return rc;
     int header_line = in->line;
-    gs_text_skip_line(in);
+    rc = gs_text_end_line(
+        in, n == 0 && m == 0 ? "the terminator 0 0" : "the grid size N M", err);
+    if (rc)
+        return rc;
     if (n == 0 && m == 0)
         return 0;
     gs_bloxorz *b = NULL;

@@ -93,7 +93,7 @@ static void bit_clear(unsigned char *set, size_t i)
  * ---------------------------------------------------------------------- */
 
 /* Writes the name of cell (r, c), 0-based, in the input's numbering. */
-static void name_cell(int text, char *out, size_t n, int r, int c)
+static void name_cell(bool text, char *out, size_t n, int r, int c)
 {
     if (text)
         snprintf(out, n, "cell at row %d, col %d", r + 1, c + 1);
@@ -101,10 +101,26 @@ static void name_cell(int text, char *out, size_t n, int r, int c)
         snprintf(out, n, "walls[%d][%d]", r, c);
 }
 
+/* The 422 of a wall on one side only: a has it (a != 0) or b has. */
+static int wp_wall_error(gs_error *err, long a, const char *na, const char *nb,
+                         const char *side_a, const char *side_b)
+{
+    if (a)
+        return gs_error_set(err, GS_EINVALID,
+                            "inconsistent wall: %s has a wall on its %s side "
+                            "but %s has none on its %s side",
+                            na, side_a, nb, side_b);
+    return gs_error_set(err, GS_EINVALID,
+                        "inconsistent wall: %s has no wall on its %s side "
+                        "but %s has one on its %s side",
+                        na, side_a, nb, side_b);
+}
+
 /* 422 when the wall between two neighbouring cells is on one side only.
  * `bit_a` is a's side facing b, `bit_b` is b's side facing a. */
-static int wp_check_pair(const long *cells, int cols, int text, int ra, int ca,
-                         int rb, int cb, int bit_a, int bit_b, gs_error *err)
+static int wp_check_pair(const long *cells, int cols, const int *lines, int ra,
+                         int ca, int rb, int cb, int bit_a, int bit_b,
+                         gs_error *err)
 {
     static const char *side[16] = {[WP_WEST] = "west",
                                    [WP_NORTH] = "north",
@@ -115,22 +131,17 @@ static int wp_check_pair(const long *cells, int cols, int text, int ra, int ca,
 
     if (!a == !b)
         return GS_OK;
-    name_cell(text, na, sizeof na, ra, ca);
-    name_cell(text, nb, sizeof nb, rb, cb);
-    if (a)
-        return gs_error_set(err, GS_EINVALID,
-                            "inconsistent wall: %s has a wall on its %s side "
-                            "but %s has none on its %s side",
-                            na, side[bit_a], nb, side[bit_b]);
-    return gs_error_set(err, GS_EINVALID,
-                        "inconsistent wall: %s has no wall on its %s side "
-                        "but %s has one on its %s side",
-                        na, side[bit_a], nb, side[bit_b]);
+    name_cell(lines, na, sizeof na, ra, ca);
+    name_cell(lines, nb, sizeof nb, rb, cb);
+    int rc = wp_wall_error(err, a, na, nb, side[bit_a], side[bit_b]);
+    if (lines) /* the line of the cell named first */
+        gs_error_prefix(err, "line %d: ", lines[ra * cols + ca]);
+    return rc;
 }
 
 /* Checks every cell value and every inner wall. */
-static int wp_check_cells(const long *cells, int rows, int cols, int text,
-                          gs_error *err)
+static int wp_check_cells(const long *cells, int rows, int cols,
+                          const int *lines, gs_error *err)
 {
     char name[48];
     int rc;
@@ -139,40 +150,48 @@ static int wp_check_cells(const long *cells, int rows, int cols, int text,
         for (int c = 0; c < cols; c++) {
             long v = cells[r * cols + c];
             if (v < 0 || v > 15) {
-                name_cell(text, name, sizeof name, r, c);
-                return gs_error_set(err, GS_EINVALID,
-                                    "%s is %ld, expected 0 to 15", name, v);
+                name_cell(lines, name, sizeof name, r, c);
+                gs_error_set(err, GS_EINVALID, "%s is %ld, expected 0 to 15",
+                             name, v);
+                if (lines)
+                    gs_error_prefix(err, "line %d: ", lines[r * cols + c]);
+                return GS_EINVALID;
             }
         }
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) {
             if (c + 1 < cols &&
-                (rc = wp_check_pair(cells, cols, text, r, c, r, c + 1, WP_EAST,
+                (rc = wp_check_pair(cells, cols, lines, r, c, r, c + 1, WP_EAST,
                                     WP_WEST, err)))
                 return rc;
             if (r + 1 < rows &&
-                (rc = wp_check_pair(cells, cols, text, r, c, r + 1, c, WP_SOUTH,
-                                    WP_NORTH, err)))
+                (rc = wp_check_pair(cells, cols, lines, r, c, r + 1, c,
+                                    WP_SOUTH, WP_NORTH, err)))
                 return rc;
         }
     return GS_OK;
 }
 
-/* Builds an instance from rows x cols cell numbers and a 0-based start. */
+/* Builds an instance from rows x cols cell numbers and a 0-based start.
+ * lines: judge text's line of each cell, then of the start; NULL: JSON. */
 static int wp_build(const long *cells, int rows, int cols, long sr, long sc,
-                    int text, gs_wallpushers **out, gs_error *err)
+                    const int *lines, gs_wallpushers **out, gs_error *err)
 {
     static const int bits[4] = {WP_NORTH, WP_SOUTH, WP_WEST, WP_EAST};
-    int rc = wp_check_cells(cells, rows, cols, text, err);
+    int rc = wp_check_cells(cells, rows, cols, lines, err);
 
     *out = NULL;
     if (rc)
         return rc;
     if (sr < 0 || sc < 0 || sr >= rows || sc >= cols) {
-        long base = text ? 1 : 0;
+        if (lines) /* 1-based, on the line after the cells' */
+            return gs_error_set(err, GS_EINVALID,
+                                "line %d: start (row %ld, col %ld) is off the "
+                                "%dx%d maze",
+                                lines[rows * cols], sr + 1, sc + 1, rows, cols);
         return gs_error_set(err, GS_EINVALID,
                             "start (row %ld, col %ld) is off the %dx%d maze",
-                            sr + base, sc + base, rows, cols);
+                            sr, sc, rows, cols);
     }
     gs_wallpushers *w = calloc(1, sizeof *w);
     if (!w)
@@ -265,7 +284,7 @@ static int wp_json_cells(const cJSON *walls, const gs_caps *caps, long **out,
             if (d < 0 || d > 15) {
                 char name[40];
                 free(cells);
-                name_cell(0, name, sizeof name, r, c);
+                name_cell(false, name, sizeof name, r, c);
                 return gs_error_set(err, GS_EINVALID,
                                     "%s is %.17g, expected 0 to 15", name, d);
             }
@@ -296,7 +315,8 @@ static int wallpushers_parse_json(const cJSON *body, const gs_caps *caps,
         (rc = wp_json_types(walls, err)) ||
         (rc = wp_json_cells(walls, caps, &cells, &rows, &cols, err)))
         return rc;
-    rc = wp_build(cells, rows, cols, sr, sc, 0, (gs_wallpushers **)inst, err);
+    rc =
+        wp_build(cells, rows, cols, sr, sc, NULL, (gs_wallpushers **)inst, err);
     free(cells);
     return rc;
 }
@@ -307,6 +327,8 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                                   gs_error *err)
 {
     long cells[GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS];
+    /* Each cell's line, then the start's, for errors. */
+    int lines[GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS + 1];
     long col, row;
     char what[48];
     int rc;
@@ -319,6 +341,7 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
         return rc;
     if (col == 0 && row == 0)
         return 0;
+    lines[GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS] = in->line;
     /* The text maze has a fixed size, still bound by --max-cells. */
     uint64_t size = GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS;
     if (caps && caps->max_cells && size > caps->max_cells)
@@ -330,8 +353,10 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                             (unsigned long long)caps->max_cells);
     for (int i = 0; i < GS_WP_TEXT_ROWS * GS_WP_TEXT_COLS; i++) {
         gs_text at = *in;
-        if (gs_text_need_int(in, &cells[i], "a maze cell", err) == GS_OK)
+        if (gs_text_need_int(in, &cells[i], "a maze cell", err) == GS_OK) {
+            lines[i] = in->line;
             continue;
+        }
         /* Only now name the cell: formatting every cell's name up front
          * cost a third of a small judge run. Re-reading from the same
          * place gives the same error, with the precise name. */
@@ -340,8 +365,8 @@ static int wallpushers_parse_text(gs_text *in, const gs_caps *caps, void **inst,
                  i / GS_WP_TEXT_COLS + 1, i % GS_WP_TEXT_COLS + 1);
         return gs_text_need_int(in, &cells[i], what, err);
     }
-    rc = wp_build(cells, GS_WP_TEXT_ROWS, GS_WP_TEXT_COLS, row - 1, col - 1, 1,
-                  (gs_wallpushers **)inst, err);
+    rc = wp_build(cells, GS_WP_TEXT_ROWS, GS_WP_TEXT_COLS, row - 1, col - 1,
+                  lines, (gs_wallpushers **)inst, err);
     return rc ? rc : 1;
 }
 

@@ -37,7 +37,6 @@
 #define SEND_WAIT_MS 2000    /* for answered solves to reach the client */
 #define CLOSE_WAIT_MS 300    /* for clients to close idle connections */
 #define TICK_MS 50
-#define MIN_REQUEST_BYTES (1u << 20) /* of --max-memory, past the process */
 
 /* Formats a bound address as ADDR:PORT ([ADDR]:PORT for IPv6). */
 static void format_addr(const struct sockaddr_storage *ss, char *buf,
@@ -251,13 +250,13 @@ int gs_server_main(int argc, char **argv)
         fprintf(stderr, "gridsolve: %s\n", msg);
     /* Before any thread parses JSON (the hooks are process-wide). */
     gs_mem_set_budget(gs_mem_process_budget(cfg.max_memory));
-    if (cfg.max_memory && gs_mem_budget() < MIN_REQUEST_BYTES) {
+    if (cfg.max_memory && gs_mem_budget() < GS_MEM_MIN_REQUESTS) {
         /* Else the start fails later, on a table it cannot allocate. */
         fprintf(stderr,
                 "gridsolve serve: --max-memory %" PRIu64
                 " leaves requests less than %u bytes once the process's own "
                 "size and slack are set aside\n",
-                cfg.max_memory, MIN_REQUEST_BYTES);
+                cfg.max_memory, GS_MEM_MIN_REQUESTS);
         return EXIT_USAGE;
     }
     gs_mem_install_cjson_hooks();

@@ -371,6 +371,56 @@ START_TEST(cli_exit_status)
 }
 END_TEST
 
+/* The options' own errors are usage errors (2), named before any input
+ * is read; I/O failures say why (1); the flags bound a JSON body. */
+START_TEST(cli_option_and_io_errors)
+{
+    static char out[65536];
+    const char *xsb = "#####\n#@$.#\n#####\n";
+
+    ck_assert_int_eq(cli("solve sokoban --format XSB", xsb, out, sizeof out),
+                     2);
+    ck_assert_str_eq(out, "gridsolve: --format: unknown text format \"XSB\"; "
+                          "sokoban reads xsb, contest or seed\n");
+    ck_assert_int_eq(
+        cli("solve bloxorz --format xsb", "0 0\n", out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "bloxorz judge text has one notation"));
+    ck_assert_int_eq(
+        cli("solve sokoban --json --format xsb", "{}", out, sizeof out), 2);
+    ck_assert_int_eq(cli("solve sokoban --format xsb", xsb, out, sizeof out),
+                     0);
+    ck_assert_str_eq(out, "R\n");
+    ck_assert_int_eq(cli("--version x", NULL, out, sizeof out), 2);
+    ck_assert_str_eq(out,
+                     "gridsolve: unexpected argument 'x' after --version\n");
+    ck_assert_int_eq(cli("--help x", NULL, out, sizeof out), 2);
+    ck_assert_int_eq(cli("solve curling /", NULL, out, sizeof out), 1);
+    ck_assert_str_eq(out, "gridsolve: cannot read /: Is a directory\n");
+    /* A full disk is an error, for an answer and for the help alike. */
+    ck_assert_int_eq(
+        cli("solve curling >/dev/full", "2 1\n3 2\n0 0\n", out, sizeof out), 1);
+    ck_assert_int_eq(cli("--help >/dev/full", NULL, out, sizeof out), 1);
+    ck_assert_int_eq(cli("solve --help >/dev/full", NULL, out, sizeof out), 1);
+    ck_assert_int_eq(cli("solve curling --max-memory 1M", "2 1\n3 2\n0 0\n",
+                         out, sizeof out),
+                     2);
+    ck_assert_ptr_nonnull(strstr(out, "--max-memory 1048576 leaves the solve"));
+    /* The body asks more states than --max-states allows: the flag wins. */
+    ck_assert_int_eq(cli("solve curling --json --max-states 1",
+                         "{\"board\": [[2,0,1,0,3]], \"limits\": "
+                         "{\"max_states\": 100000}}",
+                         out, sizeof out),
+                     3);
+    ck_assert_ptr_nonnull(strstr(out, "\"limit\":\"states\""));
+    /* A byte order mark does not hide XSB's first row (the level is
+     * impossible; without that row it was not). */
+    ck_assert_int_eq(cli("solve sokoban", "\xef\xbb\xbf#$ .#\n#@$.#\n#####\n",
+                         out, sizeof out),
+                     0);
+    ck_assert_str_eq(out, "impossible\n");
+}
+END_TEST
+
 /* health parses its arguments strictly and reports the server's state. */
 START_TEST(cli_health)
 {
@@ -741,6 +791,7 @@ Suite *gs_itest_api_suite(void)
     tcase_add_test(tc, cli_loads_cjson_on_demand);
     tcase_add_test(tc, cli_solve_help_lists_formats);
     tcase_add_test(tc, cli_exit_status);
+    tcase_add_test(tc, cli_option_and_io_errors);
     tcase_add_test(tc, cli_health);
     tcase_add_test(tc, cors_origin_list);
     tcase_add_test(tc, cors_any_and_headers);

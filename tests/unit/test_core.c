@@ -117,7 +117,8 @@ START_TEST(text_reads_ints_and_lines)
     ck_assert_int_eq(gs_text_int(&t, &v, "k", &err), 1);
     ck_assert_int_eq(v, -7);
     ck_assert_int_eq(gs_text_int(&t, &v, "stones", &err), GS_EINVALID);
-    ck_assert_str_eq(err.detail, "line 5: expected an integer (stones)");
+    ck_assert_str_eq(err.detail,
+                     "line 5: expected an integer (stones), found 'x'");
 }
 END_TEST
 
@@ -166,7 +167,8 @@ START_TEST(text_reads_rows_of_ints)
     const char *sign = "-";
     gs_text_init(&t, sign, 1);
     ck_assert_int_eq(gs_text_ints(&t, v, 1, "k", &err), GS_EINVALID);
-    ck_assert_str_eq(err.detail, "line 1: expected an integer (k)");
+    ck_assert_str_eq(err.detail, "line 1: expected an integer (k), found the "
+                                 "end of the input");
 }
 END_TEST
 

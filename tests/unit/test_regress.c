@@ -307,6 +307,79 @@ START_TEST(text_error_names_odd_bytes)
 }
 END_TEST
 
+/* Runs judge text through the service for puzzle p: its status, the
+ * output in out (GS_OK) or the detail in err. */
+static int run_text(const gs_puzzle *p, const char *body, gs_buf *out,
+                    gs_error *err)
+{
+    gs_solve_opts o;
+    gs_solve_opts_default(&o);
+    out->len = 0;
+    return gs_service_text(p, body, strlen(body), &o, -1, -1, out, NULL, err);
+}
+
+/* Text after bloxorz's `N M` header was dropped, so the error came rows
+ * later ("grid row 2 has 3 cells"); a token that is not a number named
+ * no byte; a UTF-8 byte order mark was "expected an integer". */
+START_TEST(judge_text_header_errors)
+{
+    const gs_puzzle *b = &gs_puzzle_bloxorz;
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+
+    ck_assert_int_eq(
+        run_text(b, "3 6 ######\n#XEEO#\n######\n0 0\n", &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 1: unexpected '######' after "
+                                 "the grid size N M");
+    ck_assert_int_eq(
+        run_text(b, "3 6\n######\n#XEEO#\n######\n0 0 0\n", &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 2: line 5: unexpected '0' after the "
+                                 "terminator 0 0");
+    ck_assert_int_eq(
+        run_text(b, "2 6\n######\n#XEEO#\n######\n0 0\n", &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 2: line 4: expected an integer (grid "
+                                 "rows N), found '#'");
+    /* Trailing blanks and CRLF after the numbers stay fine, as does a
+     * byte order mark before them. */
+    ck_assert_int_eq(run_text(b,
+                              "\xef\xbb\xbf"
+                              "3 6 \t\r\n######\r\n#XEEO#\r\n"
+                              "######\r\n0 0 \r\n",
+                              &out, &err),
+                     GS_OK);
+    ck_assert_str_eq(out.data, "2\n");
+    /* Wallpushers' checks of the whole maze named no line. */
+    const gs_puzzle *w = &gs_puzzle_wallpushers;
+    ck_assert_int_eq(run_text(w,
+                              "1 1\n6 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n"
+                              "9 8 8 8 8 12\n",
+                              &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 2: inconsistent wall: cell at "
+                                 "row 1, col 1 has a wall on its east side but "
+                                 "cell at row 1, col 2 has none on its west "
+                                 "side");
+    ck_assert_int_eq(run_text(w,
+                              "7 1\n2 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n"
+                              "9 8 8 8 8 12\n",
+                              &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 1: start (row 1, col 7) is off "
+                                 "the 4x6 maze");
+    ck_assert_int_eq(run_text(w,
+                              "1 1\n2 2 2 2 2 6\n1 0 0 0 0 4\n1 0 0 0 0 4\n"
+                              "9 8 8 8 8 16\n",
+                              &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 5: cell at row 4, col 6 is 16, "
+                                 "expected 0 to 15");
+    gs_buf_free(&out);
+}
+END_TEST
+
 /* Problem documents echo request bytes (field names, option values, the
  * path): invalid UTF-8 there made the JSON invalid. Bad bytes become
  * '?', valid multi-byte characters stay. */
@@ -476,6 +549,7 @@ Suite *gs_test_regress_suite(void)
     tcase_add_test(tc, sokoban_matching_respects_deadline);
     tcase_add_test(tc, wallpushers_huge_cap_accepts_mazes);
     tcase_add_test(tc, text_error_names_odd_bytes);
+    tcase_add_test(tc, judge_text_header_errors);
     tcase_add_test(tc, problem_json_is_valid_utf8);
     tcase_add_test(tc, cjson_hooks_printed_text_freed_by_cjson);
     tcase_add_test(tc, http_documents_under_cjson_hooks);

@@ -284,7 +284,8 @@ START_TEST(text_mode_error_names_case)
     ck_assert_int_eq(
         gs_service_text(&fake, in, strlen(in), &o, -1, -1, &out, NULL, &err),
         GS_EINVALID);
-    ck_assert_str_eq(err.detail, "case 2: line 2: expected an integer (n)");
+    ck_assert_str_eq(err.detail,
+                     "case 2: line 2: expected an integer (n), found 'x'");
     ck_assert_uint_eq(out.len, 0);
     gs_buf_free(&out);
 }

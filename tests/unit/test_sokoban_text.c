@@ -125,8 +125,22 @@ START_TEST(test_explicit_format)
         run_service("3 5\n#####\n#X*@#\n#####\n", "xsb", &out, &err),
         GS_EINVALID);
     ck_assert_ptr_nonnull(strstr(err.detail, "unknown cell character 'X'"));
+    /* An unknown notation is the request's fault, not a case's. */
     ck_assert_int_eq(run_service(COLLECTION, "sok", &out, &err), GS_EBADREQ);
-    ck_assert_ptr_nonnull(strstr(err.detail, "unknown text format \"sok\""));
+    ck_assert_str_eq(err.detail, "unknown text format \"sok\"; sokoban reads "
+                                 "xsb, contest or seed");
+    ck_assert_int_eq(
+        run_service("3 5\n#####\n#X*@#\n#####\n", "seed", &out, &err), GS_OK);
+    ck_assert_str_eq(out, "1\n");
+    free(out);
+    ck_assert_int_eq(
+        gs_service_check_format(gs_puzzle_find("bloxorz", 7), "xsb", &err),
+        GS_EBADREQ);
+    ck_assert_str_eq(err.detail, "bloxorz judge text has one notation: there "
+                                 "is no format to choose");
+    ck_assert_int_eq(
+        gs_service_check_format(gs_puzzle_find("bloxorz", 7), NULL, &err),
+        GS_OK);
     /* Asked for XSB, text with no level is an error, as when detected,
      * not an empty answer. */
     ck_assert_int_eq(
@@ -183,10 +197,38 @@ START_TEST(test_xsb_errors)
                                  "50000 = 2500050000 cells, above the "
                                  "maximum of 2147483647");
     free(big);
-    /* Nothing but comments and blank lines: no case, no error. */
-    out = gs_check_judge(SOK, "; only a comment\n\n", NULL);
+    /* Nothing but comments: no level, a 422 as for other text, detected
+     * or named; an empty or blank body has no case, as for every puzzle. */
+    gs_check_expect_text_error(SOK, "; only a comment\n\n", GS_EINVALID,
+                               "no XSB level found, only ';' comments");
+    ck_assert_int_eq(run_service("; only a comment\n", "xsb", &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: no XSB level found, only ';' "
+                                 "comments (a level's rows start with '#')");
+    out = gs_check_judge(SOK, " \n\n", NULL);
     ck_assert_str_eq(out, "");
     free(out);
+    /* A UTF-8 byte order mark is not part of the first row (the level
+     * below is impossible; read without its first row it was solvable). */
+    out = gs_check_judge(SOK, "\xef\xbb\xbf#$ .#\n#@$.#\n#####\n", NULL);
+    ck_assert_str_eq(out, "impossible\n");
+    free(out);
+    ck_assert_int_eq(
+        run_service("\xef\xbb\xbf#####\n#@$!#\n#####\n", NULL, &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: level at line 1: grid row 1, "
+                                 "column 3: unknown cell character '!'");
+    /* Contest text: text after the header is an error on that line, not
+     * a missing row later; a size past int is named as such. */
+    ck_assert_int_eq(
+        run_service("3 5 #####\n#X*X#\n#####\n", "contest", &out, &err),
+        GS_EINVALID);
+    ck_assert_str_eq(err.detail, "case 1: line 1: unexpected '#####' after "
+                                 "the grid size N M");
+    ck_assert_int_eq(run_service("3000000000 1\n", NULL, &out, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail,
+                     "case 1: line 1: grid size 3000000000 x 1 is too large");
 }
 END_TEST
 

@@ -227,12 +227,21 @@ static int parse_contest(gs_text *in, const gs_caps *caps, void **inst,
     rc = gs_text_need_int(in, &m, "column count M", err);
     if (rc)
         return rc;
+    rc = gs_text_end_line(
+        in, n == 0 && m == 0 ? "the terminator 0 0" : "the grid size N M", err);
+    if (rc)
+        return rc;
     if (n == 0 && m == 0)
         return 0;
-    if (n < 1 || m < 1 || n > 0x7fffffff || m > 0x7fffffff)
+    if (n < 1 || m < 1)
         return gs_error_set(err, GS_EINVALID,
                             "line %d: grid size %ld x %ld must be positive",
                             hline, n, m);
+    /* Sides past int could wrap the product: named without it. */
+    if (n > 0x7fffffff || m > 0x7fffffff)
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: grid size %ld x %ld is too large", hline,
+                            n, m);
     if (caps && caps->max_cells && (uint64_t)n * (uint64_t)m > caps->max_cells)
         return gs_error_set(err, GS_EINVALID,
                             "line %d: grid is %ld x %ld = %llu cells, above "
@@ -240,7 +249,6 @@ static int parse_contest(gs_text *in, const gs_caps *caps, void **inst,
                             hline, n, m,
                             (unsigned long long)((uint64_t)n * (uint64_t)m),
                             (unsigned long long)caps->max_cells);
-    gs_text_skip_line(in);
     /* Each row takes at least one byte (its newline) but the last: refuse
      * before allocating for rows the input cannot hold. */
     if ((uint64_t)n > (uint64_t)(in->end - in->p) + 1)
@@ -443,19 +451,29 @@ static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
     const char *start = in->p;
     int rc = parse_xsb(in, caps, inst, err);
     if (rc == 0 && in->cases == 0) {
-        /* Nothing but metadata: say which notations were expected rather
-         * than answering an empty page. */
+        /* Lines but no level: say which notations were expected rather
+         * than answer an empty page (an empty body has no case, as for
+         * every puzzle). */
         gs_text t;
         const char *s;
         size_t n;
+        bool comments = false;
         gs_text_init(&t, start, (size_t)(in->end - start));
-        while (gs_text_line(&t, &s, &n))
-            if (!is_blank(s, n) && s[0] != ';')
+        while (gs_text_line(&t, &s, &n)) {
+            if (is_blank(s, n))
+                continue;
+            if (s[0] != ';')
                 return gs_error_set(err, GS_EINVALID,
                                     "line %d: no XSB level found (its rows "
                                     "start with '#'); contest text starts "
                                     "with a line \"N M\"",
                                     t.line - 1);
+            comments = true;
+        }
+        if (comments)
+            return gs_error_set(err, GS_EINVALID,
+                                "no XSB level found, only ';' comments (a "
+                                "level's rows start with '#')");
     }
     return rc;
 }
@@ -495,6 +513,8 @@ const gs_puzzle gs_puzzle_sokoban = {
         "steps or '-1'; ?format=xsb|contest (--format) instead of "
         "detecting",
     .text_options = (const char *const[]){"format", NULL},
+    /* `seed` names the contest notation as JSON's "notation" does. */
+    .text_formats = (const char *const[]){"xsb", "contest", "seed", NULL},
     .parse_json = sokoban_parse_json,
     .parse_text = sokoban_parse_text,
     .format_text = sokoban_format_text,
