@@ -820,6 +820,24 @@ START_TEST(test_pull_solve)
             ck_assert_uint_eq(res.expanded, 0);
         gs_result_free(&res);
     }
+    /* The pulls see only the player's region (found by make check-deep):
+     * a box walled in off its goal outside it made them answer `solved`
+     * on an impossible level, and a region without a box (every box on
+     * a goal out of reach) answered `limit` on a solved one. */
+    static const char *const walled[] = {"########", "#@   # #", "#  # #.#",
+                                         "##   # #", "##. $ ##", "#$#    #",
+                                         "########"};
+    gs_result res;
+    sok_level_solve(walled, NROWS(walled), SOK_ANY_PULL, &res);
+    ck_assert_int_eq(res.status, GS_LIMIT);
+    gs_result_free(&res);
+    static const char *const apart[] = {"########", "#      #", "#  # # #",
+                                        "#* #   #", "###    #", "# @# # #",
+                                        "########"};
+    sok_level_solve(apart, NROWS(apart), SOK_ANY_PULL, &res);
+    ck_assert_int_eq(res.status, GS_SOLVED);
+    ck_assert_uint_eq(res.steps, 0);
+    assert_solved_replays(apart, NROWS(apart), &res);
 }
 END_TEST
 

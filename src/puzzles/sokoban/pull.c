@@ -418,7 +418,21 @@ int gs_sokoban_pull(sok_ctx *x, const gs_limits *lim, unsigned order,
 {
     res->status = GS_LIMIT;
     res->limit = GS_LIMIT_STATES;
-    if (x->nboxes == 0 || x->ngoals != x->nboxes || !x->crow)
+    /* The pulls see only the boxes of the player's region: one walled in
+     * off its goal elsewhere (start_dead) would go unnoticed. */
+    if (x->start_dead)
+        return GS_OK;
+    if (x->nboxes == 0) { /* every box on a goal out of reach: solved */
+        res->moves = calloc(1, 1);
+        if (!res->moves)
+            return gs_error_set(err, GS_ENOMEM, "sokoban: out of memory");
+        res->status = GS_SOLVED;
+        res->steps = 0;
+        res->pushes = 0;
+        res->optimal = true;
+        return GS_OK;
+    }
+    if (x->ngoals != x->nboxes || !x->crow)
         return GS_OK;
     x->sq_ok = false; /* the duals kept are of another search's rows */
     uint64_t before = x->bytes;
