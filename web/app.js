@@ -185,7 +185,30 @@ const wallpushers = {
     return { rows, cols, cells, start };
   },
   toBody: (m) => ({ start: m.start, walls: m.cells }),
-  resize: (m, rows, cols) => baseResize(m, rows, cols, 0),
+  /* The outer walls move with the edge, so the exits stay exits (a new
+   * stretch of edge is walled); inner walls are kept where both cells
+   * stay, and the new cells are open floor. Both cells of an inner wall
+   * are set alike, so the maze stays consistent. */
+  resize(m, rows, cols) {
+    const old = m.cells, R = m.rows, C = m.cols;
+    const had = (r, c) => r < R && c < C;
+    m.cells = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => {
+      let v = 0;
+      for (const side of ['W', 'N', 'E', 'S']) {
+        const [dr, dc] = DIRS[side];
+        const nr = r + dr, nc = c + dc;
+        let wall;
+        if (inside({ rows, cols }, nr, nc)) wall = had(r, c) && had(nr, nc) && old[r][c] & WALL[side];
+        else if (side === 'W' || side === 'E') wall = r < R ? old[r][side === 'W' ? 0 : C - 1] & WALL[side] : 1;
+        else wall = c < C ? old[side === 'N' ? 0 : R - 1][c] & WALL[side] : 1;
+        if (wall) v |= WALL[side];
+      }
+      return v;
+    }));
+    m.rows = rows;
+    m.cols = cols;
+    m.start = [Math.min(m.start[0], rows - 1), Math.min(m.start[1], cols - 1)];
+  },
   /* Toggles the wall on side d of (r,c), and on the neighbour's facing side
    * too: an inner wall belongs to both of its cells. */
   paint(m, r, c, code, side) {
@@ -526,6 +549,7 @@ const state = {
   pos: 0,
   timer: null,
   abort: null,      // AbortController of the running solve
+  started: 0,       // performance.now() when it started
   drawn: true,      // the board shows what the text area holds
   debounce: null,   // a pending textChanged after typing
   errorCell: null,  // [r, c] or [r, -1] for a whole row
@@ -543,7 +567,9 @@ const adapter = () => ADAPTERS[state.name];
 function bodyMode(text) {
   const t = text.trim();
   if (t.startsWith('{')) return 'json';
-  if (state.name === 'sokoban') {
+  // As on the server, sokoban text whose first line is two numbers is
+  // contest (judge) text; other text is XSB.
+  if (state.name === 'sokoban' && !/^\s*[-+]?\d+[ \t]+[-+]?\d+[ \t]*(\n|\r|$)/.test(text)) {
     const levels = xsbLevels(text);
     if (levels) return levels.length === 1 ? 'xsb' : 'xsb-text';
   }
@@ -553,21 +579,20 @@ function bodyMode(text) {
 /* Modes sent as text/plain, answered with text lines. */
 const isText = (mode) => mode === 'judge' || mode === 'xsb-text';
 
-/* The levels of XSB text, each as its map lines, or null when the text is
- * not XSB: every line is a map row (# wall, space - _ floor, @ + player,
- * $ * box, . goal), blank, a ';' comment or a 'Name: value' line such as
- * 'Title: ...'; blank, comment and name lines end a level. */
+/* The levels of XSB text, each as its map lines, or null when it has
+ * none. As on the server, a map row is a line that past any floor
+ * padding (space, tab, - or _) starts with a wall '#'; any other line
+ * (blank, '; comment', 'Title: ...', a level's name) is between levels.
+ * A row's other characters are checked when the level is drawn or sent. */
 function xsbLevels(text) {
   const levels = [];
   let cur = null;
   for (const line of text.replace(/\r/g, '').split('\n')) {
-    if (/^[#@+$*.\-_ \t]*#[#@+$*.\-_ \t]*$/.test(line)) {
+    if (/^[ \t\-_]*#/.test(line)) {
       if (!cur) levels.push(cur = []);
       cur.push(line.replace(/\s+$/, ''));
-    } else if (!line.trim() || /^\s*;/.test(line) || /^[A-Za-z][\w ]*:/.test(line)) {
-      cur = null;
     } else {
-      return null;
+      cur = null;
     }
   }
   return levels.length ? levels : null;
@@ -687,18 +712,18 @@ function renderOptions() {
     }
     input.id = id;
     input.value = state.model[opt.key] ?? '';
-    input.addEventListener('change', () => {
-      state.model[opt.key] = opt.values ? input.value : Number(input.value);
-      modelChanged();
-    });
+    input.addEventListener('change', () => optionChanged(opt.key, opt.values ? input.value : Number(input.value)));
     box.append(label, input);
   }
   box.hidden = !(adapter().options || []).length;
 }
 
 function syncControls() {
-  $('rows').value = state.model.rows;
-  $('cols').value = state.model.cols;
+  // The fields grow a board to 64; a larger pasted one can be made smaller.
+  for (const id of ['rows', 'cols']) {
+    $(id).max = Math.max(64, state.model[id]);
+    $(id).value = state.model[id];
+  }
   for (const opt of adapter().options || []) {
     const el = $(`opt-${opt.key}`);
     if (el) el.value = state.model[opt.key] ?? '';
@@ -730,14 +755,35 @@ function limitsChanged() {
   const text = $('body').value;
   if (bodyMode(text) !== 'json') { saveHash(); return; }
   if (state.drawn) { modelChanged(); return; }
+  editJson((body) => {
+    const limits = currentLimits();
+    if (Object.keys(limits).length) body.limits = limits;
+    else delete body.limits;
+  });
+}
+
+/* An option changed: the same rule as for the limits. Other text stays
+ * as typed: a single XSB level takes the option when it is sent as a
+ * grid; judge text and XSB collections have no options (disabled). */
+function optionChanged(key, value) {
+  state.model[key] = value;
+  const mode = bodyMode($('body').value);
+  if (mode === 'json' && state.drawn) { modelChanged(); return; }
+  if (mode === 'json') { editJson((body) => { body[key] = value; }); return; }
+  stopSolve(); // its answer was for the other option
+  clearAnswer();
+  saveHash();
+}
+
+/* Applies edit to the JSON object in the text area, which the board does
+ * not show; text that is not one is left alone. */
+function editJson(edit) {
   let body;
-  try { body = JSON.parse(text); } catch { return; }
+  try { body = JSON.parse($('body').value); } catch { return; }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   stopSolve();
   clearAnswer();
-  const limits = currentLimits();
-  if (Object.keys(limits).length) body.limits = limits;
-  else delete body.limits;
+  edit(body);
   $('body').value = formatBody(body);
   saveHash();
 }
@@ -764,7 +810,6 @@ function textChanged() {
   const mode = bodyMode(text);
   clearAnswer();
   clearError();
-  showMode();
   try {
     if (mode === 'json') {
       const body = JSON.parse(text);
@@ -775,47 +820,67 @@ function textChanged() {
     } else if (mode === 'xsb' || mode === 'xsb-text') {
       state.model = adapter().fromBody({ grid: xsbLines(text), optimize: state.model.optimize });
     } else if (mode === 'judge') {
-      const first = judgeFirstCase(state.name, text);
-      if (first) state.model = adapter().fromBody(first);
+      state.model = adapter().fromBody(judgeFirstCase(state.name, text));
     }
-    state.drawn = true;
+    state.drawn = mode !== 'empty'; // an empty body leaves the last board up
+    showMode();
     syncControls();
     drawBoard();
   } catch (e) {
     state.drawn = false; // the board still shows an earlier body
-    $('body-mode').textContent = `${modeLabel(mode)} (not drawn: ${e.message})`;
+    showMode(e.message);
   }
   saveHash();
 }
 
 /* The first case of a judge text as a JSON body, so the board can show
- * it; null where the format is not drawn (wallpushers) or not readable. */
+ * it, read as the server's judge readers read it: numbers apart by any
+ * blanks and line breaks; bloxorz rows trimmed, blank lines before them
+ * skipped; a sokoban contest row is a line, of which M characters count.
+ * Throws, saying why, when case 1 cannot be read. */
 function judgeFirstCase(name, text) {
-  const lines = text.replace(/\r/g, '').split('\n');
-  const nums = (s) => s.trim().split(/\s+/).map(Number);
+  const t = text.replace(/\r/g, '');
   if (name === 'bloxorz' || name === 'sokoban') {
-    const [n] = nums(lines[0]);
-    if (!(n > 0)) return null;
-    const grid = lines.slice(1, 1 + n);
+    // `N M` (after any blank lines), alone on its line.
+    const head = /^\s*(\d+)\s+(\d+)[ \t]*(\n|$)/.exec(t);
+    if (!head) throw new Error('the text does not start with "N M"');
+    const n = Number(head[1]), m = Number(head[2]);
+    if (!(n > 0 && m > 0)) throw new Error(`its size is ${n} x ${m}`);
+    const rest = t.slice(head[0].length).replace(/\n$/, '');
+    const lines = rest ? rest.split('\n') : [];
+    const grid = (name === 'bloxorz' ? lines.map((l) => l.trim()).filter(Boolean)
+      : lines.map((l) => l.slice(0, m))).slice(0, n);
+    if (grid.length < n) throw new Error(`the text ends after ${grid.length} of ${n} rows`);
     return name === 'sokoban' ? { grid, notation: 'seed' } : { grid };
   }
+  const v = t.trim().split(/\s+/).map(Number);
+  const take = (k) => {
+    if (v.length < k || !v.slice(0, k).every(Number.isInteger)) throw new Error('it is cut short, or not all numbers');
+    return v.slice(0, k);
+  };
+  const pairs = (a) => Array.from({ length: a.length / 2 }, (_, i) => [a[2 * i] - 1, a[2 * i + 1] - 1]);
   if (name === 'curling') {
-    const [w, h] = nums(lines[0]);
-    if (!(w > 0 && h > 0)) return null;
-    const board = lines.slice(1, 1 + h).map(nums);
-    return { board, max_throws: 10 };
+    const [w, h] = take(2);
+    if (!(w > 0 && h > 0)) throw new Error(`its size is ${w} x ${h}`);
+    const cells = take(2 + w * h).slice(2);
+    return { board: Array.from({ length: h }, (_, r) => cells.slice(r * w, (r + 1) * w)), max_throws: 10 };
+  }
+  if (name === 'wallpushers') {
+    // `col row` of the start (1-based), then the judge's 4 x 6 maze.
+    const [col, row] = take(2);
+    if (!col && !row) throw new Error('the text starts with the end, "0 0"');
+    const cells = take(2 + 24).slice(2);
+    return { start: [row - 1, col - 1], walls: Array.from({ length: 4 }, (_, r) => cells.slice(r * 6, (r + 1) * 6)) };
   }
   if (name === 'holedox') {
-    const t = text.trim().split(/\s+/).map(Number);
-    const [rows, cols, len] = t;
-    if (!(rows > 0 && cols > 0 && len > 0)) return null;
-    let i = 3;
-    const pairs = (k) => Array.from({ length: k }, () => [t[i++] - 1, t[i++] - 1]);
-    const snake = pairs(len);
-    const blocks = pairs(t[i++] || 0);
+    const [rows, cols, len] = take(3);
+    if (!(rows > 0 && cols > 0 && len > 0)) throw new Error(`its size is ${rows} x ${cols}, its snake ${len} long`);
+    const snake = pairs(take(3 + 2 * len).slice(3));
+    const k = take(4 + 2 * len)[3 + 2 * len];
+    const blocks = pairs(take(4 + 2 * len + 2 * k).slice(4 + 2 * len));
     return { rows, cols, snake, blocks, target: [0, 0] };
   }
-  return null;
+  throw new Error(`no judge text reader for ${name}`);
 }
 
 /* The map lines of the first XSB level (comments and titles left out). */
@@ -823,15 +888,22 @@ function xsbLines(text) {
   return (xsbLevels(text) || [[]])[0];
 }
 
-function modeLabel(mode) {
-  return { json: 'JSON body', xsb: 'XSB level, sent as a JSON grid',
-    'xsb-text': 'XSB levels, sent as text/plain (one answer line per level: LURD moves, impossible or limit; the board shows level 1)',
-    judge: 'judge text, sent as text/plain (the answer is the judge output; the board shows case 1)',
+/* why: the reason the board does not show the body (undefined: it does). */
+function modeLabel(mode, why) {
+  const first = mode === 'judge' ? 'case 1' : 'level 1';
+  const shown = why ? `${first} is not drawn: ${why}` : `the board shows ${first}`;
+  const label = { json: 'JSON body', xsb: 'XSB level, sent as a JSON grid',
+    'xsb-text': `XSB levels, sent as text/plain (one answer line per level: LURD moves, impossible or limit; ${shown})`,
+    judge: `judge text, sent as text/plain (the answer is the judge output; ${shown})`,
     empty: 'empty' }[mode];
+  return why && !isText(mode) && mode !== 'empty' ? `${label} (not drawn: ${why})` : label;
 }
 
-function showMode() {
-  $('body-mode').textContent = modeLabel(bodyMode($('body').value));
+function showMode(why) {
+  const mode = bodyMode($('body').value);
+  $('body-mode').textContent = modeLabel(mode, why);
+  // Judge text and XSB collections take no options (docs/PUZZLES.md).
+  for (const el of $('options').querySelectorAll('input, select')) el.disabled = isText(mode);
 }
 
 /* ---- URL fragment ------------------------------------------------------- */
@@ -845,7 +917,7 @@ function saveHash() {
 function loadHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const name = params.get('puzzle');
-  if (!ADAPTERS[name]) return false;
+  if (!Object.hasOwn(ADAPTERS, name)) return false; // not 'constructor' and the like
   selectPuzzle(name, false);
   $('body').value = params.get('body') || '';
   textChanged();
@@ -880,7 +952,7 @@ function loadExample() {
 async function loadPuzzles() {
   const res = await fetch('/puzzles', { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`GET /puzzles answered ${res.status}`);
-  state.puzzles = (await res.json()).puzzles.filter((p) => ADAPTERS[p.name]);
+  state.puzzles = (await res.json()).puzzles.filter((p) => Object.hasOwn(ADAPTERS, p.name));
   const sel = $('puzzle');
   for (const p of state.puzzles) sel.append(new Option(p.name, p.name));
 }
@@ -915,20 +987,33 @@ async function solve() {
   stopSolve();
   clearAnswer();
   clearError();
+  if (bodyMode($('body').value) === 'empty') {
+    showError('The body is empty: load the example, paint the board or paste a puzzle.');
+    return;
+  }
   const { mode, url, init } = buildRequest();
   const abort = new AbortController();
   state.abort = abort;
+  state.started = performance.now();
   setSolving(true);
   $('status').textContent = 'solving…';
   $('progress').textContent = 'waiting for the server…';
-  delete $('progress').dataset.expanded;
   try {
-    const res = await fetch(url, { ...init, signal: abort.signal });
+    let res = await fetch(url, { ...init, signal: abort.signal });
+    // A stream skips the server's fast lane (docs/API.md): with the queue
+    // full, a plain request may still be answered there. Asked once.
+    if (res.status === 503 && init.headers.Accept === 'text/event-stream') {
+      res = await fetch(url, { ...init, headers: { ...init.headers, Accept: 'application/json' }, signal: abort.signal });
+    }
     const ctype = (res.headers.get('Content-Type') || '').toLowerCase();
-    if (ctype.startsWith('text/event-stream')) await readEvents(res.body, mode);
-    else if (ctype.includes('json')) handleJson(await res.json(), res.status, mode, res.headers.get('Retry-After'));
-    else showJudge(await res.text(), res.status);
+    if (ctype.startsWith('text/event-stream')) { await readEvents(res.body, mode); return; }
+    const text = await res.text();
+    const doc = ctype.includes('json') ? jsonObject(text) : null;
+    if (doc) handleJson(doc, res.status, mode, res.headers.get('Retry-After'));
+    else if (res.ok && isText(mode) && ctype.startsWith('text/plain')) showJudge(text);
+    else showUnexpected(res, ctype, text);
   } catch (e) {
+    if (state.abort !== abort) return; // dropped for an edit or another puzzle
     if (e.name === 'AbortError') {
       $('status').textContent = 'cancelled';
     } else {
@@ -1031,12 +1116,25 @@ function showResult(doc) {
   if (doc.moves) setAnswer(doc.moves);
 }
 
-function showJudge(text, status) {
-  if (status >= 400) {
-    $('status').textContent = `error ${status}`;
-    showError(text);
-    return;
-  }
+const jsonObject = (text) => {
+  try {
+    const doc = JSON.parse(text);
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? doc : null;
+  } catch { return null; }
+};
+
+/* An answer that is no problem document, stream or judge output: a
+ * proxy's error page, say. Its markup is not shown, only what it is. */
+function showUnexpected(res, ctype, text) {
+  $('status').textContent = res.ok ? 'failed' : `error ${res.status}`;
+  const what = `${res.status} ${res.statusText}`.trim();
+  const type = ctype.split(';')[0].trim();
+  if (!text.trim()) showError(`The server answered ${what}, with no details.`);
+  else if (!res.ok && type === 'text/plain') showError(text.trim());
+  else showError(`The server answered ${what} with ${type || 'a body of no type'}, which this page does not show.`);
+}
+
+function showJudge(text) {
   $('status').textContent = 'judge output';
   $('progress').textContent = '';
   $('judge-output').textContent = text;
@@ -1058,13 +1156,20 @@ function cellFromDetail(detail) {
 }
 
 function showProblem(doc, mode, retry = null) {
-  const wait = retry && /^\d+$/.test(retry) ? ` Retry after ${retry} s.` : '';
-  showError((doc.detail || doc.title || 'error') + wait);
+  const detail = doc.detail || doc.title || 'error';
+  // The wait is a sentence of its own; the detail has no full stop.
+  showError(retry && /^\d+$/.test(retry) ? `${detail.replace(/\.?$/, '.')} Retry after ${retry} s.` : detail);
   const cell = isText(mode) ? null : cellFromDetail(doc.detail || '');
   if (cell && state.model && cell[0] < state.model.rows && cell[1] < state.model.cols) {
     state.errorCell = cell;
     drawBoard();
   }
+}
+
+/* Information about the answer, not a fault of the body. */
+function showNote(msg) {
+  $('note').textContent = msg;
+  $('note').hidden = false;
 }
 
 function showError(msg) {
@@ -1088,13 +1193,26 @@ function setSolving(on) {
   $('solve').disabled = on;
   $('cancel').disabled = !on;
   if (had) to.focus();
-  if (!on && $('progress').textContent === 'waiting for the server…') $('progress').textContent = '';
+  if (!on) $('progress').textContent = ''; // the counter of a solve that is over
 }
 
 /* Cancel: aborting the fetch closes the connection, which cancels the
- * solve on the server. */
-function stopSolve() {
+ * solve on the server. Enter on Solve hands the focus to Cancel, so a
+ * second press or a key repeat just after it (a click of detail 0, from
+ * a key) is not a cancel. */
+function cancelSolve(ev) {
+  if (ev.detail === 0 && performance.now() - state.started < 500) return;
   if (state.abort) state.abort.abort();
+}
+
+/* Drops the running solve for an edit or another puzzle, at once: its
+ * end ("cancelled", its counter) belongs to a board no longer shown. */
+function stopSolve() {
+  const abort = state.abort;
+  if (!abort) return;
+  state.abort = null;
+  abort.abort();
+  setSolving(false);
 }
 
 /* ---- the answer and its animation --------------------------------------- */
@@ -1104,10 +1222,15 @@ function clearAnswer() {
   state.frames = null;
   state.moves = '';
   state.pos = 0;
-  for (const id of ['status', 'steps', 'pushes', 'optimal', 'time', 'expanded']) $(id).textContent = '—';
+  // Unchanged text is not written again: the status is a live region.
+  for (const id of ['status', 'steps', 'pushes', 'optimal', 'time', 'expanded'])
+    if ($(id).textContent !== '—') $(id).textContent = '—';
   delete $('status').dataset.status;
+  $('progress').textContent = '';
+  delete $('progress').dataset.expanded;
   $('moves').textContent = '';
   $('judge-output').hidden = true;
+  $('note').hidden = true;
   renderPosition();
 }
 
@@ -1125,9 +1248,9 @@ function setAnswer(moves) {
     s = n;
   }
   if (!state.drawn) {
-    showError('The body is not drawn here, so its moves are not replayed.');
+    showNote('The body is not drawn here, so its moves are not replayed.');
   } else if (frames.length !== moves.length + 1) {
-    showError(`The board drawn here could not replay move ${frames.length} of ${moves.length}.`);
+    showNote(`The board drawn here could not replay move ${frames.length} of ${moves.length}.`);
   }
   state.frames = frames.length ? frames : null;
   const box = $('moves');
@@ -1164,9 +1287,10 @@ function play() {
   if (!state.frames) return;
   const n = state.frames.length - 1;
   if (state.pos >= n) setPos(0);
+  // The name stays "Play"; aria-pressed says it plays (the icon, hidden
+  // from screen readers, shows what a click does).
   $('play').setAttribute('aria-pressed', 'true');
-  $('play').setAttribute('aria-label', 'Pause');
-  $('play').textContent = '❚❚ Pause';
+  $('play-icon').textContent = '❚❚';
   const tick = () => {
     setPos(state.pos + 1);
     // Pause on the last frame itself, so the button reads Play there.
@@ -1180,8 +1304,7 @@ function pause() {
   clearTimeout(state.timer);
   state.timer = null;
   $('play').setAttribute('aria-pressed', 'false');
-  $('play').setAttribute('aria-label', 'Play');
-  $('play').textContent = '▶ Play';
+  $('play-icon').textContent = '▶';
 }
 
 const togglePlay = () => (state.timer ? pause() : play());
@@ -1243,9 +1366,11 @@ function wire() {
   });
   for (const id of ['rows', 'cols']) {
     $(id).addEventListener('change', () => {
-      const rows = Math.max(1, Math.min(64, Number($('rows').value) || 1));
-      const cols = Math.max(1, Math.min(64, Number($('cols').value) || 1));
-      adapter().resize(state.model, rows, cols);
+      // Only the side edited changes, within its field's max: the other
+      // keeps its size, even that of a pasted board larger than 64.
+      const m = state.model;
+      const n = Math.max(1, Math.min(Number($(id).max), Number($(id).value) || 1));
+      adapter().resize(m, id === 'rows' ? n : m.rows, id === 'cols' ? n : m.cols);
       modelChanged();
     });
   }
@@ -1258,7 +1383,7 @@ function wire() {
     textChanged();
   });
   $('solve').addEventListener('click', solve);
-  $('cancel').addEventListener('click', stopSolve);
+  $('cancel').addEventListener('click', cancelSolve);
   $('play').addEventListener('click', togglePlay);
   $('step-forward').addEventListener('click', () => { pause(); setPos(state.pos + 1); });
   $('step-back').addEventListener('click', () => { pause(); setPos(state.pos - 1); });

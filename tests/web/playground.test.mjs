@@ -30,17 +30,18 @@ after(async () => {
 });
 
 /* A fresh page on the playground, ready; `problems` collects page errors,
- * console errors and any request that leaves the server's origin. */
-async function openPage(hash = '') {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+ * console errors and any request that leaves the server's origin. base:
+ * another server's; width: the viewport's. */
+async function openPage(hash = '', { base = server.base, width = 1360 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   page.setDefaultTimeout(20000);
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('request', (r) => {
-    if (!r.url().startsWith(server.base) && !r.url().startsWith('data:')) problems.push(`outside request: ${r.url()}`);
+    if (!r.url().startsWith(base) && !r.url().startsWith('data:')) problems.push(`outside request: ${r.url()}`);
   });
-  await page.goto(`${server.base}/${hash}`);
+  await page.goto(`${base}/${hash}`);
   await page.locator('body[data-ready=true]').waitFor();
   return { page, problems };
 }
@@ -419,10 +420,12 @@ test('editing the body during a solve cancels it: no answer replays on the edite
   await byId(page, 'solve').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=cancel]').disabled === false);
   await paste(page, '#####\n#@$.#\n#####\n');
-  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
-  assert.ok(await byId(page, 'solve').isEnabled());
+  await page.waitForFunction(() => !document.querySelector('[data-testid=solve]').disabled);
   assert.equal(await text(page, 'moves'), '');
   await untilIdle(5000, 'the cancelled solve still runs 5 s after the edit');
+  // The edited board has no answer yet: no status, no counter of the old solve.
+  assert.equal(await text(page, 'status'), '—');
+  assert.equal(await text(page, 'progress'), '');
   // Solve right after typing, before the board is redrawn: the typed
   // level is what goes and what replays.
   await byId(page, 'input').fill('#####\n#@ $.#\n#####\n');
@@ -445,7 +448,10 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   await solve(page);
   assert.equal(await text(page, 'status'), api.status);
   assert.equal(await text(page, 'moves'), api.moves);
-  assert.equal(await text(page, 'error'), 'The body is not drawn here, so its moves are not replayed.');
+  // A note, not an error: nothing is wrong with the body.
+  assert.equal(await text(page, 'note'), 'The body is not drawn here, so its moves are not replayed.');
+  assert.ok(await byId(page, 'error').isHidden());
+  assert.equal(await byId(page, 'input').getAttribute('aria-invalid'), null);
   assert.ok(await byId(page, 'play').isDisabled());
   assert.deepEqual(problems, []);
   await page.close();
@@ -482,7 +488,7 @@ test('a 503 shows its Retry-After; Solve and Cancel pass the keyboard focus to e
   await solve(page);
   assert.equal(await text(page, 'status'), 'error 503');
   assert.equal(await text(page, 'error'),
-    'solve queue is full (1 workers busy, 1 waiting); retry later Retry after 1 s.');
+    'solve queue is full (1 workers busy, 1 waiting); retry later. Retry after 1 s.');
   await page.unroute('**/solve/bloxorz');
   // Enter on Solve: the focus goes to Cancel while it runs, and back.
   await choose(page, 'sokoban');
@@ -490,6 +496,7 @@ test('a 503 shows its Retry-After; Solve and Cancel pass the keyboard focus to e
   await byId(page, 'solve').focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'cancel');
+  await page.waitForTimeout(600); // a press just after Solve's is not a cancel
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'solve');
@@ -551,6 +558,389 @@ test('XSB with several levels goes as text/plain: one answer line per level', as
   await solve(page);
   assert.equal(await text(page, 'status'), 'judge output');
   assert.equal(await page.locator('#judge-output').textContent(), 'R\nimpossible\n');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/* Sets the Rows and Columns fields as a user does (a change on leaving each). */
+async function setSize(page, rows, cols) {
+  await page.fill('#rows', String(rows));
+  await page.press('#rows', 'Tab');
+  await page.fill('#cols', String(cols));
+  await page.press('#cols', 'Tab');
+}
+
+/* The first inner wall whose two cells disagree (docs/PUZZLES.md), or null. */
+function inconsistentWall(walls) {
+  for (let r = 0; r < walls.length; r++) {
+    for (let c = 0; c < walls[r].length; c++) {
+      if (c + 1 < walls[r].length && !(walls[r][c] & 4) !== !(walls[r][c + 1] & 1)) return `walls[${r}][${c}] east`;
+      if (r + 1 < walls.length && !(walls[r][c] & 8) !== !(walls[r + 1][c] & 2)) return `walls[${r}][${c}] south`;
+    }
+  }
+  return null;
+}
+
+/* The exits of a maze, its open outer sides: 'W0' is row 0's west side. */
+function exits(walls) {
+  const out = [];
+  const last = walls.length - 1, right = walls[0].length - 1;
+  walls.forEach((row, r) => {
+    if (!(row[0] & 1)) out.push(`W${r}`);
+    if (!(row[right] & 4)) out.push(`E${r}`);
+  });
+  walls[0].forEach((v, c) => { if (!(v & 2)) out.push(`N${c}`); });
+  walls[last].forEach((v, c) => { if (!(v & 8)) out.push(`S${c}`); });
+  return out.sort();
+}
+
+test('wallpushers: a resized maze stays consistent, its outer walls and exits on the new edge', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'wallpushers');
+  const example = puzzles.find((p) => p.name === 'wallpushers').example;
+  assert.deepEqual(exits(example.walls), ['E3', 'W0', 'W3']);
+  const want = { '4x7': ['E3', 'W0', 'W3'], '6x8': ['E3', 'W0', 'W3'], '3x5': ['W0'], '2x2': ['W0'] };
+  for (const size of Object.keys(want)) {
+    const [rows, cols] = size.split('x').map(Number);
+    await setSize(page, rows, cols);
+    const body = JSON.parse(await byId(page, 'input').inputValue());
+    assert.equal(body.walls.length, rows, size);
+    assert.ok(body.walls.every((row) => row.length === cols), size);
+    assert.equal(inconsistentWall(body.walls), null, size);
+    assert.deepEqual(exits(body.walls), want[size], size);
+    assert.ok(body.start[0] < rows && body.start[1] < cols, `${size}: start ${body.start} on the maze`);
+    if (size === '6x8') {
+      // The enlarged maze is a puzzle the server takes, still with a way out.
+      await solve(page);
+      assert.equal(await text(page, 'status'), 'solved');
+    }
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('resizing one side of a board larger than 64 keeps the other side', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  const grid = Array.from({ length: 100 }, (_, r) =>
+    (r === 0 ? 'X' : '.') + '.'.repeat(98) + (r === 99 ? 'O' : '.'));
+  await paste(page, JSON.stringify({ grid }));
+  assert.equal(await page.inputValue('#rows'), '100');
+  await page.fill('#cols', '99');
+  await page.press('#cols', 'Tab');
+  let body = JSON.parse(await byId(page, 'input').inputValue());
+  assert.equal(body.grid.length, 100);
+  assert.ok(body.grid.every((row) => row.length === 99));
+  await page.fill('#rows', '80');
+  await page.press('#rows', 'Tab');
+  body = JSON.parse(await byId(page, 'input').inputValue());
+  assert.equal(body.grid.length, 80);
+  assert.ok(body.grid.every((row) => row.length === 99));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('an option keeps judge text, an XSB collection and an undrawn body as typed', async () => {
+  const { page, problems } = await openPage();
+  const sent = [];
+  page.on('request', (r) => { if (r.url().includes('/solve/')) sent.push(r.postData()); });
+  // Judge text takes no options (curling's judge allows 10 throws).
+  await choose(page, 'curling');
+  await paste(page, '2 1\n3 2\n0 0\n');
+  assert.ok(await page.locator('#opt-max_throws').isDisabled());
+  assert.equal(await byId(page, 'input').inputValue(), '2 1\n3 2\n0 0\n');
+  // An XSB collection neither.
+  await choose(page, 'sokoban');
+  const levels = '; 1\n#####\n#@$.#\n#####\n\n; 2\n#####\n#@$.#\n#####\n';
+  await paste(page, levels);
+  assert.ok(await page.locator('#opt-optimize').isDisabled());
+  // A single XSB level goes as a grid: it takes the objective, its text stays.
+  const level = '#####\n#@$.#\n#####\n';
+  await paste(page, level);
+  await page.selectOption('#opt-optimize', 'pushes');
+  assert.equal(await byId(page, 'input').inputValue(), level);
+  await solve(page);
+  assert.equal(JSON.parse(sent.at(-1)).optimize, 'pushes');
+  // A JSON body the board does not show gets the option's field.
+  await paste(page, '{"grid": "not drawn"}');
+  await page.selectOption('#opt-optimize', 'any');
+  assert.deepEqual(JSON.parse(await byId(page, 'input').inputValue()), { grid: 'not drawn', optimize: 'any' });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a stream refused with 503 is asked again once without the stream, which the fast lane answers', async (t) => {
+  if (!(await serverStreams())) {
+    t.skip('this build has no event stream');
+    return;
+  }
+  // One worker, no queue: a long streamed solve takes the worker, and
+  // any other stream is refused; a plain request can use the fast lane.
+  const busy = await startServer({ workers: 1, queue: 0 });
+  const ctl = new AbortController();
+  try {
+    await fetch(`${busy.base}/solve/sokoban`, {
+      method: 'POST', signal: ctl.signal,
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({ ...LONG_LEVEL, limits: { timeout_ms: 20000 } }),
+    }); // the stream's head: the solve runs
+    const { page, problems } = await openPage('', { base: busy.base });
+    await choose(page, 'curling');
+    const accepts = [];
+    page.on('request', (r) => { if (r.url().includes('/solve/')) accepts.push(r.headers().accept); });
+    await solve(page);
+    assert.equal(await text(page, 'status'), 'solved');
+    assert.equal(await text(page, 'moves'), 'DLUR');
+    assert.ok(await byId(page, 'error').isHidden());
+    assert.deepEqual(accepts, ['text/event-stream', 'application/json']);
+    assert.deepEqual(problems.filter((p) => !/status of 503/.test(p)), []);
+    await page.close();
+  } finally {
+    ctl.abort();
+    assert.equal(await busy.stop(), 0, `busy server's exit status; log:\n${busy.log()}`);
+  }
+});
+
+test('a fragment naming an inherited property (constructor, __proto__) opens the default puzzle', async () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const { page, problems } = await openPage(`#puzzle=${name}&body=x`);
+    assert.equal(await byId(page, 'puzzle-select').inputValue(), puzzles[0].name, name);
+    assert.deepEqual(problems, [], name);
+    await page.close();
+  }
+});
+
+test('switching puzzle during a solve leaves a clean status; a failed request clears the counter', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'sokoban');
+  await paste(page, JSON.stringify({ ...LONG_LEVEL, limits: { timeout_ms: 8000 } }));
+  await byId(page, 'solve').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=progress]').dataset.expanded);
+  await choose(page, 'curling');
+  await untilIdle(5000, 'the dropped solve still runs 5 s after the switch');
+  assert.ok(await byId(page, 'solve').isEnabled());
+  assert.equal(await text(page, 'status'), '—');
+  assert.equal(await text(page, 'progress'), '');
+
+  // A stream that breaks after some progress: the request failed, and
+  // the counter of a solve that is over goes.
+  await page.evaluate(() => {
+    const real = window.fetch;
+    window.fetch = (url, init) => {
+      if (!String(url).includes('/solve/')) return real(url, init);
+      let sent = false;
+      const body = new ReadableStream({
+        async pull(c) {
+          if (!sent) {
+            sent = true;
+            c.enqueue(new TextEncoder().encode('event: progress\ndata: {"expanded": 7}\n\n'));
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+          c.error(new TypeError('network error'));
+        },
+      });
+      return Promise.resolve(new Response(body, { headers: { 'Content-Type': 'text/event-stream' } }));
+    };
+  });
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'failed');
+  assert.match(await text(page, 'error'), /network error/);
+  assert.equal(await text(page, 'progress'), '');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a second Enter just after the one on Solve does not cancel the solve', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'sokoban');
+  await paste(page, JSON.stringify({ ...LONG_LEVEL, limits: { timeout_ms: 8000 } }));
+  await byId(page, 'solve').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter'); // a double press, or a key repeat
+  await page.waitForTimeout(200);
+  assert.equal(await text(page, 'status'), 'solving…');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'cancel');
+  await page.waitForTimeout(400);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent === 'cancelled');
+  await untilIdle(5000, 'the cancelled solve still runs 5 s later');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('at 375 and 320 px the page does not scroll sideways, with an answer shown', async () => {
+  for (const width of [375, 320]) {
+    const { page, problems } = await openPage('', { width });
+    await choose(page, 'sokoban');
+    await solve(page);
+    assert.equal(await text(page, 'status'), 'solved');
+    const { scroll, client } = await page.evaluate(() =>
+      ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    assert.ok(scroll <= client, `${width} px: scrollWidth ${scroll} > clientWidth ${client}`);
+    // Nor does anything stick out of its card.
+    const cards = await page.locator('.card').evaluateAll((els) => els.map((el) => [el.scrollWidth, el.clientWidth]));
+    for (const [sw, cw] of cards) assert.ok(sw <= cw, `${width} px: a card's content is ${sw} px wide in ${cw} px`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
+/* WCAG 2 contrast ratio of two computed colours, rgb() or rgba(); a
+ * translucent foreground is laid over the background. */
+function contrast(fg, bg) {
+  const [r, g, b, a = 1] = fg.match(/[\d.]+/g).map(Number);
+  const back = bg.match(/[\d.]+/g).map(Number).slice(0, 3);
+  const front = [r, g, b].map((v, i) => v * a + back[i] * (1 - a));
+  const lum = (rgb) => rgb.map((v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [hi, lo] = [lum(front), lum(back)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('text, walls and the focus ring have enough contrast (WCAG 1.4.3, 1.4.11)', async () => {
+  const { page, problems } = await openPage();
+  const style = (sel, prop) => page.locator(sel).first().evaluate((el, p) => getComputedStyle(el)[p], prop);
+  const pageBg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const cardBg = await style('.card', 'backgroundColor');
+  const check = (what, ratio, need) => assert.ok(ratio >= need, `${what}: ${ratio.toFixed(2)}:1, needs ${need}:1`);
+  // Muted text on the page and on the cards.
+  check('header text on the page', contrast(await style('.top p', 'color'), pageBg), 4.5);
+  check('footer on the page', contrast(await style('footer', 'color'), pageBg), 4.5);
+  check('hint on a card', contrast(await style('.hint', 'color'), cardBg), 4.5);
+  // Moves not played yet.
+  await choose(page, 'wallpushers');
+  await solve(page);
+  check('an unplayed move', contrast(await style('#moves span:not(.done)', 'color'), cardBg), 4.5);
+  // Walls, and walls that moved, on the maze floor.
+  const floor = await style('[data-testid=board] .maze', 'fill');
+  check('a wall', contrast(await style('[data-testid=board] .wall', 'stroke'), floor), 3);
+  await byId(page, 'board').focus();
+  await page.keyboard.press('End');
+  check('a moved wall', contrast(await style('[data-testid=board] .wall.moved', 'stroke'), floor), 3);
+  // The keyboard focus ring, on a card.
+  await page.locator('#puzzle').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'example');
+  check('the focus ring', contrast(await style('#example', 'outlineColor'), cardBg), 3);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('live regions: the status is announced, the progress counter and the body mode are not', async () => {
+  const { page, problems } = await openPage();
+  const live = (id) => page.evaluate((i) => {
+    const el = document.getElementById(i);
+    const implicit = { OUTPUT: 'polite' }[el.tagName] || null; // <output> is role=status
+    const role = el.getAttribute('role');
+    return el.getAttribute('aria-live') || ({ status: 'polite', alert: 'assertive', log: 'polite' }[role]) || implicit;
+  }, id);
+  assert.equal(await live('status'), 'polite');
+  for (const id of ['progress', 'body-mode']) assert.ok([null, 'off'].includes(await live(id)), id);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the Play button keeps its name; aria-pressed says whether it plays', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'wallpushers');
+  await solve(page);
+  await page.selectOption('#speed', '1');
+  const play = page.getByRole('button', { name: 'Play', exact: true });
+  await play.click();
+  assert.equal(await play.getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByRole('button', { name: /pause/i }).count(), 0);
+  await play.click();
+  assert.equal(await play.getAttribute('aria-pressed'), 'false');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/* The board's picture, to compare two bodies that describe one board. */
+const boardSvg = (page) => byId(page, 'board').locator('svg').evaluate((el) => el.outerHTML);
+
+test('judge text: the board shows case 1 read as the server reads it, and otherwise says so', async () => {
+  const { page, problems } = await openPage();
+  const mode = () => page.locator('#body-mode').textContent();
+  const cases = {
+    // Wall pushers: `col row`, then 4 rows of 6 numbers.
+    wallpushers: ['2 3\n10 2 10 10 2 6\n3 12 11 14 9 4\n13 15 3 6 15 13\n14 11 12 9 14 11\n0 0\n'],
+    // Bloxorz: blank lines before the header and before each row are skipped.
+    bloxorz: ['\n7 7\n#######\n#..X###\n#..##O#\n#....E#\n#....E#\n#.....#\n#######\n0 0\n',
+      '7 7\n\n#######\n#..X###\n#..##O#\n\n#....E#\n#....E#\n#.....#\n#######\n0 0\n'],
+    // Curling: numbers, whatever the lines.
+    curling: ['6 6 1 0 0 2 1 0 1 1 0 0 0 0\n0 0 0 0 0 3 0 0 0 0 0 0\n1 0 0 0 0 1 0 1 1 1 1 1\n0 0\n'],
+  };
+  for (const [name, texts] of Object.entries(cases)) {
+    await choose(page, name);
+    const want = await boardSvg(page); // the example, which each text holds
+    for (const body of texts) {
+      await setSize(page, 2, 2); // the board shows another one first
+      await paste(page, body);
+      assert.match(await mode(), /the board shows case 1/, `${name}: ${JSON.stringify(body)}`);
+      assert.equal(await boardSvg(page), want, `${name}: ${JSON.stringify(body)}`);
+    }
+  }
+  // A case the page cannot read is not claimed to be on the board.
+  await choose(page, 'bloxorz');
+  await paste(page, '3 3\n###\n');
+  assert.doesNotMatch(await mode(), /the board shows/);
+  assert.match(await mode(), /case 1 is not drawn/);
+  // Sokoban: a line that is not a map row is between levels, as on the
+  // server, whatever its characters.
+  await choose(page, 'sokoban');
+  await paste(page, '#####\n#@$.#\n#####\nCafé crème\n');
+  assert.match(await mode(), /^XSB level/);
+  assert.equal(await byId(page, 'board').locator('.box').count(), 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('answers that are not problem documents say what came back, in sentences', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'curling');
+  let answer;
+  await page.route('**/solve/curling', (route) => route.fulfill(answer));
+  // An empty error.
+  answer = { status: 500, headers: { 'Content-Type': 'text/plain' }, body: '' };
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'error 500');
+  assert.match(await text(page, 'error'), /500.*no details/);
+  // A proxy's HTML page.
+  answer = { status: 502, headers: { 'Content-Type': 'text/html' },
+    body: '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>' };
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'error 502');
+  assert.match(await text(page, 'error'), /502/);
+  assert.doesNotMatch(await text(page, 'error'), /</);
+  // A page where a JSON answer was asked for is not judge output.
+  answer = { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>hello</body></html>' };
+  await solve(page);
+  assert.notEqual(await text(page, 'status'), 'judge output');
+  assert.ok(await page.locator('#judge-output').isHidden());
+  assert.ok(await byId(page, 'error').isVisible());
+  assert.doesNotMatch(await text(page, 'error'), /</);
+  // A 503's detail and its Retry-After are two sentences.
+  answer = { status: 503, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+    body: JSON.stringify({ title: 'Service unavailable', status: 503, detail: 'solve queue is full; retry later' }) };
+  await solve(page);
+  assert.equal(await text(page, 'error'), 'solve queue is full; retry later. Retry after 1 s.');
+  assert.deepEqual(problems.filter((p) => !/status of 50\d/.test(p)), []);
+  await page.close();
+});
+
+test('a whitespace-only body is not sent: the page says it is empty', async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  let sent = 0;
+  page.on('request', (r) => { if (r.url().includes('/solve/')) sent++; });
+  await paste(page, ' \n  \n');
+  await byId(page, 'solve').click();
+  await byId(page, 'error').waitFor();
+  assert.match(await text(page, 'error'), /body is empty/);
+  assert.equal(sent, 0);
   assert.deepEqual(problems, []);
   await page.close();
 });

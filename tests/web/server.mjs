@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /* Starts the binary ($GRIDSOLVE_BIN, default build/gridsolve) and resolves
- * to {base, stop}; stop() sends SIGTERM and resolves to the exit code. */
-export async function startServer() {
+ * to {base, stop}; stop() sends SIGTERM and resolves to the exit code.
+ * workers and queue are its --workers and --queue (queue: the default). */
+export async function startServer({ workers = 2, queue = null } = {}) {
   const bin = path.resolve(root, process.env.GRIDSOLVE_BIN || 'build/gridsolve');
-  const child = spawn(bin, ['serve', '--bind', '127.0.0.1', '--port', '0', '--workers', '2'], {
+  const args = ['serve', '--bind', '127.0.0.1', '--port', '0', '--workers', String(workers)];
+  if (queue !== null) args.push('--queue', String(queue));
+  const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
