@@ -31,7 +31,7 @@ int gs_json_int(const cJSON *obj, const char *name, bool required, long min,
     double d = it->valuedouble;
     if (d < (double)min || d > (double)max)
         return gs_error_set(err, GS_EINVALID,
-                            "field \"%s\" is %.0f, must be in %ld..%ld", name,
+                            "field \"%s\" is %.15g, must be in %ld..%ld", name,
                             d, min, max);
     *out = (long)d;
     return GS_OK;
@@ -124,7 +124,7 @@ int gs_json_cell(const cJSON *item, const char *what, long *row, long *col,
      * like any cell off the board, a 422. */
     if (fabs(r->valuedouble) > 1e9 || fabs(c->valuedouble) > 1e9)
         return gs_error_set(err, GS_EINVALID,
-                            "%s [%.0f, %.0f] is off the board", what,
+                            "%s [%.15g, %.15g] is off the board", what,
                             r->valuedouble, c->valuedouble);
     *row = (long)r->valuedouble;
     *col = (long)c->valuedouble;

@@ -284,6 +284,34 @@ static size_t nul_escape_at(const char *body, size_t len)
     return len;
 }
 
+/* Whether cJSON stopped at pos for its nesting
+ * limit: an array or object opens there with as many open around it
+ * (strings skipped). */
+static bool too_deep(const char *body, size_t pos, size_t len)
+{
+    if (pos >= len)
+        return false;
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < pos; i++) {
+        char c = body[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return depth >= CJSON_NESTING_LIMIT &&
+           (body[pos] == '[' || body[pos] == '{');
+}
+
 static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
 {
     const char *end = NULL;
@@ -296,6 +324,11 @@ static int parse_body(const char *body, size_t len, cJSON **out, gs_error *err)
         size_t pos =
             end && end >= body && end <= body + len ? (size_t)(end - body) : 0;
         locate(body, pos, &line, &col);
+        if (too_deep(body, pos, len))
+            return gs_error_set(err, GS_EBADREQ,
+                                "body nests arrays and objects deeper than "
+                                "%d levels (line %d, column %d)",
+                                CJSON_NESTING_LIMIT, line, col);
         return gs_error_set(err, GS_EBADREQ,
                             "body is not valid JSON (line %d, column %d)", line,
                             col);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gridsolve/cjson.h"
 #include "gridsolve/config.h"
 #include "gridsolve/http.h"
 #include "gridsolve/mem.h"
@@ -380,6 +381,51 @@ START_TEST(judge_text_header_errors)
 }
 END_TEST
 
+/* A huge number in a JSON body was printed with all its 301 digits, and
+ * nesting past cJSON's limit read as an error at a column. */
+START_TEST(json_errors_stay_readable)
+{
+    gs_buf out = GS_BUF_INIT;
+    gs_error err = {0};
+    const gs_puzzle *h = &gs_puzzle_holedox;
+
+    ck_assert_int_eq(run_json(h,
+                              "{\"rows\": 1e300, \"cols\": 3, \"snake\": "
+                              "[[0,0]], \"target\": [0,1]}",
+                              1000, 0, &out, NULL, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail,
+                     "field \"rows\" is 1e+300, must be in 1..32768");
+    ck_assert_int_eq(run_json(h,
+                              "{\"rows\": 3, \"cols\": 3, \"snake\": "
+                              "[[0,0]], \"target\": [1e200, 1]}",
+                              1000, 0, &out, NULL, &err),
+                     GS_EINVALID);
+    ck_assert_str_eq(err.detail, "target [1e+200, 1] is off the board");
+    enum { DEEP = CJSON_NESTING_LIMIT + 1 };
+    char body[2 * DEEP + 16];
+    for (int close = 0; close < 2; close++) {
+        /* The object and n arrays: one level past the limit; at the
+         * limit, a bad token. */
+        int n = close ? DEEP - 1 : DEEP - 2, at = 0;
+        at += sprintf(body + at, "{\"a\":");
+        memset(body + at, '[', (size_t)n);
+        at += n;
+        if (!close)
+            body[at++] = 'x';
+        memset(body + at, ']', (size_t)n);
+        at += n;
+        strcpy(body + at, "}");
+        ck_assert_int_eq(run_json(h, body, 1000, 0, &out, NULL, &err),
+                         GS_EBADREQ);
+        ck_assert_msg(strstr(err.detail, close ? "deeper than 1000 levels"
+                                               : "is not valid JSON"),
+                      "%s", err.detail);
+    }
+    gs_buf_free(&out);
+}
+END_TEST
+
 /* Problem documents echo request bytes (field names, option values, the
  * path): invalid UTF-8 there made the JSON invalid. Bad bytes become
  * '?', valid multi-byte characters stay. */
@@ -550,6 +596,7 @@ Suite *gs_test_regress_suite(void)
     tcase_add_test(tc, wallpushers_huge_cap_accepts_mazes);
     tcase_add_test(tc, text_error_names_odd_bytes);
     tcase_add_test(tc, judge_text_header_errors);
+    tcase_add_test(tc, json_errors_stay_readable);
     tcase_add_test(tc, problem_json_is_valid_utf8);
     tcase_add_test(tc, cjson_hooks_printed_text_freed_by_cjson);
     tcase_add_test(tc, http_documents_under_cjson_hooks);
