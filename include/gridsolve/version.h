@@ -12,4 +12,8 @@ const char *gs_version(void);
  * tree had changes), or "" when unknown (no git, or a source tarball). */
 const char *gs_commit(void);
 
+/* gs_commit(), or "unknown" when that is "": what GET /version and the
+ * build_info metric show, the same in both. */
+const char *gs_commit_label(void);
+
 #endif

@@ -18,3 +18,8 @@ const char *gs_commit(void)
 {
     return GS_COMMIT;
 }
+
+const char *gs_commit_label(void)
+{
+    return GS_COMMIT[0] ? GS_COMMIT : "unknown";
+}

@@ -816,12 +816,11 @@ static void answer_metrics(req *r)
  * build did not know it, so the field is always a string. */
 static void answer_version(req *r)
 {
-    const char *commit = gs_commit();
     cJSON *o = cJSON_CreateObject();
     bool ok =
         o && cJSON_AddStringToObject(o, "name", "gridsolve") &&
         cJSON_AddStringToObject(o, "version", gs_version()) &&
-        cJSON_AddStringToObject(o, "commit", commit[0] ? commit : "unknown");
+        cJSON_AddStringToObject(o, "commit", gs_commit_label());
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     gs_buf b = GS_BUF_INIT;
 

@@ -123,7 +123,7 @@ static void render_build_info(gs_buf *out)
                      "gridsolve_build_info{version=\"");
     label_value(out, gs_version());
     gs_buf_puts(out, "\",commit=\"");
-    label_value(out, gs_commit());
+    label_value(out, gs_commit_label());
     gs_buf_puts(out, "\"} 1\n");
 }
 

@@ -246,8 +246,6 @@ int gs_server_main(int argc, char **argv)
         fprintf(stderr, "gridsolve serve: %s\n", msg);
         return EXIT_USAGE;
     }
-    if (msg[0])
-        fprintf(stderr, "gridsolve: %s\n", msg);
     /* Before any thread parses JSON (the hooks are process-wide). */
     gs_mem_set_budget(gs_mem_process_budget(cfg.max_memory));
     if (cfg.max_memory && gs_mem_budget() < GS_MEM_MIN_REQUESTS) {
@@ -259,6 +257,10 @@ int gs_server_main(int argc, char **argv)
                 cfg.max_memory, GS_MEM_MIN_REQUESTS);
         return EXIT_USAGE;
     }
+    /* A warning (a value clamped) only once the start goes on: a bad
+     * value's error stays the one line on stderr. */
+    if (msg[0])
+        fprintf(stderr, "gridsolve: %s\n", msg);
     gs_mem_install_cjson_hooks();
     /* Loaded now, not at the first request: a missing library shows at
      * start, and no request waits for it. */
