@@ -6,6 +6,27 @@
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
 
+/* The most cells (rows x columns) the page draws, for every puzzle. The
+ * board is redrawn at each replay step, one or more SVG elements a cell:
+ * in chromium on a 2-core machine a 20 x 20 board of the slowest puzzle
+ * (wallpushers, about 3 elements a cell) took about 100 ms to draw plus
+ * one replay step, 25 x 25 about 125 ms, 50 x 50 about half a second.
+ * A larger body is still sent and solved; its moves are not replayed. */
+const DRAW_CELLS = 400;
+
+/* A body too large to draw: what the note and the mode line say. */
+class TooLarge extends Error {}
+
+/* Throws TooLarge for a board of more than DRAW_CELLS cells: called
+ * before a model of that size is built (a holedox body names its size,
+ * {"rows": 30000, "cols": 30000} is a few bytes). */
+function checkSize(rows, cols) {
+  if (rows * cols > DRAW_CELLS) {
+    throw new TooLarge(`its ${rows} x ${cols} board has ${fmtInt(rows * cols)} cells; ` +
+      `the page draws up to ${fmtInt(DRAW_CELLS)}`);
+  }
+}
+
 /* ---- small helpers ------------------------------------------------------ */
 
 function grid2d(rows, cols, fill) {
@@ -67,7 +88,8 @@ function formatBody(body) {
 /* Character grids (bloxorz, sokoban): rows of strings <-> a char matrix. */
 function charModel(grid, fill) {
   const rows = Math.max(grid.length, 1);
-  const cols = Math.max(1, ...grid.map((s) => [...s].length));
+  const cols = grid.reduce((n, s) => Math.max(n, [...s].length), 1);
+  checkSize(rows, cols);
   return { rows, cols, cells: resizeGrid(grid.map((s) => [...s]), rows, cols, fill) };
 }
 
@@ -179,7 +201,8 @@ const wallpushers = {
   fromBody(b) {
     if (!Array.isArray(b.walls) || !b.walls.every(Array.isArray))
       throw new Error('body needs "walls": an array of rows of numbers');
-    const rows = Math.max(1, b.walls.length), cols = Math.max(1, ...b.walls.map((w) => w.length));
+    const rows = Math.max(1, b.walls.length), cols = b.walls.reduce((n, w) => Math.max(n, w.length), 1);
+    checkSize(rows, cols);
     const cells = resizeGrid(b.walls.map((w) => w.map((v) => Number(v) | 0)), rows, cols, 0);
     const start = Array.isArray(b.start) ? b.start.map(Number) : [0, 0];
     return { rows, cols, cells, start };
@@ -388,7 +411,8 @@ const curling = {
   fromBody(b) {
     if (!Array.isArray(b.board) || !b.board.every(Array.isArray))
       throw new Error('body needs "board": an array of rows of numbers');
-    const rows = Math.max(1, b.board.length), cols = Math.max(1, ...b.board.map((w) => w.length));
+    const rows = Math.max(1, b.board.length), cols = b.board.reduce((n, w) => Math.max(n, w.length), 1);
+    checkSize(rows, cols);
     return { rows, cols, cells: resizeGrid(b.board, rows, cols, 0), max_throws: b.max_throws ?? 10 };
   },
   toBody: (m) => ({ board: m.cells, max_throws: m.max_throws }),
@@ -459,9 +483,10 @@ const holedox = {
   hint: 'Snake: click the head first, then each next cell; click a body cell to cut the snake there.',
   blank: () => ({ rows: 5, cols: 6, cells: grid2d(5, 6, 0), snake: [], target: [0, 0] }),
   fromBody(b) {
-    const rows = Number(b.rows) | 0, cols = Number(b.cols) | 0;
-    if (rows < 1 || cols < 1 || rows > 64 || cols > 64)
-      throw new Error('body needs "rows" and "cols" between 1 and 64 to be drawn');
+    const rows = Number(b.rows), cols = Number(b.cols);
+    if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 1 || cols < 1)
+      throw new Error('body needs "rows" and "cols", whole numbers of at least 1');
+    checkSize(rows, cols); // before the cells: the body names any size
     const cells = grid2d(rows, cols, 0);
     const pair = (p) => Array.isArray(p) && p.length === 2 && inside({ rows, cols }, p[0], p[1]);
     for (const p of b.blocks || []) if (pair(p)) cells[p[0]][p[1]] = 1;
@@ -551,6 +576,8 @@ const state = {
   abort: null,      // AbortController of the running solve
   started: 0,       // performance.now() when it started
   drawn: true,      // the board shows what the text area holds
+  why: '',          // why it does not (a message)
+  tooLarge: false,  // it does not for its size alone
   debounce: null,   // a pending textChanged after typing
   errorCell: null,  // [r, c] or [r, -1] for a whole row
   cursor: [0, 0],   // keyboard painting
@@ -719,11 +746,11 @@ function renderOptions() {
 }
 
 function syncControls() {
-  // The fields grow a board to 64; a larger pasted one can be made smaller.
-  for (const id of ['rows', 'cols']) {
-    $(id).max = Math.max(64, state.model[id]);
-    $(id).value = state.model[id];
-  }
+  // A side grows while the board has at most DRAW_CELLS cells.
+  const m = state.model;
+  $('rows').max = Math.max(1, Math.floor(DRAW_CELLS / m.cols));
+  $('cols').max = Math.max(1, Math.floor(DRAW_CELLS / m.rows));
+  for (const id of ['rows', 'cols']) $(id).value = m[id];
   for (const opt of adapter().options || []) {
     const el = $(`opt-${opt.key}`);
     if (el) el.value = state.model[opt.key] ?? '';
@@ -793,7 +820,7 @@ function modelChanged() {
   stopSolve(); // its answer would be replayed on the edited board
   clearAnswer();
   clearError();
-  state.drawn = true;
+  setDrawn(true);
   $('body').value = formatBody(currentBody());
   showMode();
   syncControls();
@@ -822,15 +849,22 @@ function textChanged() {
     } else if (mode === 'judge') {
       state.model = adapter().fromBody(judgeFirstCase(state.name, text));
     }
-    state.drawn = mode !== 'empty'; // an empty body leaves the last board up
+    setDrawn(mode !== 'empty'); // an empty body leaves the last board up
     showMode();
     syncControls();
     drawBoard();
   } catch (e) {
-    state.drawn = false; // the board still shows an earlier body
+    setDrawn(false, e); // the board still shows an earlier body
     showMode(e.message);
   }
   saveHash();
+}
+
+/* Whether the board shows the body; error: why not. */
+function setDrawn(drawn, error = null) {
+  state.drawn = drawn;
+  state.why = error ? error.message : '';
+  state.tooLarge = error instanceof TooLarge;
 }
 
 /* The first case of a judge text as a JSON body, so the board can show
@@ -886,6 +920,16 @@ function judgeFirstCase(name, text) {
 /* The map lines of the first XSB level (comments and titles left out). */
 function xsbLines(text) {
   return (xsbLevels(text) || [[]])[0];
+}
+
+/* A single XSB level too large to draw, as the JSON body the board would
+ * send: its lines, the objective and the limits. */
+function xsbBody(text) {
+  const body = { grid: xsbLines(text) };
+  if (state.model.optimize && state.model.optimize !== 'moves') body.optimize = state.model.optimize;
+  const limits = currentLimits();
+  if (Object.keys(limits).length) body.limits = limits;
+  return body;
 }
 
 /* why: the reason the board does not show the body (undefined: it does). */
@@ -964,8 +1008,9 @@ function buildRequest() {
   const text = $('body').value;
   let mode = bodyMode(text);
   // XSB goes as a grid built from the board: one not drawn goes as typed,
-  // as text/plain, for the server to say what is wrong with it.
-  if (mode === 'xsb' && !state.drawn) mode = 'xsb-text';
+  // as text/plain, for the server to say what is wrong with it; one too
+  // large to draw as a grid of its lines.
+  if (mode === 'xsb' && !state.drawn && !state.tooLarge) mode = 'xsb-text';
   const path = `/solve/${encodeURIComponent(state.name)}`;
   if (isText(mode)) {
     const q = new URLSearchParams();
@@ -975,7 +1020,7 @@ function buildRequest() {
       init: { method: 'POST', body: text, headers: { 'Content-Type': 'text/plain', Accept: 'text/plain' } } };
   }
   // JSON text goes as typed (the server judges it); XSB goes as a grid.
-  const body = mode === 'xsb' ? JSON.stringify(currentBody()) : text;
+  const body = mode !== 'xsb' ? text : JSON.stringify(state.drawn ? currentBody() : xsbBody(text));
   return { mode, url: path,
     init: { method: 'POST', body, headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' } } };
 }
@@ -1248,7 +1293,8 @@ function setAnswer(moves) {
     s = n;
   }
   if (!state.drawn) {
-    showNote('The body is not drawn here, so its moves are not replayed.');
+    showNote(state.why ? `The body is not drawn here (${state.why}), so its moves are not replayed.`
+      : 'The body is not drawn here, so its moves are not replayed.');
   } else if (frames.length !== moves.length + 1) {
     showNote(`The board drawn here could not replay move ${frames.length} of ${moves.length}.`);
   }
@@ -1366,8 +1412,8 @@ function wire() {
   });
   for (const id of ['rows', 'cols']) {
     $(id).addEventListener('change', () => {
-      // Only the side edited changes, within its field's max: the other
-      // keeps its size, even that of a pasted board larger than 64.
+      // Only the side edited changes, within its field's max (the cells
+      // the page draws, over the other side): the other keeps its size.
       const m = state.model;
       const n = Math.max(1, Math.min(Number($(id).max), Number($(id).value) || 1));
       adapter().resize(m, id === 'rows' ? n : m.rows, id === 'cols' ? n : m.cols);

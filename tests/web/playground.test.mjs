@@ -17,6 +17,12 @@ let server;
 let browser;
 let puzzles; // GET /puzzles
 
+// The most cells (rows x columns) the page draws, as the README says.
+const DRAW_CELLS = 400;
+const tooLarge = (rows, cols) =>
+  `its ${rows} x ${cols} board has ${(rows * cols).toLocaleString('en-US')} cells; ` +
+  `the page draws up to ${DRAW_CELLS.toLocaleString('en-US')}`;
+
 before(async () => {
   server = await startServer();
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium' });
@@ -440,7 +446,8 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   const { page, problems } = await openPage();
   await choose(page, 'holedox');
   const example = puzzles.find((p) => p.name === 'holedox').example;
-  const body = { ...example, rows: 100 }; // the page draws up to 64
+  const body = { ...example, rows: 100 };
+  assert.ok(body.rows * body.cols > DRAW_CELLS);
   const api = await apiSolve('holedox', body);
   assert.ok(api.moves, 'the enlarged example still has moves');
   await paste(page, JSON.stringify(body));
@@ -449,7 +456,8 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   assert.equal(await text(page, 'status'), api.status);
   assert.equal(await text(page, 'moves'), api.moves);
   // A note, not an error: nothing is wrong with the body.
-  assert.equal(await text(page, 'note'), 'The body is not drawn here, so its moves are not replayed.');
+  assert.equal(await text(page, 'note'),
+    `The body is not drawn here (${tooLarge(100, body.cols)}), so its moves are not replayed.`);
   assert.ok(await byId(page, 'error').isHidden());
   assert.equal(await byId(page, 'input').getAttribute('aria-invalid'), null);
   assert.ok(await byId(page, 'play').isDisabled());
@@ -619,23 +627,32 @@ test('wallpushers: a resized maze stays consistent, its outer walls and exits on
   await page.close();
 });
 
-test('resizing one side of a board larger than 64 keeps the other side', async () => {
+test('resizing changes one side; the fields grow a board up to the cap', async () => {
   const { page, problems } = await openPage();
   await choose(page, 'bloxorz');
-  const grid = Array.from({ length: 100 }, (_, r) =>
-    (r === 0 ? 'X' : '.') + '.'.repeat(98) + (r === 99 ? 'O' : '.'));
+  const rows = 10, cols = DRAW_CELLS / rows; // a board at the cap
+  const grid = Array.from({ length: rows }, (_, r) =>
+    (r === 0 ? 'X' : '.') + '.'.repeat(cols - 2) + (r === rows - 1 ? 'O' : '.'));
   await paste(page, JSON.stringify({ grid }));
-  assert.equal(await page.inputValue('#rows'), '100');
-  await page.fill('#cols', '99');
+  assert.equal(await page.inputValue('#rows'), String(rows));
+  // Neither side grows past the cap.
+  assert.equal(await page.getAttribute('#rows', 'max'), String(rows));
+  assert.equal(await page.getAttribute('#cols', 'max'), String(cols));
+  await page.fill('#cols', String(cols - 10));
   await page.press('#cols', 'Tab');
   let body = JSON.parse(await byId(page, 'input').inputValue());
-  assert.equal(body.grid.length, 100);
-  assert.ok(body.grid.every((row) => row.length === 99));
-  await page.fill('#rows', '80');
+  assert.equal(body.grid.length, rows);
+  assert.ok(body.grid.every((row) => row.length === cols - 10));
+  // Rows grow as far as the cap allows: a larger number stops there.
+  const most = Math.floor(DRAW_CELLS / (cols - 10));
+  assert.equal(await page.getAttribute('#rows', 'max'), String(most));
+  await page.fill('#rows', String(most + 5));
   await page.press('#rows', 'Tab');
   body = JSON.parse(await byId(page, 'input').inputValue());
-  assert.equal(body.grid.length, 80);
-  assert.ok(body.grid.every((row) => row.length === 99));
+  assert.equal(body.grid.length, most);
+  assert.ok(body.grid.every((row) => row.length === cols - 10));
+  // Drawn: the new rows are holes, the other cells tiles.
+  assert.equal(await byId(page, 'board').locator('.tile').count(), rows * (cols - 10));
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -941,6 +958,72 @@ test('a whitespace-only body is not sent: the page says it is empty', async () =
   await byId(page, 'error').waitFor();
   assert.match(await text(page, 'error'), /body is empty/);
   assert.equal(sent, 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test(`a body over the cap of ${DRAW_CELLS} cells is solved, not drawn; the page stays responsive`, async () => {
+  const { page, problems } = await openPage();
+  await choose(page, 'bloxorz');
+  // At the cap: drawn, every cell a tile.
+  const line = (n, goal) => 'X' + '.'.repeat(goal - 1) + 'O' + '.'.repeat(n - goal - 1);
+  const atCap = { grid: [line(DRAW_CELLS, 3 * Math.floor((DRAW_CELLS - 1) / 3))] };
+  await paste(page, JSON.stringify(atCap));
+  assert.equal(await page.locator('#body-mode').textContent(), 'JSON body');
+  assert.equal(await byId(page, 'board').locator('.tile').count(), DRAW_CELLS);
+  assert.equal(await page.getAttribute('#cols', 'max'), String(DRAW_CELLS));
+
+  // Tasks of the page that take over 50 ms, from here on.
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+      .observe({ type: 'longtask' });
+  });
+
+  // One cell over: sent and solved, its moves listed, not replayed; the
+  // board keeps the body before, and the note says why.
+  const n = DRAW_CELLS + 1;
+  const over = { grid: [line(n, 3 * Math.floor((n - 1) / 3))] };
+  const api = await apiSolve('bloxorz', over);
+  await paste(page, JSON.stringify(over));
+  assert.equal(await page.locator('#body-mode').textContent(), `JSON body (not drawn: ${tooLarge(1, n)})`);
+  await solve(page);
+  assert.equal(await text(page, 'status'), api.status);
+  assert.equal(await text(page, 'steps'), String(api.steps));
+  assert.equal(await text(page, 'moves'), api.moves);
+  assert.equal(await text(page, 'note'), `The body is not drawn here (${tooLarge(1, n)}), so its moves are not replayed.`);
+  assert.ok(await byId(page, 'error').isHidden());
+  assert.ok(await byId(page, 'play').isDisabled());
+  assert.equal(await byId(page, 'board').locator('.tile').count(), DRAW_CELLS);
+
+  // Far over: a 300 x 300 board (seconds a step if it were drawn) and a
+  // holedox body naming 30000 x 30000 are read in no time.
+  const big = { grid: Array.from({ length: 300 }, (_, r) =>
+    (r === 0 ? 'X' : '.') + '.'.repeat(298) + (r === 299 ? 'O' : '.')) };
+  await paste(page, JSON.stringify(big));
+  assert.equal(await page.locator('#body-mode').textContent(), `JSON body (not drawn: ${tooLarge(300, 300)})`);
+  await solve(page);
+  assert.equal(await text(page, 'status'), 'solved');
+  // A single XSB level over the cap still goes as its JSON grid: the
+  // answer has its pushes.
+  await choose(page, 'sokoban');
+  const wide = Math.ceil((DRAW_CELLS + 1) / 3);
+  const level = ['#'.repeat(wide), '#@$.' + '-'.repeat(wide - 5) + '#', '#'.repeat(wide)].join('\n');
+  const sent = [];
+  page.on('request', (r) => { if (r.url().includes('/solve/')) sent.push(r.headers()['content-type']); });
+  await paste(page, level);
+  assert.equal(await page.locator('#body-mode').textContent(),
+    `XSB level, sent as a JSON grid (not drawn: ${tooLarge(3, wide)})`);
+  await solve(page);
+  assert.deepEqual(sent, ['application/json']);
+  assert.equal(await text(page, 'moves'), 'R');
+  assert.equal(await page.locator('#pushes').textContent(), '1');
+  assert.equal(await text(page, 'note'), `The body is not drawn here (${tooLarge(3, wide)}), so its moves are not replayed.`);
+  await choose(page, 'holedox');
+  await paste(page, JSON.stringify({ rows: 30000, cols: 30000, snake: [[0, 0]], blocks: [], target: [9, 9] }));
+  assert.equal(await page.locator('#body-mode').textContent(), `JSON body (not drawn: ${tooLarge(30000, 30000)})`);
+  const longest = await page.evaluate(() => Math.max(0, ...window.longTasks));
+  assert.ok(longest < 1000, `the page was busy for ${longest} ms`);
   assert.deepEqual(problems, []);
   await page.close();
 });
