@@ -8,11 +8,13 @@ const $ = (id) => document.getElementById(id);
 
 /* The most cells (rows x columns) the page draws, for every puzzle. The
  * board is redrawn at each replay step, one or more SVG elements a cell:
- * in chromium on a 2-core machine a 20 x 20 board of the slowest puzzle
- * (wallpushers, about 3 elements a cell) took about 100 ms to draw plus
- * one replay step, 25 x 25 about 125 ms, 50 x 50 about half a second.
- * A larger body is still sent and solved; its moves are not replayed. */
-const DRAW_CELLS = 400;
+ * in chromium on a busy 2-core machine a 20 x 20 board of the slowest
+ * puzzle (wallpushers, about 3 elements a cell) took about 100 ms to draw
+ * plus one replay step, 64 x 64 about 1.2 s (bloxorz 0.35 s), 300 x 300
+ * seconds a step. 64 x 64 keeps real levels (collections' Sokoban levels
+ * reach 30 x 20) drawn and the page responsive; a larger body is still
+ * sent and solved, its moves not replayed. */
+const DRAW_CELLS = 4096;
 
 /* A body too large to draw: what the note and the mode line say. */
 class TooLarge extends Error {}

@@ -18,7 +18,7 @@ let browser;
 let puzzles; // GET /puzzles
 
 // The most cells (rows x columns) the page draws, as the README says.
-const DRAW_CELLS = 400;
+const DRAW_CELLS = 4096;
 const tooLarge = (rows, cols) =>
   `its ${rows} x ${cols} board has ${(rows * cols).toLocaleString('en-US')} cells; ` +
   `the page draws up to ${DRAW_CELLS.toLocaleString('en-US')}`;
@@ -446,7 +446,7 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   const { page, problems } = await openPage();
   await choose(page, 'holedox');
   const example = puzzles.find((p) => p.name === 'holedox').example;
-  const body = { ...example, rows: 100 };
+  const body = { ...example, rows: 700 };
   assert.ok(body.rows * body.cols > DRAW_CELLS);
   const api = await apiSolve('holedox', body);
   assert.ok(api.moves, 'the enlarged example still has moves');
@@ -457,7 +457,7 @@ test('a body the page cannot draw is solved, and its moves are not replayed on a
   assert.equal(await text(page, 'moves'), api.moves);
   // A note, not an error: nothing is wrong with the body.
   assert.equal(await text(page, 'note'),
-    `The body is not drawn here (${tooLarge(100, body.cols)}), so its moves are not replayed.`);
+    `The body is not drawn here (${tooLarge(700, body.cols)}), so its moves are not replayed.`);
   assert.ok(await byId(page, 'error').isHidden());
   assert.equal(await byId(page, 'input').getAttribute('aria-invalid'), null);
   assert.ok(await byId(page, 'play').isDisabled());
@@ -474,11 +474,11 @@ test('the limit fields keep judge text and an undrawn body as typed', async () =
   assert.equal(await byId(page, 'input').inputValue(), '2 1\n3 2\n0 0\n');
   await choose(page, 'holedox');
   const example = puzzles.find((p) => p.name === 'holedox').example;
-  await paste(page, JSON.stringify({ ...example, rows: 100 }));
+  await paste(page, JSON.stringify({ ...example, rows: 700 }));
   await page.locator('#timeout').fill('4000');
   await page.locator('#timeout').dispatchEvent('change');
   const body = JSON.parse(await byId(page, 'input').inputValue());
-  assert.equal(body.rows, 100);
+  assert.equal(body.rows, 700);
   assert.deepEqual(body.limits, { timeout_ms: 4000 });
   assert.deepEqual(problems, []);
   await page.close();
@@ -630,7 +630,7 @@ test('wallpushers: a resized maze stays consistent, its outer walls and exits on
 test('resizing changes one side; the fields grow a board up to the cap', async () => {
   const { page, problems } = await openPage();
   await choose(page, 'bloxorz');
-  const rows = 10, cols = DRAW_CELLS / rows; // a board at the cap
+  const rows = 64, cols = DRAW_CELLS / rows; // a board at the cap
   const grid = Array.from({ length: rows }, (_, r) =>
     (r === 0 ? 'X' : '.') + '.'.repeat(cols - 2) + (r === rows - 1 ? 'O' : '.'));
   await paste(page, JSON.stringify({ grid }));
