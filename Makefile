@@ -19,6 +19,8 @@ ifeq ($(SANITIZE),1)
 override BUILD := $(BUILD)-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
+# The integration tests' bounds on wall-clock time (itest_slack).
+export GS_ITEST_SLOWDOWN := 2
 endif
 # ThreadSanitizer: libmicrohttpd and libcurl are not instrumented, so the
 # few reports inside them are suppressed (tests/tsan.supp says why); any
@@ -30,6 +32,7 @@ export TSAN_OPTIONS := suppressions=$(CURDIR)/tests/tsan.supp \
                        halt_on_error=1 second_deadlock_stack=1
 # The solvers run 5-15 times slower instrumented.
 export CK_TIMEOUT_MULTIPLIER := 5
+export GS_ITEST_SLOWDOWN := 5
 endif
 
 CC ?= cc
@@ -103,7 +106,12 @@ deps:
 	  apt-get update && DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y --no-install-recommends $(DEB_PKGS); \
 	else \
-	  echo "make deps: missing libraries; run 'sudo make deps' or install: $(DEB_PKGS)" >&2; \
+	  missing=$$(command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
+	    command -v cc >/dev/null || echo cc; \
+	    for p in $(PKGS) $(TEST_PKGS); do \
+	      pkg-config --exists $$p 2>/dev/null || echo $$p; done); \
+	  echo "make deps: missing:" $$missing"; run 'sudo make deps' or" \
+	    "install: $(DEB_PKGS)" >&2; \
 	  exit 1; \
 	fi
 
@@ -115,7 +123,11 @@ run: deps
 
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT) $(INTEG)
-	@$(MAKE) --no-print-directory check-unit check-integration check-examples
+	@# One after another, even under make -j: run together on a small
+	@# machine they slow each other past the tests' time bounds.
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-integration
+	@$(MAKE) --no-print-directory check-examples
 	@$(MAKE) --no-print-directory test-web
 
 # Check's per-test timeouts only catch hangs; a loaded machine (or a
@@ -239,7 +251,8 @@ test-web: $(BIN)
 	  if [ ! -d tests/web/node_modules/playwright-core ]; then \
 	    (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
 	  fi; \
-	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test tests/web/; \
+	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test --test-timeout=180000 \
+	    tests/web/; \
 	fi
 
 # Remakes docs/playground.png, the README's picture, with the browser tests.
@@ -316,7 +329,7 @@ format:
 	clang-format -i $$(find src include tests bench -name '*.[ch]')
 
 clean:
-	rm -rf build
+	rm -rf build build-san build-tsan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -9,6 +9,9 @@
 # there is no NAME.in), NAME.json -> NAME.response.json (JSON mode); the
 # puzzle is the part of NAME before the first '-'. Prints one line
 # per example and 'check: N passed, N failed'; exit status 1 on a failure.
+# Through the CLI the exit status counts too: 3 for an example whose name
+# says it hits a limit (NAME-limit.*), 0 for every other; NAME-invalid.json
+# must print its problem document's detail and title and exit 1.
 set -uo pipefail
 # The binary's path is made absolute before the cd (a relative
 # GRIDSOLVE_BIN names a file from where the script was started).
@@ -29,12 +32,29 @@ run() { # run PUZZLE FILE MODE
   fi
 }
 check() { # check FILE EXPECTED MODE
-  local name="${1%.*}" got
-  got="$(run "${name%%-*}" "$1" "$3" 2>&1 | mask)"
-  if [ "$got" = "$(mask < "$2")" ]; then
+  local name="${1%.*}" got rc want_rc=0
+  got="$(run "${name%%-*}" "$1" "$3" 2>&1)"
+  rc=$?
+  got="$(printf '%s\n' "$got" | mask)"
+  case "$name" in *-limit*) want_rc=3 ;; esac
+  [ -n "$url" ] && want_rc=0 # curl's own status
+  if [ "$got" = "$(mask < "$2")" ] && [ "$rc" = "$want_rc" ]; then
     pass=$((pass + 1)); echo "ok   $1"
   else
-    failed=$((failed + 1)); echo "FAIL $1: got $got, expected $(cat "$2")"
+    failed=$((failed + 1))
+    echo "FAIL $1: got $got (exit $rc), expected $(cat "$2") (exit $want_rc)"
+  fi
+}
+check_invalid() { # check_invalid FILE: the CLI's line for its problem document
+  local doc want got rc
+  doc="$(cat "${1%.json}.response.json")"
+  want="$(printf '%s' "$doc" | sed -E 's/.*"title":"([^"]*)","status":([0-9]+),"detail":"(([^"\\]|\\.)*)".*/gridsolve: \3 (\2 \1)/')"
+  got="$("$bin" solve "${1%%-*}" "$1" --json 2>&1)"
+  rc=$?
+  if [ "$got" = "$want" ] && [ "$rc" = 1 ]; then
+    pass=$((pass + 1)); echo "ok   $1"
+  else
+    failed=$((failed + 1)); echo "FAIL $1: got $got (exit $rc), expected $want (exit 1)"
   fi
 }
 for f in *.in; do check "$f" "${f%.in}.out" text; done
@@ -45,8 +65,8 @@ done
 for f in *.json; do
   case "$f" in *.response.json) continue ;; esac
   # An invalid body is a 422 problem document over HTTP; the CLI prints
-  # the detail on stderr and exits 1, so only the server checks it.
-  case "$f" in *-invalid.json) [ -n "$url" ] || continue ;; esac
+  # its detail and title on stderr and exits 1.
+  case "$f" in *-invalid.json) [ -z "$url" ] && { check_invalid "$f"; continue; } ;; esac
   check "$f" "${f%.json}.response.json" json
 done
 # The XSB level is the level of sokoban.json.

@@ -157,6 +157,13 @@ double itest_metric_sum(const char *text, const char *prefix)
     return sum;
 }
 
+double itest_slack(double bound)
+{
+    const char *v = getenv("GS_ITEST_SLOWDOWN");
+    double k = v ? strtod(v, NULL) : 1;
+    return k > 1 ? bound * k : bound;
+}
+
 bool itest_wait_busy(const gs_srv *s, int n, long timeout_ms)
 {
     double end = gs_now_ms() + timeout_ms;

@@ -55,6 +55,12 @@ bool itest_icontains(const char *hay, const char *needle);
  * metric name, optionally with label text); -1 when none matches. */
 double itest_metric_sum(const char *text, const char *prefix);
 
+/* An upper bound of a test on wall-clock time (ms, or a count of timed
+ * events), stretched by GS_ITEST_SLOWDOWN: the Makefile's sanitizer
+ * builds set it, since their server runs several times slower and those
+ * builds look for memory and thread errors, not for speed. */
+double itest_slack(double bound);
+
 /* Polls /metrics until at least n workers are busy; false on timeout. */
 bool itest_wait_busy(const gs_srv *s, int n, long timeout_ms);
 

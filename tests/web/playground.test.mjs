@@ -6,7 +6,7 @@
 // CHROMIUM (default /usr/bin/chromium), PLAYGROUND_SCREENSHOT (where the
 // screenshot goes, default build/web/playground.png; `make web-screenshot`
 // points it at docs/playground.png).
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,8 +38,19 @@ after(async () => {
 /* A fresh page on the playground, ready; `problems` collects page errors,
  * console errors and any request that leaves the server's origin. base:
  * another server's; width: the viewport's. */
+// Pages a test opened and has not closed: a failed test's page (and any
+// solve it started) is closed after it, so that it cannot keep a worker
+// busy under the tests that follow.
+const openPages = new Set();
+afterEach(async () => {
+  for (const page of openPages) await page.close();
+  openPages.clear();
+});
+
 async function openPage(hash = '', { base = server.base, width = 1360 } = {}) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
+  openPages.add(page);
+  page.on('close', () => openPages.delete(page));
   page.setDefaultTimeout(20000);
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
