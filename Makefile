@@ -155,6 +155,13 @@ check-deep: $(UNIT)
 	@case "$(SCALE)" in ''|0*|*[!0-9]*) \
 	  echo "make check-deep: SCALE=$(SCALE): expected a positive integer" >&2; \
 	  exit 2 ;; esac; \
+	f=$$(grep -l 'suite_create("$(SUITE)")' tests/unit/*.c); \
+	if [ -n "$(SUITE)" ] && { [ -z "$$f" ] || \
+	    ! grep -q 'tcase_create("property")' $$f; }; then \
+	  echo "make check-deep: SUITE=$(SUITE): no unit suite of that name" \
+	    "with property tests" >&2; \
+	  exit 2; \
+	fi; \
 	seed="$(SEED)"; [ -n "$$seed" ] || seed=$$(date +%s); \
 	case "$$seed" in *[!0-9]*) \
 	  echo "make check-deep: SEED=$$seed: expected a decimal integer" >&2; \

@@ -64,11 +64,12 @@ static void solve_usage(FILE *f)
             " out;\n"
             "                    without it: the classic judge text, any"
             " number of cases\n"
-            "  --timeout-ms MS   deadline of the whole input, and the most a"
-            " JSON body's\n                    limits may ask (0: none;"
+            "  --timeout-ms MS   deadline of the whole input; given, also the"
+            " most a JSON\n                    body's limits may ask (0: none;"
             " default 10000)\n"
-            "  --max-states N    state cap of each solve, and the most a body"
-            " may ask\n                    (0: none; default 20000000)\n"
+            "  --max-states N    state cap of each solve; given, also the most"
+            " a body may\n                    ask (0: none; default"
+            " 20000000)\n"
             "  --max-memory B    memory budget of the process (K/M/G; 0: none;"
             "\n                    default 75%% of the cgroup or physical"
             " memory)\n"
@@ -338,9 +339,10 @@ static int cmd_solve(int argc, char **argv)
     gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);
-    /* The command line is trusted: no server ceilings. Its own limits
-     * are the default and the ceiling of a JSON body's "limits", so that
-     * --timeout-ms bounds the run whatever the body asks. */
+    /* The command line is trusted: no server ceilings. A limit given on
+     * it is the default and the ceiling of a JSON body's "limits", so
+     * that --timeout-ms bounds the run whatever the body asks; without
+     * the flag the body's own limits hold (they are the user's too). */
     opts.max_timeout_ms = 0;
     opts.max_states_limit = 0;
     opts.max_solve_bytes = 0;

@@ -176,19 +176,21 @@ int gs_service_check_format(const gs_puzzle *p, const char *format,
                             "%s judge text has one notation: there is no "
                             "format to choose",
                             p->name);
-    char known[128] = "";
-    size_t at = 0;
+    gs_buf known = GS_BUF_INIT;
     for (const char *const *f = p->text_formats; *f; f++) {
-        if (strcmp(format, *f) == 0)
+        if (strcmp(format, *f) == 0) {
+            gs_buf_free(&known);
             return GS_OK;
+        }
         const char *sep = f == p->text_formats ? "" : f[1] ? ", " : " or ";
-        int n = snprintf(known + at, sizeof known - at, "%s%s", sep, *f);
-        if (n > 0 && (size_t)n < sizeof known - at)
-            at += (size_t)n;
+        gs_buf_printf(&known, "%s%s", sep, *f);
     }
-    return gs_error_set(err, GS_EBADREQ,
-                        "unknown text format \"%.32s\"; %s reads %s", format,
-                        p->name, known);
+    int rc = gs_error_set(
+        err, GS_EBADREQ, "unknown text format \"%.32s\"; %s reads %s", format,
+        p->name,
+        gs_buf_status(&known) || !known.data ? "other notations" : known.data);
+    gs_buf_free(&known);
+    return rc;
 }
 
 /* Reads the optional "limits" object of a JSON body. */

@@ -52,6 +52,11 @@ static int not_an_int(const gs_text *t, const char *s, const char *what,
                             "end of the input",
                             t->line, what);
     unsigned char ch = (unsigned char)*s;
+    if (ch == '\n' || ch == '\r') /* after a lone sign */
+        return gs_error_set(err, GS_EINVALID,
+                            "line %d: expected an integer (%s), found the "
+                            "end of the line",
+                            t->line, what);
     /* A NUL would cut the message short and other bytes need not be
      * UTF-8, which the JSON problem document requires: show those as hex. */
     if (ch >= 0x20 && ch < 0x7f)

@@ -330,12 +330,11 @@ static int blox_parse_text(gs_text *in, const gs_caps *caps, void **inst,
     if (rc < 0)
         return rc;
     int header_line = in->line;
-    rc = gs_text_end_line(
-        in, n == 0 && m == 0 ? "the terminator 0 0" : "the grid size N M", err);
+    if (n == 0 && m == 0) /* the end, whatever follows, as for a judge */
+        return 0;
+    rc = gs_text_end_line(in, "the grid size N M", err);
     if (rc)
         return rc;
-    if (n == 0 && m == 0)
-        return 0;
     gs_bloxorz *b = NULL;
     rc = blox_new(n, m, caps, &b, err);
     if (rc) {

@@ -184,7 +184,7 @@ static int wp_build(const long *cells, int rows, int cols, long sr, long sc,
     if (rc)
         return rc;
     if (sr < 0 || sc < 0 || sr >= rows || sc >= cols) {
-        if (lines) /* 1-based, on the line after the cells' */
+        if (lines) /* 1-based; its line is kept after the cells' */
             return gs_error_set(err, GS_EINVALID,
                                 "line %d: start (row %ld, col %ld) is off the "
                                 "%dx%d maze",

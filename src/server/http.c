@@ -817,10 +817,9 @@ static void answer_metrics(req *r)
 static void answer_version(req *r)
 {
     cJSON *o = cJSON_CreateObject();
-    bool ok =
-        o && cJSON_AddStringToObject(o, "name", "gridsolve") &&
-        cJSON_AddStringToObject(o, "version", gs_version()) &&
-        cJSON_AddStringToObject(o, "commit", gs_commit_label());
+    bool ok = o && cJSON_AddStringToObject(o, "name", "gridsolve") &&
+              cJSON_AddStringToObject(o, "version", gs_version()) &&
+              cJSON_AddStringToObject(o, "commit", gs_commit_label());
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     gs_buf b = GS_BUF_INIT;
 
@@ -986,13 +985,14 @@ static bool read_query(req *r)
     char *end;
 
     if (f) {
-        /* The puzzle judges the name; here only its shape. */
-        size_t n = strspn(f, "abcdefghijklmnopqrstuvwxyz0123456789_-");
-        if (!*f || f[n] || n >= sizeof r->q_format) {
-            set_problem(r, MHD_HTTP_BAD_REQUEST,
-                        "query parameter format must be a short name such "
-                        "as xsb or contest, got '%.64s'",
-                        f);
+        /* The puzzle's own list, as the CLI's --format: one message. */
+        gs_error ferr = {0};
+        size_t n = strlen(f);
+        if (gs_service_check_format(gs_puzzles[r->puzzle], f, &ferr) ||
+            n >= sizeof r->q_format) {
+            if (!ferr.code)
+                gs_error_set(&ferr, GS_EBADREQ, "text format name too long");
+            set_problem_err(r, MHD_HTTP_BAD_REQUEST, &ferr);
             return false;
         }
         memcpy(r->q_format, f, n + 1);

@@ -197,6 +197,20 @@ START_TEST(unknown_query_parameters_are_400)
     ck_assert_int_eq(r.status, 200);
     ck_assert_str_eq(r.body, "1\n");
     api_free(&r);
+    /* A notation the puzzle does not read: the CLI's message, no case. */
+    api_req(&s, "POST", "/solve/sokoban?format=XSB", NULL, "text/plain",
+            "#####\n#@$.#\n#####\n", &r);
+    assert_400(&r, "unknown text format \"XSB\"; sokoban reads xsb, contest "
+                   "or seed");
+    api_free(&r);
+    /* A byte order mark before judge text is not part of its first row. */
+    api_req(&s, "POST", "/solve/sokoban?format=seed", NULL, "text/plain",
+            "\xef\xbb\xbf"
+            "1 4\nX*@.\n",
+            &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, "1\n");
+    api_free(&r);
     ITEST_STOP(&s);
 }
 END_TEST
@@ -219,7 +233,8 @@ static int cli_env(const char *env, const char *args, const char *input,
     close(fd);
     /* The shell opens the input and removes it at once: a CLI that hangs
      * until Check's timeout leaves no file behind. */
-    snprintf(cmd, sizeof cmd, "exec <%s; rm -f %s; %s '%s' %s 2>&1",
+    /* A group, so that redirections in args apply after its 2>&1. */
+    snprintf(cmd, sizeof cmd, "exec <%s; rm -f %s; { %s '%s' %s; } 2>&1",
              input ? in_path : "/dev/null", in_path, env, gs_itest_bin(), args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -401,7 +416,11 @@ START_TEST(cli_option_and_io_errors)
     /* A full disk is an error, for an answer and for the help alike. */
     ck_assert_int_eq(
         cli("solve curling >/dev/full", "2 1\n3 2\n0 0\n", out, sizeof out), 1);
+    ck_assert_str_eq(
+        out, "gridsolve: cannot write the answer: No space left on device\n");
     ck_assert_int_eq(cli("--help >/dev/full", NULL, out, sizeof out), 1);
+    ck_assert_str_eq(out, "gridsolve: cannot write to standard output: No "
+                          "space left on device\n");
     ck_assert_int_eq(cli("solve --help >/dev/full", NULL, out, sizeof out), 1);
     ck_assert_int_eq(cli("solve curling --max-memory 1M", "2 1\n3 2\n0 0\n",
                          out, sizeof out),

@@ -169,6 +169,11 @@ START_TEST(text_reads_rows_of_ints)
     ck_assert_int_eq(gs_text_ints(&t, v, 1, "k", &err), GS_EINVALID);
     ck_assert_str_eq(err.detail, "line 1: expected an integer (k), found the "
                                  "end of the input");
+    const char *sign_eol = "-\n5";
+    gs_text_init(&t, sign_eol, strlen(sign_eol));
+    ck_assert_int_eq(gs_text_ints(&t, v, 1, "k", &err), GS_EINVALID);
+    ck_assert_str_eq(err.detail, "line 1: expected an integer (k), found the "
+                                 "end of the line");
 }
 END_TEST
 

@@ -227,12 +227,11 @@ static int parse_contest(gs_text *in, const gs_caps *caps, void **inst,
     rc = gs_text_need_int(in, &m, "column count M", err);
     if (rc)
         return rc;
-    rc = gs_text_end_line(
-        in, n == 0 && m == 0 ? "the terminator 0 0" : "the grid size N M", err);
+    if (n == 0 && m == 0) /* the end, whatever follows, as for a judge */
+        return 0;
+    rc = gs_text_end_line(in, "the grid size N M", err);
     if (rc)
         return rc;
-    if (n == 0 && m == 0)
-        return 0;
     if (n < 1 || m < 1)
         return gs_error_set(err, GS_EINVALID,
                             "line %d: grid size %ld x %ld must be positive",
