@@ -445,7 +445,7 @@ static int sokoban_parse_text(gs_text *in, const gs_caps *caps, void **inst,
     if (strcmp(in->format, "xsb") != 0)
         return gs_error_set(err, GS_EBADREQ,
                             "unknown text format \"%.32s\"; sokoban reads "
-                            "xsb or contest",
+                            "xsb, contest or seed",
                             in->format);
     const char *start = in->p;
     int rc = parse_xsb(in, caps, inst, err);
