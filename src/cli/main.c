@@ -334,8 +334,9 @@ static int cmd_solve(int argc, char **argv)
             free(data);
             return EXIT_USAGE;
         }
-    } else
+    } else {
         gs_mem_defer_default_budget(GS_CONFIG_MEMORY_PERCENT);
+    }
     gs_mem_install_cjson_hooks();
     gs_solve_opts opts;
     gs_solve_opts_default(&opts);

@@ -286,9 +286,8 @@ static size_t nul_escape_at(const char *body, size_t len)
     return len;
 }
 
-/* Whether cJSON stopped at pos for its nesting
- * limit: an array or object opens there with as many open around it
- * (strings skipped). */
+/* Whether cJSON stopped at pos for its nesting limit: an array or object
+ * opens there inside as many as the limit (strings skipped). */
 static bool too_deep(const char *body, size_t pos, size_t len)
 {
     if (pos >= len)

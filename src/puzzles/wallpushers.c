@@ -131,8 +131,8 @@ static int wp_check_pair(const long *cells, int cols, const int *lines, int ra,
 
     if (!a == !b)
         return GS_OK;
-    name_cell(lines, na, sizeof na, ra, ca);
-    name_cell(lines, nb, sizeof nb, rb, cb);
+    name_cell(lines != NULL, na, sizeof na, ra, ca);
+    name_cell(lines != NULL, nb, sizeof nb, rb, cb);
     int rc = wp_wall_error(err, a, na, nb, side[bit_a], side[bit_b]);
     if (lines) /* the line of the cell named first */
         gs_error_prefix(err, "line %d: ", lines[ra * cols + ca]);
@@ -150,7 +150,7 @@ static int wp_check_cells(const long *cells, int rows, int cols,
         for (int c = 0; c < cols; c++) {
             long v = cells[r * cols + c];
             if (v < 0 || v > 15) {
-                name_cell(lines, name, sizeof name, r, c);
+                name_cell(lines != NULL, name, sizeof name, r, c);
                 gs_error_set(err, GS_EINVALID, "%s is %ld, expected 0 to 15",
                              name, v);
                 if (lines)
