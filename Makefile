@@ -98,18 +98,17 @@ all: build
 
 # Installs the Debian packages when pkg-config does not find every library.
 deps:
-	@if command -v pkg-config >/dev/null 2>&1 && \
-	    pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v cc >/dev/null; then \
+	@missing=$$(command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
+	  command -v cc >/dev/null || echo cc; \
+	  for p in $(PKGS) $(TEST_PKGS); do \
+	    pkg-config --exists $$p 2>/dev/null || echo $$p; done); \
+	if [ -z "$$missing" ]; then \
 	  :; \
 	elif [ "$$(id -u)" = 0 ]; then \
 	  echo "make deps: installing $(DEB_PKGS)"; \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y --no-install-recommends $(DEB_PKGS); \
 	else \
-	  missing=$$(command -v pkg-config >/dev/null 2>&1 || echo pkg-config; \
-	    command -v cc >/dev/null || echo cc; \
-	    for p in $(PKGS) $(TEST_PKGS); do \
-	      pkg-config --exists $$p 2>/dev/null || echo $$p; done); \
 	  echo "make deps: missing:" $$missing"; run 'sudo make deps' or" \
 	    "install: $(DEB_PKGS)" >&2; \
 	  exit 1; \

@@ -38,11 +38,13 @@ check() { # check FILE EXPECTED MODE
   got="$(printf '%s\n' "$got" | mask)"
   case "$name" in *-limit*) want_rc=3 ;; esac
   [ -n "$url" ] && want_rc=0 # curl's own status
-  if [ "$got" = "$(mask < "$2")" ] && [ "$rc" = "$want_rc" ]; then
+  verdict "$1" "$got" "$rc" "$(mask < "$2")" "$want_rc"
+}
+verdict() { # verdict FILE GOT EXIT WANT WANT_EXIT: counts and prints one line
+  if [ "$2" = "$4" ] && [ "$3" = "$5" ]; then
     pass=$((pass + 1)); echo "ok   $1"
   else
-    failed=$((failed + 1))
-    echo "FAIL $1: got $got (exit $rc), expected $(cat "$2") (exit $want_rc)"
+    failed=$((failed + 1)); echo "FAIL $1: got $2 (exit $3), expected $4 (exit $5)"
   fi
 }
 check_invalid() { # check_invalid FILE: the CLI's line for its problem document
@@ -51,11 +53,7 @@ check_invalid() { # check_invalid FILE: the CLI's line for its problem document
   want="$(printf '%s' "$doc" | sed -E 's/.*"title":"([^"]*)","status":([0-9]+),"detail":"(([^"\\]|\\.)*)".*/gridsolve: \3 (\2 \1)/')"
   got="$("$bin" solve "${1%%-*}" "$1" --json 2>&1)"
   rc=$?
-  if [ "$got" = "$want" ] && [ "$rc" = 1 ]; then
-    pass=$((pass + 1)); echo "ok   $1"
-  else
-    failed=$((failed + 1)); echo "FAIL $1: got $got (exit $rc), expected $want (exit 1)"
-  fi
+  verdict "$1" "$got" "$rc" "$want" 1
 }
 for f in *.in; do check "$f" "${f%.in}.out" text; done
 for f in *.xsb; do
