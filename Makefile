@@ -13,6 +13,7 @@
 #   make bench-sokoban   the sokoban targets of issue 8, each figure beside
 #                its target (long: full collections; SOK_XSOKOBAN_MS sets
 #                the XSokoban limit per level, default 60000)
+#   make bench-selftest  the bench scripts' own checks (seconds, no solves)
 
 BUILD ?= build
 ifeq ($(SANITIZE),1)
@@ -92,7 +93,7 @@ BENCH := $(BUILD)/bench
 .PHONY: all deps build run test check-unit check-integration check-examples \
         check-deep bench \
         bench-compare bench-http bench-inputs container-test validate-k8s \
-        format clean test-web web-screenshot bench-sokoban
+        format clean test-web web-screenshot bench-sokoban bench-selftest
 
 all: build
 
@@ -176,17 +177,19 @@ check-deep: $(UNIT)
 	echo "make check-deep: $$result in $$(( $$(date +%s) - start )) s (rerun: $$again)"; \
 	exit $$rc
 
-# The inputs bench-compare uses (fixed seeds), for the per-state figures.
+# The inputs bench-compare uses (fixed seeds), for the per-state figures:
+# made again when bench-gen changes, and written whole or not at all (an
+# interrupted run must not leave a short input that later runs measure).
 BENCH_INPUTS := blox-big blox-batch curling sokoban wallpushers holedox
-bench-inputs: $(BUILD)/bench-gen
-	@mkdir -p $(BUILD)/bench-compare
-	@for w in $(BENCH_INPUTS); do f=$(BUILD)/bench-compare/$$w.txt; \
-	  [ -s $$f ] || $(BUILD)/bench-gen $$w 1 > $$f || exit 1; done
+bench-inputs: $(BENCH_INPUTS:%=$(BUILD)/bench-compare/%.txt)
+$(BUILD)/bench-compare/%.txt: $(BUILD)/bench-gen
+	@mkdir -p $(dir $@)
+	@$(BUILD)/bench-gen $* 1 > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH) bench-inputs
 	GS_BENCH_INPUTS=$(BUILD)/bench-compare $(BENCH)
-	@if [ -x bench/sokoban.sh ]; then GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh; fi
+	GRIDSOLVE_BIN=$(BIN) bash bench/sokoban.sh
 
 # gridsolve against plain contest solutions of the same problems
 # (bench/baseline/, C and C++ built with the system's cc and g++).
@@ -194,7 +197,7 @@ BASE_BIN := $(patsubst bench/baseline/%.cpp,$(BUILD)/baseline-%,\
               $(wildcard bench/baseline/*.cpp))
 CXX ?= g++
 bench-compare: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-gen $(BUILD)/bench-runner $(BASE_BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench-runner $(BASE_BIN) bench-inputs
 	BUILD=$(BUILD) bash bench/compare.sh $(if $(RUNS),-r $(RUNS))
 
 $(BUILD)/bench-gen $(BUILD)/bench-runner: $(BUILD)/bench-%: bench/baseline/%.c
@@ -219,10 +222,15 @@ $(BUILD)/bench-bare: bench/http/bare.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -std=c11 -Wall -Wextra -Wno-unused-parameter $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
+# The bench scripts' own checks, against stand-in binaries (seconds).
+bench-selftest:
+	bash bench/selftest.sh
+
 SOK_XSOKOBAN_MS ?= 60000
-SOK_BENCH = GRIDSOLVE_BIN=$(BIN) bench/sokoban.sh -q -l all
+SOK_BENCH = GRIDSOLVE_BIN=$(BIN) bash bench/sokoban.sh -q -l all
 bench-sokoban: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH)
+	@echo "5. memory per state printed, limit past a budget (target: limit within it)"
 	@out=$$($(BENCH) sokoban) || { printf '%s\n' "$$out"; exit 1; }; \
 	  printf '%s\n' "$$out" | grep -E 'bytes/state|budget'
 	@echo "1. moves, Microban I   (target: 155 of 155, each <= 10 s, total <= 35 s)"
@@ -233,7 +241,8 @@ bench-sokoban: deps
 	@$(SOK_BENCH) -o any -t 10000 bench/levels/microban1.xsb
 	@echo "   any, Microban II    (target: 135 of 135, each <= 10 s)"
 	@$(SOK_BENCH) -o any -t 10000 bench/levels/microban2.xsb
-	@echo "   any, XSokoban       (target: >= 45 of 90 within 60 s each; moonshot 60)"
+	@echo "   any, XSokoban       (target: >= 45 of 90 within 60 s each; moonshot 60;" \
+	  "this run: $(SOK_XSOKOBAN_MS) ms each)"
 	@$(SOK_BENCH) -o any -t $(SOK_XSOKOBAN_MS) bench/levels/xsokoban.xsb
 
 container-test:
