@@ -15,8 +15,13 @@
 # time mostly measures the neighbours. The
 # outputs must agree (wallpushers: any shortest move string, so the move
 # counts must agree). -c CPU runs both programs on that CPU (taskset).
-set -u
+# A run that fails (exit status not 0) or an unknown WORKLOAD ends the
+# script with status 1. BUILD is relative to the repository root.
+set -euo pipefail
+# sort -n and awk read the runner's '.' decimals whatever the caller's locale.
+export LC_ALL=C
 
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${BUILD:-build}
 runs=5
 pin=()
@@ -24,13 +29,21 @@ while getopts "r:c:h" opt; do
     case $opt in
     r) runs=$OPTARG ;;
     c) pin=(taskset -c "$OPTARG") ;;
+    h)
+        sed -n '2,19p' bench/compare.sh | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
     *)
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,19p' bench/compare.sh | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
     esac
 done
 shift $((OPTIND - 1))
+[[ $runs =~ ^[1-9][0-9]*$ ]] || {
+    echo "compare.sh: -r takes a positive number of runs, not '$runs'" >&2
+    exit 2
+}
 
 # name puzzle baseline target(speed ratio) target(memory ratio or -)
 # least runs
@@ -41,10 +54,22 @@ sokoban sokoban sokoban 10 - 1
 wallpushers wallpushers wallpushers 1 - 21
 holedox holedox holedox 50 - 21"
 
+for w in "$@"; do
+    printf '%s\n' "$workloads" | cut -d' ' -f1 | grep -x -- "$w" >/dev/null || {
+        echo "compare.sh: no workload '$w' (one of:" \
+            $(printf '%s\n' "$workloads" | cut -d' ' -f1) ")" >&2
+        exit 1
+    }
+done
+
 dir=$build/bench-compare
 mkdir -p "$dir"
 
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# The middle value, or the mean of the two middle ones for an even count.
+median() {
+    sort -n | awk '{v[NR] = $1}
+        END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
 
 # Same answers: byte for byte, or move counts for wallpushers.
 same_output() {
@@ -61,11 +86,15 @@ printf '%-12s %9s %9s %7s %9s %9s %7s %6s %8s %8s %7s %6s\n' workload \
     mem_x target
 failed=0
 while read -r name puzzle base target mtarget least; do
-    if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
+    if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -x -- "$name" >/dev/null; then
         continue
     fi
     in=$dir/$name.txt
-    [ -s "$in" ] || "$build/bench-gen" "$name" 1 >"$in" || exit 1
+    # Made again when bench-gen is newer; written whole or not at all.
+    if [ ! -s "$in" ] || [ "$build/bench-gen" -nt "$in" ]; then
+        "$build/bench-gen" "$name" 1 >"$in.tmp" && mv "$in.tmp" "$in" ||
+            { rm -f "$in.tmp"; exit 1; }
+    fi
     : >"$dir/$name.gs.times"
     : >"$dir/$name.base.times"
     n=$((runs > least ? runs : least))
@@ -73,12 +102,20 @@ while read -r name puzzle base target mtarget least; do
         # Alternate which goes first, so neither always meets a warm cache.
         for who in gs base; do
             [ $((i % 2)) = 0 ] && who=$([ $who = gs ] && echo base || echo gs)
+            # A crash or an error is no figure: the runner still prints
+            # the time, so its exit status (the program's) is checked.
+            rc=0
             if [ $who = gs ]; then
                 "${pin[@]}" "$build/bench-runner" "$in" "$dir/$name.gs.out" \
-                    "$build/gridsolve" solve "$puzzle" >>"$dir/$name.gs.times"
+                    "$build/gridsolve" solve "$puzzle" \
+                    >>"$dir/$name.gs.times" || rc=$?
             else
                 "${pin[@]}" "$build/bench-runner" "$in" "$dir/$name.base.out" \
-                    "$build/baseline-$base" >>"$dir/$name.base.times"
+                    "$build/baseline-$base" >>"$dir/$name.base.times" || rc=$?
+            fi
+            if [ "$rc" != 0 ]; then
+                echo "compare.sh: $name: $who exited with status $rc" >&2
+                exit 1
             fi
         done
     done

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# selftest.sh - checks the bench scripts' own bookkeeping in about a
-# second, against stand-in binaries (no solver runs): sokoban.sh's level
-# selection, its exit statuses and its replay of answers. `make
-# bench-selftest` runs it; prints "ok" or each failed check and exits 1.
+# selftest.sh - checks the bench scripts' own bookkeeping in a few
+# seconds, against stand-in binaries (no solver runs): sokoban.sh's level
+# selection, its exit statuses and its replay of answers; compare.sh's
+# exit status when a program fails, outputs differ or a name is unknown.
+# `make bench-selftest` runs it; prints "ok", or each failed check and
+# exits 1.
 set -euo pipefail
 export LC_ALL=C
 
@@ -90,5 +92,34 @@ out=$(cd / && GRIDSOLVE_BIN=$tmp/limit bash "$here/sokoban.sh" -q -l 1-2 2>&1) |
     echo "FAIL: run from /: $out"
     fails=$((fails + 1))
 }
+
+# compare.sh against stand-ins: a runner that prints fixed figures, a
+# generator, a baseline that echoes its input, a gridsolve that does too
+# (GS_FAKE=crash: then dies by a signal; differ: answers something else).
+fb=$tmp/build
+mkdir -p "$fb"
+printf '#!/bin/sh\necho "case $1"\n' >"$fb/bench-gen"
+printf '#!/bin/sh\nin=$1 out=$2; shift 2\n"$@" <"$in" >"$out"; rc=$?\necho "1.00 100 1.00"\nexit $rc\n' \
+    >"$fb/bench-runner"
+printf '#!/bin/sh\ncat\n' >"$fb/baseline-holedox"
+printf '#!/bin/sh\ncase $GS_FAKE in\ncrash) cat; kill -SEGV $$ ;;\ndiffer) cat >/dev/null; echo other ;;\n*) cat ;;\nesac\n' \
+    >"$fb/gridsolve"
+chmod +x "$fb/bench-gen" "$fb/bench-runner" "$fb/baseline-holedox" "$fb/gridsolve"
+# compare RC GS_FAKE ARGS...: runs compare.sh, checks its exit status.
+compare() {
+    local want=$1 mode=$2 rc=0
+    shift 2
+    (cd / && BUILD=$fb GS_FAKE=$mode bash "$here/compare.sh" "$@") \
+        >/dev/null 2>&1 || rc=$?
+    if [ "$rc" != "$want" ]; then
+        echo "FAIL: compare.sh $* (GS_FAKE=$mode): exit $rc (want $want)"
+        fails=$((fails + 1))
+    fi
+}
+compare 0 ok -r 1 holedox
+compare 1 crash -r 1 holedox
+compare 1 differ -r 1 holedox
+compare 1 ok -r 1 nosuch
+compare 2 ok -r x holedox
 
 if [ "$fails" = 0 ]; then echo "bench selftest: ok"; else exit 1; fi

@@ -6,7 +6,8 @@
  * The whole process is measured (start-up, parsing, solving, output), as
  * a judge would. CPU time (user + system) is printed too: on a machine
  * shared with other work it varies far less than wall time. Exit status: the
- * command's, or 127 when it cannot run.
+ * command's, 128 + the signal's number when a signal ended it (as a shell
+ * reports it), or 127 when it cannot run.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -44,5 +45,7 @@ int main(int argc, char **argv)
     double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
                  (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     printf("%.2f %ld %.2f\n", ms, ru.ru_maxrss, cpu);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
 }
