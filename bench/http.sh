@@ -12,9 +12,15 @@
 # Also the median CPU time of each server per request (user + system of
 # its process, /proc/PID/stat, over each run): other load on the machine
 # disturbs it far less than the rates, which it slows unevenly.
-# BUILD names the build directory (default build).
-set -u
+# BUILD names the build directory (default build, relative to the
+# repository root). A server that does not start or dies, or a wrk run
+# that gives no rate, ends the script with status 1.
+set -euo pipefail
+# wrk's "1.39ms" and the table's %f read and print '.' decimals whatever
+# the caller's locale (under a decimal comma bash's printf rejects them).
+export LC_ALL=C
 
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${BUILD:-build}
 runs=3
 secs=5
@@ -26,13 +32,23 @@ while getopts "r:d:c:t:h" opt; do
     d) secs=$OPTARG ;;
     c) conns=$OPTARG ;;
     t) threads=$OPTARG ;;
+    h)
+        sed -n '2,18p' bench/http.sh | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
     *)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,18p' bench/http.sh | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
     esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
+for v in "$runs" "$secs" "$conns" "$threads"; do
+    [[ $v =~ ^[1-9][0-9]*$ ]] || {
+        echo "http.sh: -r, -d, -c and -t take positive numbers, not '$v'" >&2
+        exit 2
+    }
+done
+here=$PWD/bench
 command -v wrk >/dev/null || {
     echo "http.sh: wrk is not installed (apt-get install wrk)" >&2
     exit 1
@@ -42,8 +58,8 @@ dir=$build/bench-http
 mkdir -p "$dir"
 pids=()
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -57,6 +73,7 @@ start() {
         port=$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$log" |
             head -n 1)
         [ -n "$port" ] && return 0
+        kill -0 "${pids[-1]}" 2>/dev/null || break
         sleep 0.05
     done
     echo "http.sh: $* did not start; see $log" >&2
@@ -75,7 +92,7 @@ tck=$(getconf CLK_TCK)
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 curl -s -H 'Content-Type: application/json' -d \
     '{"grid": ["#######", "#..X###", "#..##O#", "#....E#", "#....E#", "#.....#", "#######"]}' \
-    "127.0.0.1:$gs_port/solve/bloxorz" >"$dir/answer.json"
+    "127.0.0.1:$gs_port/solve/bloxorz" >"$dir/answer.json" || true
 grep -q '"steps":10' "$dir/answer.json" || {
     echo "http.sh: gridsolve did not answer the example:" >&2
     cat "$dir/answer.json" >&2
@@ -86,12 +103,20 @@ grep -q '"steps":10' "$dir/answer.json" || {
 # p50_us p99_us cpu_us_per_request errors".
 load() {
     local t0
+    kill -0 "$2" 2>/dev/null || {
+        echo "http.sh: the server on port $1 is gone; see $dir/*.log" >&2
+        exit 1
+    }
     t0=$(ticks "$2")
     wrk -t "$threads" -c "$conns" -d "${secs}s" --latency \
-        -s "$here/http/post.lua" "http://127.0.0.1:$1" >"$dir/wrk.out" 2>&1
+        -s "$here/http/post.lua" "http://127.0.0.1:$1" >"$dir/wrk.out" 2>&1 ||
+        true
+    # A run without a rate is no figure: an empty field would shift the
+    # columns the medians read.
     grep -q 'Requests/sec' "$dir/wrk.out" || {
         echo "http.sh: wrk against port $1 gave no rate:" >&2
         cat "$dir/wrk.out" >&2
+        exit 1
     }
     awk -v t0="$t0" -v t1_file="/proc/$2/stat" -v tck="$tck" '
         function us(v) {
@@ -126,7 +151,11 @@ for i in $(seq "$runs"); do
     fi
 done
 
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# The middle value, or the mean of the two middle ones for an even count.
+median() {
+    sort -n | awk '{v[NR] = $1}
+        END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
 col() { cut -d' ' -f"$2" "$dir/$1.runs" | median; }
 printf 'wrk -t %s -c %s -d %ss, POST /solve/bloxorz (README example), %s runs each\n' \
     "$threads" "$conns" "$secs" "$runs"
