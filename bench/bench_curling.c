@@ -48,14 +48,23 @@ static const int JUDGE20[20][20] = {
     {1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1},
 };
 
-/* Builds a JSON body for a 20x20 board. */
+/* Builds a JSON body for a 20x20 board; NULL when out of memory (a
+ * board short of rows would be measured as another board). */
 static cJSON *board_json(int b[20][20], int max_throws)
 {
     cJSON *body = cJSON_CreateObject();
     cJSON *rows = cJSON_AddArrayToObject(body, "board");
-    for (int r = 0; r < 20; r++)
-        cJSON_AddItemToArray(rows, cJSON_CreateIntArray(b[r], 20));
-    cJSON_AddNumberToObject(body, "max_throws", max_throws);
+    for (int r = 0; rows && r < 20; r++) {
+        cJSON *row = cJSON_CreateIntArray(b[r], 20);
+        if (!row || !cJSON_AddItemToArray(rows, row)) {
+            cJSON_Delete(row);
+            rows = NULL;
+        }
+    }
+    if (!rows || !cJSON_AddNumberToObject(body, "max_throws", max_throws)) {
+        cJSON_Delete(body);
+        return NULL;
+    }
     return body;
 }
 
@@ -72,6 +81,7 @@ static int run(const char *name, void *inst)
     double ms = (double)(gs_now_ns() - t0) / 1e6;
     if (rc != GS_OK) {
         fprintf(stderr, "curling bench: %s: %s\n", name, err.detail);
+        gs_result_free(&res);
         return 1;
     }
     char out[32];
@@ -95,8 +105,11 @@ static int run_json(const char *name, int b[20][20], int max_throws)
     gs_caps caps = {.max_cells = 0};
     void *inst = NULL;
     gs_error err = {0};
-    int rc = body ? gs_puzzle_curling.parse_json(body, &caps, &inst, &err)
-                  : GS_ENOMEM;
+    if (!body) {
+        fprintf(stderr, "curling bench: %s: out of memory\n", name);
+        return 1;
+    }
+    int rc = gs_puzzle_curling.parse_json(body, &caps, &inst, &err);
     cJSON_Delete(body);
     if (rc != GS_OK) {
         fprintf(stderr, "curling bench: %s: %s\n", name, err.detail);
@@ -134,6 +147,9 @@ int gs_bench_curling(void)
         gs_error err = {0};
         int rc = gs_puzzle_curling.parse_text(&in, &caps, &inst, &err);
         if (rc <= 0) {
+            if (rc < 0)
+                fprintf(stderr, "curling bench: judge sample %d: %s\n", i,
+                        err.detail);
             failed |= rc < 0;
             break;
         }

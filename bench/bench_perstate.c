@@ -59,6 +59,7 @@ static int solve_case(const gs_puzzle *p, void *inst, per_state *t)
     t->ms += (double)(gs_now_ns() - t0) / 1e6;
     if (rc) {
         fprintf(stderr, "%s: %s\n", p->name, err.detail);
+        gs_result_free(&res);
         return 1;
     }
     uint64_t stored = atomic_load(&prog.stored);

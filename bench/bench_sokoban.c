@@ -10,6 +10,7 @@
  *    max_bytes budget that must answer `limit` inside it.
  * bench/sokoban.sh measures whole level files through the CLI.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,10 @@ static int bench_seed(int reps)
             boards++;
         }
     }
+    if (boards == 0) {
+        fprintf(stderr, "sokoban bench: seed: no boards\n");
+        return 1;
+    }
     printf("sokoban seed boards (8x8, 3 boxes): %d solves, mean %.3f ms, "
            "worst %.3f ms (target: milliseconds)\n",
            boards, total / boards, worst);
@@ -86,11 +91,18 @@ static int bench_level(const char *name, const char *const *rows,
     int n = 0;
     while (rows[n])
         n++;
+    /* Checked: a body missing its grid would read as the puzzle's own
+     * complaint about the level. */
     cJSON *body = cJSON_CreateObject();
-    if (!body)
+    cJSON *grid = cJSON_CreateStringArray(rows, n);
+    bool owned = body && grid && cJSON_AddItemToObject(body, "grid", grid);
+    if (!owned)
+        cJSON_Delete(grid);
+    if (!owned || !cJSON_AddStringToObject(body, "optimize", objective)) {
+        cJSON_Delete(body);
+        fprintf(stderr, "sokoban bench: %s: out of memory\n", name);
         return 1;
-    cJSON_AddItemToObject(body, "grid", cJSON_CreateStringArray(rows, n));
-    cJSON_AddStringToObject(body, "optimize", objective);
+    }
     gs_caps caps = {.max_cells = 1u << 20};
     void *inst = NULL;
     gs_error err = {0};
@@ -111,6 +123,7 @@ static int bench_level(const char *name, const char *const *rows,
     gs_puzzle_sokoban.free(inst);
     if (rc) {
         fprintf(stderr, "sokoban bench: %s: %s\n", name, err.detail);
+        gs_result_free(&res);
         return 1;
     }
     const char *status = res.status == GS_SOLVED       ? "solved"
@@ -126,12 +139,17 @@ static int bench_level(const char *name, const char *const *rows,
            (unsigned long long)st.states,
            st.states ? (double)st.store_bytes / (double)st.states : 0.0,
            (unsigned long long)st.table_bytes);
-    if (max_bytes)
+    if (max_bytes) {
+        /* The verdict, not only the figures: `limit`, and the store and
+         * tables together inside the budget. */
+        bool met = res.status == GS_LIMIT &&
+                   st.store_bytes + st.table_bytes <= max_bytes;
         printf("sokoban %-14s budget %llu bytes: %s, store %llu + tables %llu "
-               "bytes (target: limit within the budget)\n",
+               "bytes (target: limit within the budget: %s)\n",
                name, (unsigned long long)max_bytes, status,
                (unsigned long long)st.store_bytes,
-               (unsigned long long)st.table_bytes);
+               (unsigned long long)st.table_bytes, met ? "met" : "NOT met");
+    }
     gs_result_free(&res);
     return 0;
 }
