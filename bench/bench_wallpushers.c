@@ -4,8 +4,9 @@
  * seed) with one exit, north of the top-left cell. Every push opens a short
  * cut, so the reachable (position, layout) space grows about eightfold with
  * each extra move of the answer; the bench walks the start down the
- * diagonal and reports, per start, the answer, the time, the states
- * expanded and stored, and the key size (the whole layout is in the key). */
+ * diagonal and reports, per start, the answer, the time and the states
+ * expanded, and once the key size (the whole layout is in the key). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,20 +59,27 @@ static void carve(int cells[N][N], unsigned seed)
     cells[0][0] &= ~2; /* the exit */
 }
 
-/* The JSON request for the maze with the player at (sr, sc). */
+/* The JSON request for the maze with the player at (sr, sc); NULL when
+ * out of memory (a maze short of a row would be measured as another). */
 static cJSON *maze_json(int cells[N][N], int sr, int sc)
 {
-    cJSON *root = cJSON_CreateObject(), *walls = cJSON_CreateArray();
+    cJSON *root = cJSON_CreateObject();
     int start[2] = {sr, sc};
-    if (!root || !walls) {
+    cJSON *walls = cJSON_AddArrayToObject(root, "walls");
+    cJSON *at = cJSON_CreateIntArray(start, 2);
+    bool ok = walls && at && cJSON_AddItemToObject(root, "start", at);
+    if (!ok)
+        cJSON_Delete(at);
+    for (int r = 0; ok && r < N; r++) {
+        cJSON *row = cJSON_CreateIntArray(cells[r], N);
+        ok = row && cJSON_AddItemToArray(walls, row);
+        if (!ok)
+            cJSON_Delete(row);
+    }
+    if (!ok) {
         cJSON_Delete(root);
-        cJSON_Delete(walls);
         return NULL;
     }
-    cJSON_AddItemToObject(root, "start", cJSON_CreateIntArray(start, 2));
-    for (int r = 0; r < N; r++)
-        cJSON_AddItemToArray(walls, cJSON_CreateIntArray(cells[r], N));
-    cJSON_AddItemToObject(root, "walls", walls);
     return root;
 }
 
@@ -92,7 +100,7 @@ int gs_bench_wallpushers(void)
         void *inst;
         if (!body ||
             gs_puzzle_wallpushers.parse_json(body, &caps, &inst, &err)) {
-            printf("parse failed: %s\n", err.detail);
+            printf("parse failed: %s\n", body ? err.detail : "out of memory");
             cJSON_Delete(body);
             return 1;
         }
