@@ -86,6 +86,17 @@ out=$(cd / && GRIDSOLVE_BIN=$tmp/good bash "$here/sokoban.sh" -l 1-3 \
     echo "FAIL: level 3 is not labelled 'three': $out"
     fails=$((fails + 1))
 }
+# A tab-indented row stays in its level (the real CLI refuses it, as the
+# service does), so the file holds two levels, not three; `TITLE:` names
+# one and labels are trimmed.
+printf '; one  \n#####\n\t#@$.#\n#####\nTITLE: two\n#####\n#@$.#\n#####\n' \
+    >"$tmp/tab.xsb"
+out=$(GRIDSOLVE_BIN=$tmp/good bash "$here/sokoban.sh" -l all "$tmp/tab.xsb" 2>&1 || true)
+[[ $out == *"2 of 2 solved"*"slowest solved: one, "* || $out == *"2 of 2 solved"*"slowest solved: two, "* ]] &&
+    [[ $out == *$'\n'"two "* ]] || {
+    echo "FAIL: tab.xsb: $out"
+    fails=$((fails + 1))
+}
 # From another directory the default level file is the repository's.
 out=$(cd / && GRIDSOLVE_BIN=$tmp/limit bash "$here/sokoban.sh" -q -l 1-2 2>&1) || true
 [[ $out == "0 of 2 solved"*"[microban1.xsb,"* ]] || {

@@ -100,7 +100,10 @@ selected() {
 
 # Splits the file into levels: one record per level, its label, a tab, then
 # its rows as JSON strings joined by commas. The same rule as the service's
-# XSB text mode: a row starts with '#' after floor padding.
+# XSB text mode (parse.c), so both see the same levels: a row starts with
+# '#' after padding of ' ', '-', '_' or tabs (which the solver then
+# refuses: the level is an error, not split in two); the last `;` or
+# `Title:` line (any case) before a level names it, trimmed.
 split_levels() {
     awk '
     function flush() {
@@ -108,15 +111,17 @@ split_levels() {
         if (rows != "") label = ""
         rows = ""
     }
+    function name(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
     { sub(/\r$/, "") }
-    /^[ _-]*#/ {
+    /^[ \t_-]*#/ {
         row = $0; gsub(/\\/, "\\\\", row); gsub(/"/, "\\\"", row)
+        gsub(/\t/, "\\t", row)
         rows = rows (rows == "" ? "" : ",") "\"" row "\""
         next
     }
     { flush() }
-    /^;/ { label = $0; sub(/^;[ \t]*/, "", label) }
-    /^[Tt]itle:/ { label = $0; sub(/^[Tt]itle:[ \t]*/, "", label) }
+    /^;/ { label = name(substr($0, 2)) }
+    tolower(substr($0, 1, 6)) == "title:" { label = name(substr($0, 7)) }
     END { flush() }
     ' "$1"
 }
