@@ -44,7 +44,8 @@ EOF
 solved_r='{"status":"solved","steps":1,"moves":"R","pushes":1,"optimal":true}'
 fake good "$solved_r" 0
 fake crash "$solved_r" 139
-fake limit '{"status":"limit","steps":null}' 3
+fake limit '{"status":"limit","limit":"time","steps":null}' 3
+fake states '{"status":"limit","limit":"states","steps":null}' 3
 fake limit0 '{"status":"limit","steps":null}' 0
 fake liar '{"status":"solved","steps":1,"moves":"r","pushes":0,"optimal":true}' 0
 fake miscount '{"status":"solved","steps":2,"moves":"R","pushes":1,"optimal":true}' 0
@@ -66,6 +67,11 @@ expect() {
 expect 0 '1 of 1 solved (1 proven moves-optimal)' good -l 1 "$tmp/three.xsb"
 expect 0 '0 of 1 solved' limit -l 2 "$tmp/three.xsb"
 expect 1 '0 of 1 solved' limit0 -l 2 "$tmp/three.xsb"
+out=$(GRIDSOLVE_BIN=$tmp/states bash "$here/sokoban.sh" -l 2 "$tmp/three.xsb" 2>&1) || true
+[[ $out == *"limit:states"*"stopped at the state cap"* ]] || {
+    echo "FAIL: a state-cap stop is not told from a time limit: $out"
+    fails=$((fails + 1))
+}
 expect 1 '0 of 1 solved' crash -l 1 "$tmp/three.xsb"
 # "R" pushes from level 2's start into floor, and is no answer to 3.
 expect 1 '1 of 3 solved' good -l all "$tmp/three.xsb"

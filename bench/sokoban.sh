@@ -20,7 +20,9 @@
 # when the CLI's exit status disagrees with its answer (0 for solved or
 # impossible, 3 for limit), when it printed no answer (it crashed, say) or
 # when the answer does not replay; each such level is named on stderr and
-# the exit status is then 1 (2: usage). GRIDSOLVE_BIN names the binary
+# the exit status is then 1 (2: usage). A level stopped by the CLI's
+# state cap or memory budget rather than by -t is `limit:states` or
+# `limit:memory`, and named on stderr. GRIDSOLVE_BIN names the binary
 # (default build/gridsolve); defaults are relative to the repository, not
 # to the current directory.
 set -euo pipefail
@@ -185,10 +187,11 @@ if [ "$levels" != all ]; then
     done
 fi
 
-[ "$quiet" = 1 ] || printf '%-12s %5s %-10s %7s %7s %-7s %9s\n' level boxes \
+[ "$quiet" = 1 ] || printf '%-12s %5s %-12s %7s %7s %-7s %9s\n' level boxes \
     status moves pushes optimal time_s
 total=0
 failed=()
+other_limits=()
 solved=0
 optimal=0
 idx=0
@@ -228,7 +231,16 @@ for record in "${records[@]}"; do
             [ -z "$why" ] || why="answer does not replay: $why"
         fi
         ;;
-    0:impossible | 3:limit) ;;
+    0:impossible) ;;
+    3:limit)
+        # The CLI's default state cap or memory budget can stop a level
+        # before -t does: say so, or "limit T each" would misname it.
+        kind=$(field limit "$out")
+        if [ "$kind" != time ]; then
+            status="limit:${kind:-?}"
+            other_limits+=("$label")
+        fi
+        ;;
     *) why="exit status $rc, status '${status:-none}': ${out:0:200}" ;;
     esac
     if [ -n "$why" ]; then
@@ -246,7 +258,7 @@ for record in "${records[@]}"; do
         [ "$opt" != true ] || optimal=$((optimal + 1))
     fi
     [ "$status" = solved ] || steps= pushes= opt=
-    [ "$quiet" = 1 ] || printf '%-12s %5d %-10s %7s %7s %-7s %9s\n' \
+    [ "$quiet" = 1 ] || printf '%-12s %5d %-12s %7s %7s %-7s %9s\n' \
         "${label:0:12}" "$boxes" "$status" "${steps:--}" "${pushes:--}" \
         "${opt:--}" "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
 done
@@ -265,6 +277,10 @@ echo "$solved of $total solved$proven, total" \
     "slowest solved: $slowest_solved;" \
     "answers: $sum_moves moves, $sum_pushes pushes" \
     "[$(basename "$file"), $optimize, limit $limit each]"
+if [ "${#other_limits[@]}" -gt 0 ]; then
+    echo "sokoban.sh: ${#other_limits[@]} levels stopped at the state cap or" \
+        "memory budget before the time limit: ${other_limits[*]}" >&2
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "sokoban.sh: ${#failed[@]} of $total levels failed:" \
         "${failed[*]}" >&2
