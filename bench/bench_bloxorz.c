@@ -3,7 +3,8 @@
  * Solves open N x N boards corner to corner and with the goal walled off
  * (the whole state space is exhausted) under the service's default limits
  * (20 M states: the bitset search counts them as bytes), printing time,
- * expanded states and peak RSS beside the board size: the search stays
+ * expanded states and peak RSS (the process's so far: the boards run
+ * from small to large) beside the board size: the search stays
  * proportional to the board (1.5 bytes per cell of tiles: open, next
  * layer and distance mod 3, plus the 2-bit board and the frontier).
  */
@@ -85,8 +86,8 @@ static int run(int n, int walled)
         char steps[32];
         snprintf(steps, sizeof steps, "%zu", res.steps);
         printf("bloxorz %dx%d %-10s %-10s steps %-6s %8.0f ms  expanded "
-               "%9llu  (%.1f M states/s)  peak RSS %ld MB (board %d MB, "
-               "states %d M)\n",
+               "%9llu  (%.1f M states/s)  peak RSS %ld MB (board %.1f MB, "
+               "states %.1f M)\n",
                n, n, walled ? "walled" : "open",
                res.status == GS_SOLVED       ? "solved"
                : res.status == GS_IMPOSSIBLE ? "impossible"
@@ -94,7 +95,7 @@ static int run(int n, int walled)
                res.status == GS_SOLVED ? steps : "-", ms,
                (unsigned long long)res.expanded,
                (double)res.expanded / (ms * 1e3), peak_rss_mb(),
-               (int)((long long)n * n >> 20), (int)(3LL * n * n / 1000000));
+               (double)n * n / (1 << 20), 3.0 * n * n / 1e6);
     } else {
         fprintf(stderr, "bloxorz bench: solve: %s\n", err.detail);
     }
