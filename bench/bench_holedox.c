@@ -49,7 +49,8 @@ static int bboard_read(const char *text, bboard *b)
 }
 
 /* Plain BFS (no heuristic, no pruning) through the search core; the
- * states it expanded, or 0 when it hit BFS_CAP. *steps gets the answer. */
+ * states it expanded, or 0 when it hit BFS_CAP. *steps gets the answer,
+ * -1 for none, -2 when the search failed (out of memory: no figure). */
 static uint64_t plain_bfs(const bboard *b, long *steps)
 {
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
@@ -65,8 +66,10 @@ static uint64_t plain_bfs(const bboard *b, long *steps)
         *steps = 0;
         return 1;
     }
-    if (gs_search_new(&cfg, &s))
+    if (gs_search_new(&cfg, &s)) {
+        *steps = -2;
         return 0;
+    }
     memset(key, 0, sizeof key);
     for (int i = 0; i < b->len; i++)
         key[i] = (uint16_t)b->snake[i];
@@ -97,7 +100,9 @@ static uint64_t plain_bfs(const bboard *b, long *steps)
             rc = gs_search_add(s, key, id, (unsigned char)d, NULL);
         }
     }
-    expanded = rc == GS_ELIMIT ? 0 : gs_search_expanded(s);
+    if (rc < 0 && rc != GS_ELIMIT)
+        *steps = -2;
+    expanded = rc < 0 ? 0 : gs_search_expanded(s);
     gs_search_free(s);
     return expanded;
 }
@@ -131,6 +136,10 @@ static int bench_case(const char *name, const char *text, const bboard *b)
     int64_t t0 = gs_now_ns();
     uint64_t bexp = plain_bfs(b, &bsteps);
     double bms = (double)(gs_now_ns() - t0) / 1e6;
+    if (bsteps == -2) {
+        printf(" | plain BFS: failed (out of memory)\n");
+        return 1;
+    }
     if (bexp == 0)
         printf(" | plain BFS: > %u states (capped)\n", BFS_CAP);
     else
