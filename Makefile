@@ -10,6 +10,7 @@
 #   make fuzz    libFuzzer harnesses, FUZZ_SECONDS each (clang)
 #   make stress  the stress figures against build/gridsolve (not in test)
 #   make test-web  browser tests of the playground (chromium + node)
+#   make test-contract  the server against api/openapi.yaml (node)
 #   make bench-sokoban   the sokoban targets of issue 8, each figure beside
 #                its target (long: full collections; SOK_XSOKOBAN_MS sets
 #                the XSokoban limit per level, default 60000)
@@ -93,7 +94,7 @@ BENCH := $(BUILD)/bench
 .PHONY: all deps build run test check-unit check-integration check-examples \
         check-deep bench \
         bench-compare bench-http bench-inputs container-test validate-k8s \
-        format clean test-web web-screenshot bench-sokoban bench-selftest
+        format clean test-web test-contract web-screenshot bench-sokoban bench-selftest
 
 all: build
 
@@ -128,6 +129,7 @@ test: deps
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-integration
 	@$(MAKE) --no-print-directory check-examples
+	@$(MAKE) --no-print-directory test-contract
 	@$(MAKE) --no-print-directory test-web
 
 # Check's per-test timeouts only catch hangs; a loaded machine (or a
@@ -256,18 +258,36 @@ CHROMIUM ?= /usr/bin/chromium
 WEB_TEST_ENV = GRIDSOLVE_BIN=$(BIN) CHROMIUM=$(CHROMIUM)
 # playwright-core (tests/web/package-lock.json) needs Node.js 20 or later:
 # older ones (Debian 12's nodejs is 18) skip with a message, not a failure.
+# `npm ci` runs when tests/web/node_modules is older than the lockfile.
+WEB_NPM_CI = if [ ! tests/web/node_modules/.package-lock.json -nt tests/web/package-lock.json ]; then \
+	  (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
+	fi
+WEB_NODE_MAJOR = node_major=$$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null); \
+	case "$$node_major" in ''|*[!0-9]*) node_major=0 ;; esac
 test-web: $(BIN)
-	@node_major=$$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null); \
-	case "$$node_major" in ''|*[!0-9]*) node_major=0 ;; esac; \
+	@$(WEB_NODE_MAJOR); \
 	if [ ! -x "$(CHROMIUM)" ] || [ "$$node_major" -lt 20 ]; then \
 	  echo "make test-web: SKIPPED: needs $(CHROMIUM) and Node.js 20 or" \
 	    "later with npm (found: $$(node --version 2>/dev/null || echo no node))"; \
 	else \
-	  if [ ! -d tests/web/node_modules/playwright-core ]; then \
-	    (cd tests/web && npm ci --no-audit --no-fund) || exit 1; \
-	  fi; \
+	  $(WEB_NPM_CI); \
 	  $(WEB_TEST_ENV) $(WEB_TEST_EXTRA) node --test --test-timeout=180000 \
-	    tests/web/; \
+	    tests/web/playground.test.mjs; \
+	fi
+
+# The contract test (tests/web/contract.test.mjs): the real server's
+# answers, every operation and status, validated against api/openapi.yaml
+# (yaml, ajv, eventsource-parser from tests/web/package-lock.json). Needs
+# Node.js 20 or later, no browser; skipped, saying so, without it.
+test-contract: $(BIN)
+	@$(WEB_NODE_MAJOR); \
+	if [ "$$node_major" -lt 20 ]; then \
+	  echo "make test-contract: SKIPPED: needs Node.js 20 or later with npm" \
+	    "(found: $$(node --version 2>/dev/null || echo no node))"; \
+	else \
+	  $(WEB_NPM_CI); \
+	  GRIDSOLVE_BIN=$(BIN) node --test --test-timeout=180000 \
+	    tests/web/contract.test.mjs; \
 	fi
 
 # Remakes docs/playground.png, the README's picture, with the browser tests.

@@ -12,11 +12,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * to {base, stop}; stop() sends SIGTERM and resolves to the exit code, or
  * SIGKILLs a server still running 5 s later and rejects. A start that
  * fails kills the child: a test run must never wait on it.
- * workers and queue are its --workers and --queue (queue: the default). */
-export async function startServer({ workers = 2, queue = null } = {}) {
+ * workers and queue are its --workers and --queue (queue: the default);
+ * args, any further flags of `gridsolve serve`. */
+export async function startServer({ workers = 2, queue = null, args: extra = [] } = {}) {
   const bin = path.resolve(root, process.env.GRIDSOLVE_BIN || 'build/gridsolve');
   const args = ['serve', '--bind', '127.0.0.1', '--port', '0', '--workers', String(workers)];
   if (queue !== null) args.push('--queue', String(queue));
+  args.push(...extra);
   const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
