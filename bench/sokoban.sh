@@ -10,9 +10,10 @@
 # `120-152,154` (default 1-20, to keep `make bench` short); a level past
 # the file's last is a usage error. Each level gets -t MS milliseconds
 # (default 10000). -q prints only the summary. The summary reads "N of M
-# solved (K proven optimal), total T s, slowest S s; slowest solved:
-# LEVEL, S s; answers: X moves, Y pushes" (`any`: without the part in
-# parentheses; seconds rounded to a tenth): T sums the wall time of every
+# solved (K proven OBJECTIVE-optimal), total T s, slowest S s; slowest
+# solved: LEVEL, S s; answers: X moves, Y pushes [FILE, OBJECTIVE, limit
+# L each]" (`any`: without the part in parentheses; seconds rounded to a
+# tenth; M counts the levels selected): T sums the wall time of every
 # level, unsolved ones included, and the slowest counts them too; the
 # answers' moves and pushes add up the solved levels'. Every answer is
 # replayed on its level (walls, boxes, pushes in capitals, all boxes on
