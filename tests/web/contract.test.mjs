@@ -11,7 +11,9 @@
 // Content-Type is one of the response's media types (no body where it has
 // none), that every header the response marks `required` is there, and
 // that a JSON body (or an event's data) validates against its schema
-// (ajv; OpenAPI 3.0's `nullable` is ajv's own keyword). It also asserts
+// (ajv; OpenAPI 3.0's `nullable` is ajv's own keyword), and that a query
+// the server took (any answer but a 400) is documented and valid for its
+// parameter's schema (`?format=seed` once was not). It also asserts
 // what the document says in prose of every answer: the X-Request-Id echo,
 // Cache-Control, the CORS headers, Retry-After on a 503, and a problem
 // document's status and instance. The last tests assert that every status
@@ -236,6 +238,19 @@ function check(server, req, res) {
       note(o.key, status);
     }
     respRef = ops[0].op.responses[status] ?? ops[0].op.responses.default;
+    // A query the server took (anything but a 400) is one the operation
+    // documents, each value valid for its parameter's schema.
+    if (own && res.status !== 400) {
+      const params = [...(spec.paths[template].parameters ?? []), ...(own.op.parameters ?? [])]
+        .map((x) => deref(x, '').node).filter((x) => x.in === 'query');
+      for (const [k, v] of new URLSearchParams(req.path.split('?')[1] ?? '')) {
+        const prm = params.find((x) => x.name === k);
+        assert.ok(prm, `${where}: the server took query parameter ${k}, which ${own.key} does not document`);
+        const numeric = ['number', 'integer'].includes(prm.schema?.type) && v.trim() !== '' && !Number.isNaN(Number(v));
+        assert.ok(ajv.validate(prm.schema ?? {}, numeric ? Number(v) : v),
+          `${where}: the server took ${k}=${v}, which its schema refuses: ${ajv.errorsText()}`);
+      }
+    }
   }
   const { node: resp, loc: respLoc } = deref(respRef,
     template === null ? '' : `${ops[0].loc}/responses/${status}`);
