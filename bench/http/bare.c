@@ -6,7 +6,9 @@
  *
  *   bare PORT [THREADS]   (prints "listening on 127.0.0.1:PORT" when bound)
  */
+#include <arpa/inet.h>
 #include <microhttpd.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +64,15 @@ int main(int argc, char **argv)
     unsigned port = (unsigned)atoi(argv[1]);
     unsigned threads = argc > 2 ? (unsigned)atoi(argv[2])
                                 : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    /* Loopback only, as gridsolve's side of the bench: wrk runs here. */
+    struct sockaddr_in lo = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port, NULL,
-        NULL, bare_handle, NULL, MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_LIMIT, 10000u, MHD_OPTION_END);
+        NULL, bare_handle, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&lo,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
+        10000u, MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "bare: cannot listen on port %u\n", port);
         return 1;
