@@ -532,7 +532,8 @@ void gs_config_usage(FILE *f)
     fprintf(f, "\nPrints 'listening on ADDR:PORT' on stdout once bound. "
                "SIGTERM/SIGINT drains:\nreadiness turns 503, in-flight "
                "solves finish or are cancelled after the\ngrace period, "
-               "then the process exits 0.\n");
+               "then the process exits 0. SIGHUP is logged and ignored\n"
+               "(settings are read only at start).\n");
 }
 
 /* ---- CPU count ---------------------------------------------------------- */

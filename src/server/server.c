@@ -1,9 +1,13 @@
 /* server.c - `gridsolve serve`: configuration, listening socket, signals
  * and the graceful drain.
  *
- * SIGTERM and SIGINT are blocked before any thread exists, so every thread
- * (MHD's, the workers) inherits the mask and only the main thread receives
- * them, synchronously through sigwait(): no async-signal-safety concerns.
+ * SIGTERM, SIGINT and SIGHUP are blocked before any thread exists, so
+ * every thread (MHD's, the workers) inherits the mask and only the main
+ * thread receives them, synchronously through sigwait(): no
+ * async-signal-safety concerns. SIGHUP is logged and ignored: the settings
+ * are read once at start, and its default action would kill the process
+ * with no drain (except as a container's PID 1, where the kernel drops
+ * it), losing the solves in flight.
  * A drain then refuses new solves (503) while still listening, closes idle
  * keep-alive connections with a FIN and answers everything else with
  * Connection: close, lets in-flight solves finish within the grace period,
@@ -192,22 +196,42 @@ static void on_signal(int sig)
     (void)sig;
 }
 
-/* Blocks SIGTERM and SIGINT (sigwait takes them; *set gets both) and
- * ignores SIGPIPE. A (never run) handler is installed too: as PID 1 in a
- * container a signal left at SIG_DFL could be discarded by the kernel. */
-static void block_signals(sigset_t *set)
+/* Blocks SIGTERM, SIGINT and SIGHUP (sigwait takes them; *stop gets the
+ * first two, which drain, *all the three) and ignores SIGPIPE. A (never
+ * run) handler is installed too: as PID 1 in a container a signal left at
+ * SIG_DFL could be discarded by the kernel. */
+static void block_signals(sigset_t *stop, sigset_t *all)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigemptyset(set);
-    sigaddset(set, SIGTERM);
-    sigaddset(set, SIGINT);
-    pthread_sigmask(SIG_BLOCK, set, NULL);
+    sigemptyset(stop);
+    sigaddset(stop, SIGTERM);
+    sigaddset(stop, SIGINT);
+    *all = *stop;
+    sigaddset(all, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, all, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* Waits for SIGTERM or SIGINT; a SIGHUP meanwhile is logged and ignored.
+ * Returns the stopping signal. */
+static int wait_stop(const sigset_t *all)
+{
+    int sig = 0;
+
+    for (;;) {
+        if (sigwait(all, &sig) != 0)
+            continue;
+        if (sig != SIGHUP)
+            return sig;
+        fprintf(stderr, "gridsolve: SIGHUP received: ignored (settings are "
+                        "read only at start; restart to change them)\n");
+    }
 }
 
 /* The ready line on stdout (what scripts wait for), then the settings in
@@ -233,8 +257,7 @@ int gs_server_main(int argc, char **argv)
     gs_http h;
     gs_error err = {0};
     char msg[512], addr[INET6_ADDRSTRLEN + 16];
-    sigset_t set;
-    int sig = 0;
+    sigset_t set, all;
 
     gs_config_default(&cfg);
     int rc = gs_config_parse(&cfg, argc, argv, NULL, msg, sizeof msg);
@@ -267,7 +290,7 @@ int gs_server_main(int argc, char **argv)
     gs_cjson_load();
 
     /* Before any thread exists, so that all of them inherit the mask. */
-    block_signals(&set);
+    block_signals(&set, &all);
 
     raise_nofile();
     int fd = open_listener(&cfg, addr, sizeof addr, msg, sizeof msg);
@@ -288,8 +311,7 @@ int gs_server_main(int argc, char **argv)
     atomic_store(&h.ready, 1);
     announce(&h, &cfg, addr);
 
-    while (sigwait(&set, &sig) != 0)
-        ;
+    int sig = wait_stop(&all);
     fprintf(stderr, "gridsolve: %s received\n",
             sig == SIGINT ? "SIGINT" : "SIGTERM");
     if (!drain(&h, &cfg, &set)) {

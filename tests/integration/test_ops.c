@@ -438,6 +438,50 @@ START_TEST(sigterm_grace_cancels)
 }
 END_TEST
 
+/* SIGHUP is not a stop: the settings are read only at start, so it is
+ * logged and ignored, and a solve in flight is answered as if it never
+ * came (its default action would kill the server with no drain). */
+START_TEST(sighup_ignored_and_logged)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char *body = itest_slow_sokoban_json(",\"limits\":{\"timeout_ms\":1500}");
+    ck_assert_ptr_nonnull(body);
+    inflight f = {.s = &s, .body = body};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, inflight_main, &f), 0);
+    ck_assert_msg(itest_wait_busy(&s, 1, 5000), "the solve never started");
+    ck_assert_int_eq(kill(s.pid, SIGHUP), 0);
+
+    /* The line shows the signal was taken; the server still serves. */
+    char log[8192];
+    bool logged = false;
+    for (double t0 = gs_now_ms(); !logged && gs_now_ms() - t0 < 2000;) {
+        logged = gs_srv_log(&s, log, sizeof log) > 0 &&
+                 strstr(log, "SIGHUP received: ignored") != NULL;
+        if (!logged)
+            gs_sleep_ms(10);
+    }
+    ck_assert_msg(logged, "no SIGHUP line in the log");
+    gs_resp r;
+    gs_get(&s, "/readyz", &r);
+    ck_assert_msg(r.curl_rc == 0 && r.status == 200,
+                  "readyz after SIGHUP: curl %d, HTTP %ld", r.curl_rc,
+                  r.status);
+    gs_resp_free(&r);
+
+    pthread_join(th, NULL);
+    ck_assert_msg(f.resp.curl_rc == 0, "in-flight solve lost (curl %d)",
+                  f.resp.curl_rc);
+    cJSON *j = itest_solve_ok(&f.resp, "sokoban", "limit", -1, "");
+    ck_assert_str_eq(itest_str(j, "limit"), "time");
+    cJSON_Delete(j);
+    gs_resp_free(&f.resp);
+    free(body);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* A bad request in the middle of good ones affects none of them. */
 START_TEST(bad_requests_isolated)
 {
@@ -491,6 +535,7 @@ Suite *gs_itest_ops_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, sigterm_drains_inflight);
     tcase_add_test(tc, sigterm_grace_cancels);
+    tcase_add_test(tc, sighup_ignored_and_logged);
     suite_add_tcase(s, tc);
     return s;
 }
