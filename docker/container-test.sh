@@ -275,6 +275,11 @@ for pkg in curl wget gcc make; do
     fi
 done
 ok "no curl, wget, gcc or make in the runtime image"
+# docker/k8s/deployment.yaml's preStop hook execs `sleep` in the image.
+podman run --rm "${RUN_OPTS[@]}" --no-healthcheck --network none \
+    --entrypoint sleep "$IMAGE" 0 >/dev/null 2>&1 ||
+    fail "the image has no sleep, which the Kubernetes preStop hook runs"
+ok "sleep present (the Kubernetes preStop hook)"
 
 step "podman run (runc, ulimits, one CPU, read-only, no capabilities)"
 # --cpus 1: the server must size its pool from the cgroup CPU quota. The
