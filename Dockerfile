@@ -34,10 +34,16 @@ COPY . .
 ARG VERSION
 RUN test "$(cat VERSION)" = "$VERSION" \
  || { echo "VERSION file says $(cat VERSION) but --build-arg VERSION=$VERSION" >&2; exit 1; }
+# The build context has no .git (.dockerignore) and this stage no git, so
+# the commit that /version, gridsolve_build_info and --version report comes
+# from REVISION (its first 12 digits, as the Makefile's own); without it
+# they say "unknown".
+ARG REVISION=unknown
 # A failing unit test fails the image build. Check forks one process per
 # test, which works in an unprivileged build container.
-RUN make -j"$(nproc)" build \
- && make check-unit \
+RUN commit=; [ "$REVISION" = unknown ] || commit="$(printf '%.12s' "$REVISION")"; \
+    make -j"$(nproc)" build GS_COMMIT="$commit" \
+ && make check-unit GS_COMMIT="$commit" \
  && install -D -s -m 0755 build/gridsolve /out/gridsolve
 
 FROM debian:bookworm-slim
