@@ -36,6 +36,11 @@ ssize_t gs_stream_read(gs_stream *s, char *buf, size_t max);
 void gs_stream_event(gs_stream *s, const char *event, const char *data,
                      size_t len, size_t max_buffered);
 
+/* Appends a last event (skipped when event is NULL) and closes, under
+ * one lock: no other thread's event can land after the last one. */
+void gs_stream_end(gs_stream *s, const char *event, const char *data,
+                   size_t len);
+
 /* No more events: the stream ends once the client has read them. */
 void gs_stream_close(gs_stream *s);
 

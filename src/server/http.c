@@ -1341,11 +1341,12 @@ static void finish_suspended(req *r)
  * watcher drops a finished stream itself (on_tick). */
 static void finish_stream(req *r)
 {
-    if (atomic_load(&r->cancel) != CANCEL_GONE)
-        gs_stream_event(r->stream,
-                        r->status == MHD_HTTP_OK ? "result" : "problem",
-                        r->resp, r->resp_len, 0);
-    gs_stream_close(r->stream);
+    if (atomic_load(&r->cancel) == CANCEL_GONE)
+        gs_stream_close(r->stream);
+    else /* one step: the watcher's progress must not follow the answer */
+        gs_stream_end(r->stream,
+                      r->status == MHD_HTTP_OK ? "result" : "problem", r->resp,
+                      r->resp_len);
 }
 
 /* Worker thread: claims the job (unless its client already left), solves
@@ -2210,7 +2211,10 @@ static void gate_refuse(void *ud, int fd, int status, const char *method,
                   id);
     cors_lines(h, origin, &out);
     gs_buf_printf(&out, "Content-Length: %zu\r\n\r\n", body.len);
-    gs_buf_append(&out, body.data, body.len);
+    /* A HEAD answer has no content (RFC 9110, 9.3.2); "-" when MHD, not
+     * the gate, parsed the head: the method is not known there. */
+    if (strcmp(method, "HEAD") != 0)
+        gs_buf_append(&out, body.data, body.len);
     if (gs_buf_status(&out) == GS_OK)
         send_all(fd, out.data, out.len);
     gs_buf_free(&body);

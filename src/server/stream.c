@@ -99,26 +99,43 @@ void gs_sse_format(gs_buf *out, const char *event, const char *data, size_t len)
     gs_buf_puts(out, "\n");
 }
 
+/* Appends one event unless the stream is over or the client lags (lock
+ * held). True when something changed for the reader. */
+static bool append(gs_stream *s, const char *event, const char *data,
+                   size_t len, size_t max_buffered)
+{
+    if (s->closed || s->failed ||
+        (max_buffered && s->out.len - s->off >= max_buffered))
+        return false;
+    gs_sse_format(&s->out, event, data ? data : "", data ? len : 0);
+    if (gs_buf_status(&s->out))
+        s->failed = true; /* a stream with a hole is worse than none */
+    return true;
+}
+
 void gs_stream_event(gs_stream *s, const char *event, const char *data,
                      size_t len, size_t max_buffered)
 {
     pthread_mutex_lock(&s->lock);
-    if (!s->closed && !s->failed &&
-        !(max_buffered && s->out.len - s->off >= max_buffered)) {
-        gs_sse_format(&s->out, event, data ? data : "", data ? len : 0);
-        if (gs_buf_status(&s->out))
-            s->failed = true; /* a stream with a hole is worse than none */
+    if (append(s, event, data, len, max_buffered))
         wake(s);
-    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void gs_stream_end(gs_stream *s, const char *event, const char *data,
+                   size_t len)
+{
+    pthread_mutex_lock(&s->lock);
+    if (event)
+        append(s, event, data, len, 0);
+    s->closed = true;
+    wake(s);
     pthread_mutex_unlock(&s->lock);
 }
 
 void gs_stream_close(gs_stream *s)
 {
-    pthread_mutex_lock(&s->lock);
-    s->closed = true;
-    wake(s);
-    pthread_mutex_unlock(&s->lock);
+    gs_stream_end(s, NULL, NULL, 0);
 }
 
 void gs_stream_fail(gs_stream *s)

@@ -196,6 +196,48 @@ START_TEST(head_too_large_431)
 }
 END_TEST
 
+/* A HEAD the gate refuses gets the status and headers, no content (the
+ * problem document would be read as a next response's bytes): a bad
+ * Content-Length (400) and a head too large (431). */
+START_TEST(head_refusal_has_no_content)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char *big = malloc(15100);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'a', 15000);
+    memcpy(big, "X-Big: ", 7);
+    strcpy(big + 15000, "\r\n");
+    const struct {
+        const char *extra;
+        int status;
+    } cases[] = {{"Content-Length: abc\r\n", 400}, {big, 431}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *req = raw_request("HEAD", "/healthz", NULL, NULL, cases[i].extra);
+        ck_assert_ptr_nonnull(req);
+        int fd = raw_connect(&s, NULL);
+        ck_assert(fd >= 0);
+        ck_assert(raw_send_str(fd, req));
+        enum raw_end end;
+        char *got = raw_read(fd, 3000, NULL, &end);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_status(got) == cases[i].status, "%zu: %.300s", i,
+                      got);
+        const char *blank = strstr(got, "\r\n\r\n");
+        ck_assert_msg(blank && blank[4] == '\0',
+                      "%zu: content after HEAD's "
+                      "headers:\n%s",
+                      i, got);
+        ck_assert_int_eq(end, RAW_EOF);
+        free(got);
+        free(req);
+    }
+    free(big);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* With an origin list the gate's 400 grants a listed origin, as every
  * other answer does, and says that it depends on Origin. */
 START_TEST(refusal_cors_origin_list)
@@ -234,6 +276,7 @@ Suite *gs_itest_framing_suite(void)
     tcase_add_test(tc, smuggling_framing_refused);
     tcase_add_test(tc, refusal_cors_origin_list);
     tcase_add_test(tc, head_too_large_431);
+    tcase_add_test(tc, head_refusal_has_no_content);
     suite_add_tcase(s, tc);
     return s;
 }

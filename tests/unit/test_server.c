@@ -19,6 +19,7 @@
 #include "gridsolve/stream.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/metrics.h"
+#include "gridsolve/mhd.h"
 #include "gridsolve/pool.h"
 #include "gridsolve/puzzle.h"
 #include "suites.h"
@@ -738,6 +739,45 @@ START_TEST(sse_format)
 }
 END_TEST
 
+/* A producer racing the stream's end: whatever it sends, the result is
+ * the stream's last event (the answer and the close are one step). */
+static void *stream_spam(void *p)
+{
+    gs_stream *st = p;
+    for (int i = 0; i < 200000 && !gs_stream_finished(st); i++)
+        gs_stream_event(st, "progress", "{}", 2, 0);
+    return NULL;
+}
+
+START_TEST(stream_end_is_last)
+{
+    for (int round = 0; round < 50; round++) {
+        gs_stream *st;
+        pthread_t t;
+        ck_assert_int_eq(gs_stream_new(NULL, &st), GS_OK);
+        ck_assert_int_eq(pthread_create(&t, NULL, stream_spam, st), 0);
+        gs_stream_event(st, "progress", "{}", 2, 0);
+        gs_stream_end(st, "result", "{\"a\":1}", 7);
+        gs_stream_event(st, "progress", "{}", 2, 0); /* ignored */
+        pthread_join(t, NULL);
+        gs_buf all = GS_BUF_INIT;
+        char chunk[4096];
+        ssize_t n;
+        while ((n = gs_stream_read(st, chunk, sizeof chunk)) > 0)
+            gs_buf_append(&all, chunk, (size_t)n);
+        ck_assert_int_eq(n, MHD_CONTENT_READER_END_OF_STREAM);
+        static const char tail[] = "event: result\ndata: {\"a\":1}\n\n";
+        ck_assert_uint_ge(all.len, sizeof tail - 1);
+        ck_assert_msg(memcmp(all.data + all.len - (sizeof tail - 1), tail,
+                             sizeof tail - 1) == 0,
+                      "round %d: the stream ends with %.60s", round,
+                      all.data + all.len - (sizeof tail - 1));
+        gs_buf_free(&all);
+        gs_stream_free(st);
+    }
+}
+END_TEST
+
 /* ---- log writer --------------------------------------------------------- */
 
 enum { LOGQ_THREADS = 4, LOGQ_LINES = 3000 };
@@ -882,6 +922,7 @@ Suite *gs_test_server_suite(void)
     tc = tcase_create("http");
     tcase_add_test(tc, gate_content_length);
     tcase_add_test(tc, sse_format);
+    tcase_add_test(tc, stream_end_is_last);
     tcase_add_test(tc, conns_idle_close_is_not_a_header_timeout);
     suite_add_tcase(s, tc);
     tc = tcase_create("pool");

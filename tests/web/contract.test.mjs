@@ -353,10 +353,7 @@ function headerOf(headers = {}, name) {
 
 /* An event stream: progress events (StreamProgress), then exactly one
  * result (JSON mode: the 200's application/json schema; judge mode: the
- * text) or problem (Problem), the last event. A progress event after it is
- * a known race of the server's (see the todo test below): recorded in
- * lateProgress, not failed here. */
-const lateProgress = [];
+ * text) or problem (Problem), the last event. */
 const final = (events) => events.find((e) => e.event === 'result' || e.event === 'problem');
 function checkEvents(where, req, events, resultLoc, resp) {
   const names = events.map((x) => x.event).join(' ');
@@ -370,7 +367,7 @@ function checkEvents(where, req, events, resultLoc, resp) {
     assertValid('#/components/schemas/StreamProgress', data, `${where}: a progress event`);
     observe({ $ref: '#/components/schemas/StreamProgress' }, data, '');
   }
-  if (end !== events.length - 1) lateProgress.push(`${where}: ${names}`);
+  assert.equal(end, events.length - 1, `${where}: the result or problem is the last event: ${names}`);
   const last = events[end];
   if (last.event === 'problem') {
     const p = JSON.parse(last.data);
@@ -785,15 +782,10 @@ test('every operation but HEAD: ambiguous framing is a 400, a long first request
   }
 });
 
-// The server's own early answers (src/server/http.c, gate_refuse: a
-// Content-Length that is not a number, a head of about 14 KiB) carry the
-// problem document after the head of a HEAD answer too, where HTTP allows
-// no body (RFC 9110, 9.3.2); the 400s that libmicrohttpd parses first
-// (two lengths, gzip, both headers) do not. Marked todo until the server
-// is fixed: it fails today, and the run goes on.
-test('every HEAD operation: the framing 400 and the 431 have no body', {
-  todo: 'server: gate_refuse writes the problem body on HEAD',
-}, async () => {
+// The server's own early answers (a Content-Length that is not a number,
+// a head of about 14 KiB) as libmicrohttpd's 400s (two lengths, gzip,
+// both headers): no body after the head of a HEAD answer (RFC 9110, 9.3.2).
+test('every HEAD operation: the framing 400 and the 431 have no body', async () => {
   const problems = [];
   for (const o of operations.filter((x) => x.method === 'head')) {
     for (const headers of [...FRAMING, LONG_HEAD]) {
@@ -905,18 +897,6 @@ test('a full queue is a 503; so is a solve while draining, and /readyz (--worker
     if (!stopping) await B.stop().catch(() => {});
     else await stopping.catch(() => {});
   }
-});
-
-// The server's watcher thread may put a progress event after the result:
-// finish_stream (src/server/http.c) writes the result and closes the
-// stream in two steps, and on_tick's progress can land between them (seen
-// in about 1 stream in 30 whose deadline falls on a 250 ms tick). The
-// document says the result or problem is the last event. Todo until the
-// server is fixed; this run's streams pass or fail it by chance.
-test('event streams: nothing after the result or problem event', {
-  todo: 'server: a progress event can follow the result (race in finish_stream)',
-}, () => {
-  assert.deepEqual(lateProgress, []);
 });
 
 test('every documented status of every operation was answered (or is skipped for a named reason)', (t) => {
