@@ -1259,6 +1259,17 @@ static int run_solve_opts(req *r, gs_solve_opts opts)
      * its answer since then is a few microseconds. */
     r->ran_s = (double)((info.end_ns ? info.end_ns : gs_now_ns()) - t0) / 1e9;
     r->info = info;
+    if (rc == GS_OK && info.status == GS_LIMIT &&
+        atomic_load(&r->cancel) == CANCEL_DRAIN) {
+        /* Cut short by the drain, not by its own limits: a `limit` would
+         * tell the client to ask for more time; a 503 with Retry-After is
+         * retried elsewhere, by a client or a mesh. */
+        gs_buf_free(&out);
+        set_problem(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                    "server is shutting down; the solve was cancelled after "
+                    "the grace period");
+        return GS_OK;
+    }
     if (rc == GS_OK) {
         r->solved = true;
         set_buf_response(
