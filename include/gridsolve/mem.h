@@ -100,9 +100,13 @@ void gs_mem_fix_map_threshold(void);
  * are first written, as those already there keep their size. */
 void gs_mem_advise_huge(void *p, size_t n);
 
-/* The memory this process may use: the cgroup limit (v2 memory.max or v1
- * memory.limit_in_bytes) when one is set, else physical memory. */
+/* The memory this process may use: the smallest cgroup limit (v2
+ * memory.max or v1 memory.limit_in_bytes) on the path from its own cgroup
+ * up to the root, when one is set, else physical memory. */
 uint64_t gs_mem_system_limit(void);
+/* The smallest memory limit of gs_cgroup_each(self, root, ...) (cgroup.h:
+ * the membership file, the mount root); 0 when none is set. */
+uint64_t gs_mem_cgroup_limit(const char *self, const char *root);
 /* The default budget: `percent` of gs_mem_system_limit(). */
 uint64_t gs_mem_default_budget(unsigned percent);
 

@@ -17,11 +17,13 @@
 #include <malloc.h>
 #endif
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gridsolve/cgroup.h"
 #include "gridsolve/cjson.h"
 
 #include "gridsolve/mem.h"
@@ -325,18 +327,37 @@ static uint64_t read_u64_file(const char *path)
     return read_u64s(path, &v, 1) == 1 ? v : 0;
 }
 
+/* gs_cgroup_each's visitor: the smallest memory limit so far. */
+static void visit_memory(const char *dir, bool v2, void *ud)
+{
+    uint64_t *least = ud;
+    char path[640];
+    int n = snprintf(path, sizeof path, "%s/%s", dir,
+                     v2 ? "memory.max" : "memory.limit_in_bytes");
+    if (n < 0 || (size_t)n >= sizeof path)
+        return;
+    uint64_t v = read_u64_file(path); /* 0: none, or "max" */
+    if (v && (!*least || v < *least))
+        *least = v;
+}
+
+uint64_t gs_mem_cgroup_limit(const char *self, const char *root)
+{
+    static const char *const v1[] = {"memory", NULL};
+    uint64_t least = 0;
+
+    gs_cgroup_each(self, root, "memory", v1, visit_memory, &least);
+    return least;
+}
+
 uint64_t gs_mem_system_limit(void)
 {
-    /* sysinfo, not sysconf(_SC_PHYS_PAGES), which calls it anyway: one
-     * less stretch of libc to fault in at every start. */
     long pages = sysconf(_SC_PHYS_PAGES);
     long page = sysconf(_SC_PAGESIZE);
     uint64_t phys =
         pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
-    uint64_t cg = read_u64_file("/sys/fs/cgroup/memory.max");
+    uint64_t cg = gs_mem_cgroup_limit("/proc/self/cgroup", "/sys/fs/cgroup");
 
-    if (!cg)
-        cg = read_u64_file("/sys/fs/cgroup/memory/memory.limit_in_bytes");
     /* cgroup v1 reports "no limit" as a huge page-rounded number. */
     if (cg && (!phys || cg < phys))
         return cg;

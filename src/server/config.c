@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "gridsolve/cgroup.h"
 #include "gridsolve/config.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/service.h"
@@ -584,69 +585,33 @@ static unsigned min_limit(unsigned a, unsigned b)
     return a < b ? a : b;
 }
 
-/* The tightest quota on the path from cgroup `rel` (as listed in
- * /proc/self/cgroup) up to the mount root `mnt`. Inside a container the
- * listed path often does not exist under the mount (the container sees its
- * own cgroup as root), so each ancestor that exists is consulted. */
-static unsigned cgroup_walk(const char *mnt, const char *rel, bool v2)
+/* gs_cgroup_each's visitor: the tightest CPU quota so far. */
+static void visit_cpu(const char *dir, bool v2, void *ud)
 {
-    char dir[512], path[600], a[64], b[64];
-    unsigned best = 0;
+    unsigned *best = ud;
+    char path[640], a[64], b[64];
 
-    snprintf(dir, sizeof dir, "%s%s", mnt, rel);
-    for (;;) {
-        size_t n = strlen(dir);
-        while (n > strlen(mnt) && dir[n - 1] == '/')
-            dir[--n] = '\0';
-        if (v2) {
-            snprintf(path, sizeof path, "%s/cpu.max", dir);
-            if (read_line(path, a, sizeof a))
-                best = min_limit(best, gs_config_cpu_max_quota(a));
-        } else {
-            snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
-            bool qa = read_line(path, a, sizeof a);
-            snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
-            if (qa && read_line(path, b, sizeof b))
-                best = min_limit(best, gs_config_cfs_quota(a, b));
-        }
-        char *slash = strrchr(dir, '/');
-        if (n <= strlen(mnt) || !slash || slash < dir + strlen(mnt))
-            break;
-        *slash = '\0';
+    if (v2) {
+        snprintf(path, sizeof path, "%s/cpu.max", dir);
+        if (read_line(path, a, sizeof a))
+            *best = min_limit(*best, gs_config_cpu_max_quota(a));
+        return;
     }
-    return best;
+    snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+    bool qa = read_line(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+    if (qa && read_line(path, b, sizeof b))
+        *best = min_limit(*best, gs_config_cfs_quota(a, b));
 }
 
 /* The cgroup CPU limit of this process, or 0 when none is set. */
 static unsigned cgroup_cpus(void)
 {
-    char line[512];
+    static const char *const v1[] = {"cpu,cpuacct", "cpu", NULL};
     unsigned best = 0;
-    FILE *f = fopen("/proc/self/cgroup", "r");
 
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        /* "hierarchy-id:controllers:path"; v2 is "0::path". */
-        char *c1 = strchr(line, ':');
-        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c2 = '\0';
-        const char *ctrl = c1 + 1, *rel = c2 + 1;
-        if (strcmp(line, "0") == 0 && *ctrl == '\0') {
-            best = min_limit(best, cgroup_walk("/sys/fs/cgroup", rel, true));
-        } else if (strstr(ctrl, "cpu") &&
-                   (strcmp(ctrl, "cpu") == 0 || strstr(ctrl, "cpu,") ||
-                    strstr(ctrl, ",cpu"))) {
-            best = min_limit(
-                best, cgroup_walk("/sys/fs/cgroup/cpu,cpuacct", rel, false));
-            best =
-                min_limit(best, cgroup_walk("/sys/fs/cgroup/cpu", rel, false));
-        }
-    }
-    fclose(f);
+    gs_cgroup_each("/proc/self/cgroup", "/sys/fs/cgroup", "cpu", v1, visit_cpu,
+                   &best);
     return best;
 }
 

@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "gridsolve/cgroup.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/search.h"
 #include "suites.h"
@@ -216,6 +218,77 @@ END_TEST
 
 /* The process budget stops a search with limit "memory", and every byte
  * comes back when the search is freed. */
+/* ---- cgroup limits: a fake /sys/fs/cgroup and membership file ---------- */
+
+/* Writes text to dir/rel, making the directories on the way. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static void record_dir(const char *dir, bool v2, void *ud)
+{
+    char *out = ud;
+    size_t n = strlen(out);
+    snprintf(out + n, 1024 - n, "%s%s ", v2 ? "2:" : "1:", dir);
+}
+
+/* The limit may sit on any ancestor of the process's cgroup (a systemd
+ * slice's MemoryMax=), or only on the root a container sees; the smallest
+ * one counts, "max" and v1's huge "no limit" do not. */
+START_TEST(cgroup_memory_limit_walks_ancestors)
+{
+    char root[] = "/tmp/gs-cgroup-XXXXXX", self[600], seen[1024] = "";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    snprintf(self, sizeof self, "%s/self", root);
+    static const char *const v1[] = {"memory", NULL};
+
+    /* v1: the limit is on the parent of the process's own cgroup. */
+    put_file(root, "memory/memory.limit_in_bytes", "9223372036854771712\n");
+    put_file(root, "memory/a/memory.limit_in_bytes", "2000000000\n");
+    put_file(root, "memory/a/b/memory.limit_in_bytes", "9223372036854771712\n");
+    put_file(root, "self", "9:pids:/\n4:blkio,memory:/a/b\n0::/\n");
+    ck_assert_uint_eq(gs_mem_cgroup_limit(self, root), 2000000000);
+    gs_cgroup_each(self, root, "memory", v1, record_dir, seen);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "1:%s/memory/a/b 1:%s/memory/a 1:%s/memory 2:%s ", root, root,
+             root, root);
+    ck_assert_str_eq(seen, want);
+
+    /* v2: "max" on the leaf, a number on its parent. */
+    put_file(root, "x/y/memory.max", "max\n");
+    put_file(root, "x/memory.max", "3000000000\n");
+    put_file(root, "self", "0::/x/y\n");
+    ck_assert_uint_eq(gs_mem_cgroup_limit(self, root), 3000000000);
+
+    /* A container: the listed path is missing, the root holds the limit,
+     * as when the membership file cannot be read (only the roots are
+     * read). A controller that only looks like "memory" is not it. */
+    put_file(root, "memory.max", "1000000000\n");
+    put_file(root, "self", "0::/kubepods/pod1/c1\n4:memoryx:/a\n");
+    ck_assert_uint_eq(gs_mem_cgroup_limit(self, root), 1000000000);
+    put_file(root, "memory/a/memory.limit_in_bytes", "500000000\n");
+    ck_assert_uint_eq(gs_mem_cgroup_limit(self, root), 1000000000);
+    unlink(self);
+    ck_assert_uint_eq(gs_mem_cgroup_limit(self, root), 1000000000);
+
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(search_draws_from_process_budget)
 {
     uint64_t base = gs_mem_used();
@@ -370,6 +443,7 @@ Suite *gs_test_mem_suite(void)
     tcase_add_test(tc, scope_credit_stays_within_budget);
     tcase_add_test(tc, arena_holds_small_trees);
     tcase_add_test(tc, system_limit_is_sane);
+    tcase_add_test(tc, cgroup_memory_limit_walks_ancestors);
     tcase_add_test(tc, search_draws_from_process_budget);
     tcase_add_test(tc, search_reports_progress);
     tcase_add_test(tc, process_budget_keeps_overhead_back);
