@@ -47,4 +47,21 @@ typedef struct gs_log_entry {
  *   ["outcome":..]} */
 size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n);
 
+/* The server's own lines (start, signals, drain), in the request log's
+ * format so that a JSON log stays one object a line. text:
+ *   gridsolve: MSG
+ * json: {"time":..,"level":..,"msg":..}
+ * Written into buf as gs_log_format does. */
+size_t gs_log_format_note(const char *time, const char *level, const char *msg,
+                          bool json, char *buf, size_t n);
+
+/* Chooses gs_log_note's format (text until called; serve sets it from
+ * --log-format before its first line). */
+void gs_log_set_json(bool json);
+
+/* Formats and writes one such line to stderr, stamped now; level is
+ * "info", "warn" or "error". */
+void gs_log_note(const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -1967,10 +1967,10 @@ static void on_killed(void *ud, enum gs_conn_kill why)
     if (why == GS_CONN_IDLE)
         return; /* a kept-alive connection unused for 30 s: routine */
     gs_metrics_conn_killed(h->metrics, why == GS_CONN_SLOW_BODY);
-    fprintf(stderr, "gridsolve: closed a connection: %s\n",
-            why == GS_CONN_SLOW_BODY ? "body slower than --min-body-rate"
-                                     : "no complete request head within "
-                                       "--header-timeout-ms");
+    gs_log_note("warn", "closed a connection: %s",
+                why == GS_CONN_SLOW_BODY ? "body slower than --min-body-rate"
+                                         : "no complete request head within "
+                                           "--header-timeout-ms");
 }
 
 static void gate_refuse(void *ud, int fd, int status, const char *method,
@@ -2048,8 +2048,8 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     if (strstr(msg, "reached connection limit")) {
         gs_metrics_conn_limit(h->metrics, false);
         if (log_once_a_second(&last_limit_log))
-            fprintf(stderr, "gridsolve: refusing connections over "
-                            "--max-connections-per-ip\n");
+            gs_log_note("warn", "refusing connections over "
+                                "--max-connections-per-ip");
         return;
     }
     /* Our own MHD_NO and stream error (an abandoned request) are logged
@@ -2057,7 +2057,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     if (strstr(msg, "Application reported internal error") ||
         strstr(msg, "application error generating response"))
         return;
-    fprintf(stderr, "gridsolve: http: %s\n", msg);
+    gs_log_note("warn", "http: %s", msg);
 }
 
 /* ---- lifecycle ---------------------------------------------------------- */
@@ -2263,8 +2263,8 @@ static void gate_rejected(void *ud)
 
     gs_metrics_conn_limit(h->metrics, false);
     if (log_once_a_second(&last_log))
-        fprintf(stderr, "gridsolve: refusing connections over "
-                        "--max-connections-per-ip\n");
+        gs_log_note("warn", "refusing connections over "
+                            "--max-connections-per-ip");
 }
 
 static void gate_at_limit(void *ud, size_t open)
@@ -2274,10 +2274,10 @@ static void gate_at_limit(void *ud, size_t open)
 
     gs_metrics_conn_limit(h->metrics, true);
     if (log_once_a_second(&last_log))
-        fprintf(stderr,
-                "gridsolve: %zu connections open, the --max-connections "
-                "limit; new ones wait\n",
-                open);
+        gs_log_note("warn",
+                    "%zu connections open, the --max-connections limit; new "
+                    "ones wait",
+                    open);
 }
 
 /* Starts the gate on listen_fd, in front of the running daemon. */
@@ -2392,7 +2392,7 @@ void gs_http_close_idle(gs_http *h)
 {
     size_t n = gs_conns_close_idle(h->conns);
     if (n)
-        fprintf(stderr, "gridsolve: closing %zu idle connections\n", n);
+        gs_log_note("info", "closing %zu idle connections", n);
 }
 
 void gs_http_stop_listening(gs_http *h, long wait_ms)

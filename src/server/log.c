@@ -2,9 +2,12 @@
  * See log.h. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gridsolve/log.h"
 
@@ -255,4 +258,59 @@ size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n)
         buf[l.len - 1] = '\n';
     }
     return l.len;
+}
+
+static atomic_bool note_json;
+
+void gs_log_set_json(bool json)
+{
+    atomic_store(&note_json, json);
+}
+
+size_t gs_log_format_note(const char *time, const char *level, const char *msg,
+                          bool json, char *buf, size_t n)
+{
+    line l = {buf, n, 0};
+    if (!n)
+        return 0;
+    buf[0] = '\0';
+    if (json) {
+        PUT_LIT(&l, "{");
+        put_str(&l, "time", time);
+        put_str(&l, "level", level);
+        put_str(&l, "msg", msg);
+        PUT_LIT(&l, "}\n");
+    } else {
+        PUT_LIT(&l, "gridsolve: ");
+        put_s(&l, msg);
+        PUT_LIT(&l, "\n");
+    }
+    if (l.len && buf[l.len - 1] != '\n')
+        buf[l.len - 1] = '\n';
+    return l.len;
+}
+
+void gs_log_note(const char *level, const char *fmt, ...)
+{
+    char msg[768], out[1024], stamp[40] = "";
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bool json = atomic_load(&note_json);
+    if (json) {
+        struct timespec ts;
+        struct tm tm;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        if (gmtime_r(&ts.tv_sec, &tm)) {
+            size_t k = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+            snprintf(stamp + k, sizeof stamp - k, ".%03ldZ",
+                     ts.tv_nsec / 1000000);
+        }
+    }
+    size_t len = gs_log_format_note(stamp, level, msg, json, out, sizeof out);
+    /* One write: a line is not split by another thread's. */
+    if (write(STDERR_FILENO, out, len) < 0)
+        return; /* nowhere left to say so */
 }

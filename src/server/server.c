@@ -33,6 +33,7 @@
 #include "gridsolve/cjson.h"
 #include "gridsolve/config.h"
 #include "gridsolve/http.h"
+#include "gridsolve/log.h"
 #include "gridsolve/mem.h"
 #include "gridsolve/server.h"
 
@@ -137,7 +138,7 @@ static bool wait_idle(gs_http *h, int64_t deadline, const sigset_t *set)
         if (gs_now_ns() >= deadline)
             return false;
         if (set && signal_pending(set)) {
-            fprintf(stderr, "gridsolve: second signal, cancelling now\n");
+            gs_log_note("warn", "second signal, cancelling now");
             return false;
         }
     }
@@ -150,21 +151,18 @@ static bool drain(gs_http *h, const gs_server_config *cfg, const sigset_t *set)
     atomic_store(&h->draining, 1);
     gs_pool_close(h->pool);
     gs_http_close_idle(h);
-    fprintf(stderr,
-            "gridsolve: draining: %u solves running, %u queued, grace "
-            "%" PRIu64 " ms\n",
-            gs_pool_busy(h->pool), gs_pool_queued(h->pool), cfg->grace_ms);
+    gs_log_note("info",
+                "draining: %u solves running, %u queued, grace %" PRIu64 " ms",
+                gs_pool_busy(h->pool), gs_pool_queued(h->pool), cfg->grace_ms);
     int64_t grace_end = gs_now_ns() + (int64_t)cfg->grace_ms * 1000000LL;
     if (!wait_idle(h, grace_end, set)) {
-        fprintf(stderr,
-                "gridsolve: cancelling %u running and %u queued "
-                "solves\n",
-                gs_pool_busy(h->pool), gs_pool_queued(h->pool));
+        gs_log_note("warn", "cancelling %u running and %u queued solves",
+                    gs_pool_busy(h->pool), gs_pool_queued(h->pool));
         gs_http_cancel_all(h);
         if (!gs_pool_wait_idle(h->pool,
                                gs_now_ns() + CANCEL_WAIT_MS * 1000000LL)) {
-            fprintf(stderr, "gridsolve: %u solves ignored the cancel\n",
-                    gs_pool_busy(h->pool));
+            gs_log_note("error", "%u solves ignored the cancel",
+                        gs_pool_busy(h->pool));
             return false;
         }
     }
@@ -186,8 +184,7 @@ static void raise_nofile(void)
         return;
     rl.rlim_cur = rl.rlim_max;
     if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-        fprintf(stderr, "gridsolve: cannot raise RLIMIT_NOFILE: %s\n",
-                strerror(errno));
+        gs_log_note("warn", "cannot raise RLIMIT_NOFILE: %s", strerror(errno));
 }
 
 /* Never runs (the signals stay blocked and are taken by sigwait). */
@@ -229,8 +226,8 @@ static int wait_stop(const sigset_t *all)
             continue;
         if (sig != SIGHUP)
             return sig;
-        fprintf(stderr, "gridsolve: SIGHUP received: ignored (settings are "
-                        "read only at start; restart to change them)\n");
+        gs_log_note("info", "SIGHUP received: ignored (settings are read "
+                            "only at start; restart to change them)");
     }
 }
 
@@ -241,14 +238,14 @@ static void announce(const gs_http *h, const gs_server_config *cfg,
 {
     printf("listening on %s\n", addr);
     fflush(stdout);
-    fprintf(stderr,
-            "gridsolve: listening on %s (io threads %u, workers %" PRIu64
-            ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
-            " bytes, max memory %" PRIu64 " bytes of which requests %" PRIu64
-            ", max connections %u)\n",
-            addr, h->io_threads, cfg->workers, cfg->queue, cfg->timeout_ms,
-            cfg->max_body, cfg->max_memory, gs_mem_budget(),
-            h->max_connections);
+    gs_log_note("info",
+                "listening on %s (io threads %u, workers %" PRIu64
+                ", queue %" PRIu64 ", timeout %" PRIu64 " ms, max body %" PRIu64
+                " bytes, max memory %" PRIu64
+                " bytes of which requests %" PRIu64 ", max connections %u)",
+                addr, h->io_threads, cfg->workers, cfg->queue, cfg->timeout_ms,
+                cfg->max_body, cfg->max_memory, gs_mem_budget(),
+                h->max_connections);
 }
 
 int gs_server_main(int argc, char **argv)
@@ -269,6 +266,7 @@ int gs_server_main(int argc, char **argv)
         fprintf(stderr, "gridsolve serve: %s\n", msg);
         return EXIT_USAGE;
     }
+    gs_log_set_json(strcmp(cfg.log_format, "json") == 0);
     /* Before any thread parses JSON (the hooks are process-wide). */
     gs_mem_set_budget(gs_mem_process_budget(cfg.max_memory));
     if (cfg.max_memory && gs_mem_budget() < GS_MEM_MIN_REQUESTS) {
@@ -283,7 +281,7 @@ int gs_server_main(int argc, char **argv)
     /* A warning (a value clamped) only once the start goes on: a bad
      * value's error stays the one line on stderr. */
     if (msg[0])
-        fprintf(stderr, "gridsolve: %s\n", msg);
+        gs_log_note("warn", "%s", msg);
     gs_mem_install_cjson_hooks();
     /* Loaded now, not at the first request: a missing library shows at
      * start, and no request waits for it. */
@@ -312,13 +310,12 @@ int gs_server_main(int argc, char **argv)
     announce(&h, &cfg, addr);
 
     int sig = wait_stop(&all);
-    fprintf(stderr, "gridsolve: %s received\n",
-            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    gs_log_note("info", "%s received", sig == SIGINT ? "SIGINT" : "SIGTERM");
     if (!drain(&h, &cfg, &set)) {
         gs_http_flush_log(&h); /* no line is lost on this exit either */
         return 1; /* stopping MHD now would be undefined; just exit */
     }
     gs_http_free(&h);
-    fprintf(stderr, "gridsolve: stopped\n");
+    gs_log_note("info", "stopped");
     return 0;
 }

@@ -6,6 +6,7 @@
  * Requests go through api_req below rather than the harness's gs_http:
  * these tests look at headers the harness does not keep (Vary, ETag,
  * Cache-Control, ...), so every response header is kept here. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -717,7 +718,35 @@ START_TEST(json_log_with_traceparent)
     ck_assert_ptr_null(cJSON_GetObjectItem(j, "traceparent"));
     ck_assert_ptr_null(cJSON_GetObjectItem(j, "result"));
     cJSON_Delete(j);
-    ITEST_STOP(&s);
+
+    /* The server's own lines too (start, signal, drain, stop): a JSON log
+     * is one object a line from start to end. */
+    ck_assert_int_eq(kill(s.pid, SIGTERM), 0);
+    static char all[65536];
+    ck_assert_msg(log_line(&s, "\"msg\":\"stopped\"", line, sizeof line),
+                  "no stop line");
+    ck_assert_int_gt(gs_srv_log(&s, all, sizeof all), 0); /* read before the
+                                                              reap drops it */
+    ck_assert_int_eq(gs_srv_wait(&s, 5000), 0);
+    int notes = 0;
+    for (char *ln = all, *nl; *ln; ln = nl + 1) {
+        nl = strchr(ln, '\n');
+        ck_assert_msg(nl != NULL, "last line not ended: %s", ln);
+        *nl = '\0';
+        j = cJSON_Parse(ln);
+        ck_assert_msg(j != NULL, "not JSON: %s", ln);
+        const char *msg = itest_str(j, "msg");
+        if (msg) {
+            ck_assert_str_eq(itest_str(j, "level"), "info");
+            ck_assert_uint_eq(strlen(itest_str(j, "time")), 24);
+            notes += strncmp(msg, "listening on 127.0.0.1:", 23) == 0 ||
+                     strcmp(msg, "SIGTERM received") == 0 ||
+                     strcmp(msg, "stopped") == 0;
+        }
+        cJSON_Delete(j);
+    }
+    ck_assert_int_eq(notes, 3);
+    gs_srv_kill(&s);
 }
 END_TEST
 
