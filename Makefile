@@ -399,9 +399,10 @@ fuzz-deps:
 	  exit 1; \
 	fi
 
+# FUZZ_ONLY="fuzz_parse ..." runs only those harnesses.
 fuzz: deps fuzz-deps
 	@$(MAKE) --no-print-directory fuzz-build
-	FUZZ_NICE=$(FUZZ_NICE) fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	FUZZ_NICE=$(FUZZ_NICE) fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_ONLY)
 
 fuzz-build: $(FUZZ_BINS)
 

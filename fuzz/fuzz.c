@@ -12,8 +12,22 @@ static void usage(void)
     fprintf(stderr, "set GS_FUZZ_PUZZLE to one of:");
     for (size_t i = 0; i < gs_puzzle_count; i++)
         fprintf(stderr, " %s", gs_puzzles[i]->name);
-    fprintf(stderr, "\nand GS_FUZZ_MODE to json or text\n");
+    fprintf(stderr, "\nand GS_FUZZ_MODE to json, text or text-F (F one of "
+                    "the puzzle's text formats:");
+    for (size_t i = 0; i < gs_puzzle_count; i++)
+        for (const char *const *f = gs_puzzles[i]->text_formats; f && *f; f++)
+            fprintf(stderr, " %s:%s", gs_puzzles[i]->name, *f);
+    fprintf(stderr, ")\n");
     exit(2);
+}
+
+/* The entry of p's text_formats named `name`, or NULL. */
+static const char *find_format(const gs_puzzle *p, const char *name)
+{
+    for (const char *const *f = p->text_formats; f && *f; f++)
+        if (strcmp(*f, name) == 0)
+            return *f;
+    return NULL;
 }
 
 void gs_fuzz_setup(gs_fuzz_target *t)
@@ -25,10 +39,14 @@ void gs_fuzz_setup(gs_fuzz_target *t)
     t->puzzle = gs_puzzle_find(name, strlen(name));
     if (!t->puzzle)
         usage();
+    t->format = NULL;
     if (strcmp(mode, "text") == 0)
         t->text = true;
     else if (strcmp(mode, "json") == 0)
         t->text = false;
+    else if (strncmp(mode, "text-", 5) == 0 &&
+             (t->format = find_format(t->puzzle, mode + 5)) != NULL)
+        t->text = true;
     else
         usage();
     gs_mem_set_budget(GS_FUZZ_BUDGET);

@@ -2,7 +2,9 @@
  *
  * Every harness binary serves every puzzle: the puzzle and the mode come
  * from the environment (GS_FUZZ_PUZZLE = a registry name, GS_FUZZ_MODE =
- * "json" or "text"), read once in LLVMFuzzerInitialize. fuzz/run.sh runs
+ * "json", "text", or "text-F" for judge text read in the notation F of the
+ * puzzle's text_formats, as ?format=F asks), read once in
+ * LLVMFuzzerInitialize. fuzz/run.sh runs
  * one binary per (harness, puzzle, mode) with its own corpus directory, so
  * coverage feedback stays per puzzle. The limits below keep each input to
  * milliseconds: the fuzzer looks for crashes and undefined behaviour in
@@ -35,7 +37,8 @@
 
 typedef struct gs_fuzz_target {
     const gs_puzzle *puzzle;
-    bool text; /* judge text mode, else JSON mode */
+    bool text;          /* judge text mode, else JSON mode */
+    const char *format; /* text mode: the notation asked for, NULL = detect */
 } gs_fuzz_target;
 
 /* Reads GS_FUZZ_PUZZLE and GS_FUZZ_MODE, installs the memory budget and

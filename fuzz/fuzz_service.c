@@ -2,7 +2,9 @@
  *
  * The input is a request body for /solve/<puzzle>, run end to end through
  * gs_service_json (JSON mode) or gs_service_text (judge text mode) with
- * small limits, as the server's workers run it. Oracles beyond the
+ * small limits, as the server's workers run it: with the query's limits
+ * and a first attempt on a tighter budget, as a byte of the input picks
+ * (LLVMFuzzerTestOneInput). Oracles beyond the
  * sanitizers: a success in JSON mode is a JSON object naming the puzzle
  * and a status; a failure is a 400, 422 or out-of-memory error (never
  * GS_EINTERNAL) whose problem document is valid JSON; text output is
@@ -36,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     /* Larger boards than fuzz_parse allows: a body declaring one must
      * still stop at the deadline (checked below). */
     opts.caps.max_cells = GS_FUZZ_SERVICE_MAX_CELLS;
+    opts.text_format = target.format;
     return 0;
 }
 
@@ -73,24 +76,55 @@ static void check_error(int rc, const gs_error *err)
     gs_buf_free(&prob);
 }
 
+/* Runs the request once with o; checks the time it took. */
+static int run_once(const uint8_t *data, size_t size, const gs_solve_opts *o,
+                    double q_timeout, long long q_states, gs_buf *out,
+                    gs_error *err)
+{
+    gs_solve_info info;
+    int rc;
+    double t0 = (double)gs_now_ns();
+    if (target.text)
+        rc = gs_service_text(target.puzzle, (const char *)data, size, o,
+                             q_timeout, q_states, out, &info, err);
+    else
+        rc = gs_service_json(target.puzzle, (const char *)data, size, o, out,
+                             &info, err);
+    /* Deadlines of milliseconds: seconds mean a limit went unchecked. */
+    gs_fuzz_check(((double)gs_now_ns() - t0) / 1e6 < GS_FUZZ_OVERRUN_MS,
+                  "request overran its deadline by seconds");
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t before = gs_mem_used();
     refused_before = gs_mem_refused();
     gs_buf out = GS_BUF_INIT;
     gs_error err = {0};
-    gs_solve_info info;
-    int rc;
-    double t0 = (double)gs_now_ns();
-    if (target.text)
-        rc = gs_service_text(target.puzzle, (const char *)data, size, &opts, -1,
-                             -1, &out, &info, &err);
-    else
-        rc = gs_service_json(target.puzzle, (const char *)data, size, &opts,
-                             &out, &info, &err);
-    /* Deadlines of milliseconds: seconds mean a limit went unchecked. */
-    gs_fuzz_check(((double)gs_now_ns() - t0) / 1e6 < GS_FUZZ_OVERRUN_MS,
-                  "request overran its deadline by seconds");
+    /* A byte of the input picks what the server may add: the query's
+     * timeout_ms and max_states (judge text; clamped to opts), and a
+     * first attempt on a budget tighter than the request's, run again in
+     * full when it runs out (the server's fast lane). */
+    uint8_t v = size ? data[size / 2] : 0;
+    static const double q_timeouts[] = {-1, 0, 1, 1e300};
+    static const long long q_states[] = {-1, 1, 50, 9000000000000000000LL};
+    double q_timeout = q_timeouts[(v >> 1) & 3];
+    long long q_state = q_states[(v >> 3) & 3];
+    int rc = GS_SERVICE_AGAIN;
+    if (v & 1) {
+        gs_solve_opts probe = opts;
+        probe.probe.timeout_ms = 1;
+        probe.probe.max_states = GS_FUZZ_MAX_STATES / 4;
+        probe.probe.max_bytes = 1u << 20;
+        rc = run_once(data, size, &probe, q_timeout, q_state, &out, &err);
+        if (rc == GS_SERVICE_AGAIN) {
+            gs_fuzz_check(out.len == 0, "a probe run out left output");
+            err = (gs_error){0};
+        }
+    }
+    if (rc == GS_SERVICE_AGAIN)
+        rc = run_once(data, size, &opts, q_timeout, q_state, &out, &err);
     if (rc != GS_OK)
         check_error(rc, &err);
     else if (!target.text)

@@ -8,9 +8,10 @@
 # seconds on its own corpus, BUILD_DIR/corpus/<harness>-<puzzle>-<mode>,
 # seeded from BUILD_DIR/seeds/<puzzle>-<mode>. fuzz_http (which serves
 # every puzzle in one process) and fuzz_config run once each. Crashes go
-# to BUILD_DIR/artifacts/, logs to BUILD_DIR/logs/. One run at a time
+# to BUILD_DIR/artifacts/, logs to BUILD_DIR/logs/; a failed run prints
+# its reproducer and the command that replays it. One run at a time
 # (the machine is shared); FUZZ_NICE=N runs them under `nice -n N`. Exits
-# 1 when any run found something.
+# 1 when any run found something, naming the runs that did.
 set -uo pipefail
 build=${1:?usage: run.sh BUILD_DIR SECONDS [HARNESS...]}
 seconds=${2:?usage: run.sh BUILD_DIR SECONDS [HARNESS...]}
@@ -24,7 +25,7 @@ nice_cmd=()
 rm -rf "$build/seeds"
 targets=$("$build/fuzz_seeds" "$build/seeds") || exit 1
 mkdir -p "$build/artifacts" "$build/logs"
-failed=0 runs=0
+failed=0 runs=0 failed_names=
 for h in "${harnesses[@]}"; do
   list=$targets extra=()
   case $h in
@@ -54,14 +55,26 @@ for h in "${harnesses[@]}"; do
       "$corpus" "$seeds" >"$build/logs/$name.log" 2>&1; then
       execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
         "$build/logs/$name.log")
-      echo "fuzz: $name ok (${execs:-?} runs in ${seconds}s)"
+      seed=$(sed -n 's/^INFO: Seed: *//p' "$build/logs/$name.log")
+      echo "fuzz: $name ok (${execs:-?} runs in ${seconds}s, seed ${seed:-?})"
     else
-      failed=$((failed + 1))
-      echo "fuzz: $name FAILED; log $build/logs/$name.log:"
-      grep -E 'ERROR|SUMMARY|gs_fuzz_check|Test unit written' \
-        "$build/logs/$name.log" | head -8 | sed 's/^/  /'
+      failed=$((failed + 1)) failed_names="$failed_names $name"
+      seed=$(sed -n 's/^INFO: Seed: *//p' "$build/logs/$name.log")
+      echo "fuzz: $name FAILED (seed ${seed:-?}); log $build/logs/$name.log:"
+      grep -E 'ERROR|SUMMARY|gs_fuzz_check|runtime error' \
+        "$build/logs/$name.log" | head -6 | sed 's/^/  /'
+      # The input libFuzzer saved, and the command that runs it again.
+      unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' \
+        "$build/logs/$name.log" | tail -1)
+      if [ -n "$unit" ]; then
+        echo "  reproducer: $unit"
+        echo "  replay: GS_FUZZ_PUZZLE=$puzzle GS_FUZZ_MODE=$mode" \
+          "$build/$h ${extra[*]} $unit"
+      else
+        echo "  no reproducer written (the harness failed outside an input)"
+      fi
     fi
   done <<<"$list"
 done
-echo "fuzz: $runs runs, $failed failed"
+echo "fuzz: $runs runs, $failed failed${failed_names:+:$failed_names}"
 [ "$failed" -eq 0 ]

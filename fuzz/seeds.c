@@ -2,7 +2,9 @@
  *
  *   fuzz_seeds DIR   writes DIR/<puzzle>-<mode>/seed-N and DIR/<puzzle>.dict
  *                    for every puzzle of the registry, and prints one
- *                    "<puzzle> <mode>" line per corpus written; also
+ *                    "<puzzle> <mode>" line per corpus written (modes json,
+ *                    text, and text-F for each notation F of the puzzle's
+ *                    text_formats, with the same text seeds); also
  *                    DIR/http/ and DIR/http.dict: raw HTTP requests for
  *                    fuzz_http (every route, every puzzle, both modes);
  *                    DIR/config/ and DIR/config.dict for fuzz_config
@@ -20,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "../tests/samples.h"
+#include "gridsolve/config.h"
 #include "gridsolve/puzzle.h"
 
 /* Judge text samples by puzzle name. */
@@ -33,6 +36,12 @@ static const struct {
     {"holedox", GS_SAMPLE_HOLEDOX_IN},
     {"holedox", GS_SAMPLE_HOLEDOX_TRICKY_IN},
     {"sokoban", GS_SAMPLE_SOKOBAN_SEED_IN},
+    /* XSB as collections publish it: comments, titles, a player and a
+     * box on goals, an impossible level. */
+    {"sokoban", "; Microban 5\n #######\n #     #\n # .$. #\n## $@$ #\n"
+                "#  .$. #\n#      #\n########\nTitle: two\n\n#####\n"
+                "#@$.#\n#####\n\n######\n#+*$.#\n######\n\n"
+                "######\n#+ $ #\n######\n"},
 };
 
 /* Extra JSON bodies by puzzle name (the examples come from the registry). */
@@ -69,7 +78,8 @@ static int write_seed(const char *dir, int n, const char *data, size_t len)
     return 0;
 }
 
-/* The example body, and the same with a "limits" object added. */
+/* The example body, the same with a "limits" object added, and bodies
+ * the service refuses before the puzzle sees them. */
 static int json_seeds(const gs_puzzle *p, const char *dir)
 {
     int n = 0, rc = 0;
@@ -86,6 +96,13 @@ static int json_seeds(const gs_puzzle *p, const char *dir)
         }
         cJSON_Delete(doc);
     }
+    /* Limits the service refuses, and arrays nested past cJSON's limit. */
+    static const char bad_limits[] =
+        "{\"limits\":{\"timeout_ms\":\"5\",\"max_states\":1.5}}";
+    rc |= write_seed(dir, n++, bad_limits, sizeof bad_limits - 1);
+    char deep[1200];
+    memset(deep, '[', sizeof deep);
+    rc |= write_seed(dir, n++, deep, sizeof deep);
     for (size_t i = 0; i < sizeof json_samples / sizeof *json_samples; i++)
         if (strcmp(json_samples[i].puzzle, p->name) == 0)
             rc |= write_seed(dir, n++, json_samples[i].json,
@@ -194,6 +211,40 @@ static int http_seeds(const char *root)
         "chunked\r\n\r\na\r\n2 1\n3 2\n0 \r\n2\r\n0\n\r\n0\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /puzzles "
         "HTTP/1.1\r\nHost: x\r\n\r\n",
+        /* Judge text in a named notation, and one the puzzle lacks. */
+        "POST /solve/sokoban?format=xsb&timeout_ms=3 HTTP/1.1\r\nHost: "
+        "x\r\nContent-Type: text/plain\r\nContent-Length: 18\r\n\r\n"
+        "#####\n#@$.#\n#####\n",
+        "POST /solve/sokoban?format=contest HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: text/plain\r\nContent-Length: 21\r\n\r\n"
+        "3 5\n#####\n#X*@#\n#####",
+        "POST /solve/bloxorz?format=xsb HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: text/plain\r\nContent-Length: 0\r\n\r\n",
+        /* Query values the server refuses; a query in JSON mode. */
+        "POST /solve/curling?timeout_ms=x&max_states=0 HTTP/1.1\r\nHost: "
+        "x\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\n0 0\n",
+        "POST /solve/curling?max_states=1 HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+        /* Framing the server refuses: two lengths, both framings, an
+         * unknown coding, a body over --max-body. */
+        "POST /solve/holedox HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        "application/json\r\nContent-Length: 2\r\nContent-Length: "
+        "2\r\n\r\n{}",
+        "POST /solve/holedox HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        "application/json\r\nTransfer-Encoding: chunked\r\n"
+        "Content-Length: 7\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        "POST /solve/holedox HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        "application/json\r\nTransfer-Encoding: gzip\r\n\r\n",
+        "POST /solve/wallpushers HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        "application/json\r\nContent-Length: 99999999\r\n\r\n{",
+        /* Tracing and CORS headers (fuzz_http allows two origins). */
+        "POST /solve/bloxorz HTTP/1.1\r\nHost: x\r\ntraceparent: "
+        "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n"
+        "Origin: http://b.example:8080\r\nContent-Type: "
+        "application/json; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}",
+        "OPTIONS /solve/sokoban HTTP/1.1\r\nHost: x\r\nOrigin: "
+        "https://evil.example\r\nAccess-Control-Request-Method: POST\r\n"
+        "Access-Control-Request-Headers: content-type\r\n\r\n",
     };
     char dir[512];
     int n = 0, rc = 0;
@@ -236,6 +287,14 @@ static int http_seeds(const char *root)
                                          "Origin: ",
                                          "?timeout_ms=",
                                          "&max_states=",
+                                         "&format=",
+                                         "?format=xsb",
+                                         "contest",
+                                         "seed",
+                                         "traceparent: ",
+                                         "Accept: text/event-stream",
+                                         "Origin: https://a.example",
+                                         "If-None-Match: ",
                                          "/solve/",
                                          "/metrics"};
     for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
@@ -273,6 +332,9 @@ static int config_seeds(const char *root)
              "18446744073709551615\0--grace-ms\0-1"),
         SEED("--cors-origin\0*\0--max-cells\0"
              "16777216"),
+        SEED("--cors-origin=https://a.example, http://[::1]:8080\0"
+             "--cors-headers\0X-A, traceparent\0--log-format\0json\0\0"
+             "GRIDSOLVE_MIN_BODY_RATE=1K\0GRIDSOLVE_MAX_CONNECTIONS=2"),
     };
 #undef SEED
     char dir[512];
@@ -286,29 +348,39 @@ static int config_seeds(const char *root)
     FILE *f = fopen(dir, "w");
     if (!f)
         return -1;
-    static const char *const tokens[] = {"--bind",
-                                         "--port",
-                                         "--workers",
-                                         "--queue",
-                                         "--max-body",
-                                         "--timeout-ms",
-                                         "--max-timeout-ms",
-                                         "--max-states",
-                                         "--max-states-limit",
-                                         "--max-solve-memory",
-                                         "--max-memory",
-                                         "--max-cells",
-                                         "--grace-ms",
-                                         "--cors-origin",
-                                         "GRIDSOLVE_",
-                                         "=",
-                                         "K",
-                                         "M",
-                                         "G",
-                                         "18446744073709551616",
-                                         "\\x00"};
+    static const char *const tokens[] = {
+        "--help", "=", "K", "M", "G", "KiB", "MB", "18446744073709551616",
+        "\\x00",  "*", "https://a.example", "http://[::1]:8080", ",",
+        "json",   "text"};
     for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
         fprintf(f, "\"%s\"\n", tokens[i]);
+    /* Every flag and variable `serve --help` names, so that a new option
+     * is fuzzed without a change here. */
+    char *usage = NULL;
+    size_t usage_len = 0;
+    FILE *u = open_memstream(&usage, &usage_len);
+    if (!u) {
+        fclose(f);
+        return -1;
+    }
+    gs_config_usage(u);
+    if (fclose(u) != 0 || !usage) {
+        free(usage);
+        fclose(f);
+        return -1;
+    }
+    for (const char *p = usage; *p; p++) {
+        size_t n = 0;
+        if (strncmp(p, "--", 2) == 0 && (p == usage || p[-1] == ' '))
+            n = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+        else if (strncmp(p, "GRIDSOLVE_", 10) == 0)
+            n = 10 + strspn(p + 10, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+        if (n > 2) {
+            fprintf(f, "\"%.*s\"\n", (int)n, p);
+            p += n - 1;
+        }
+    }
+    free(usage);
     return fclose(f) == 0 && !rc ? 0 : -1;
 }
 
@@ -337,6 +409,18 @@ int main(int argc, char **argv)
             if (n == 0 && write_seed(dir, 0, "", 0))
                 return 1;
             printf("%s %s\n", p->name, modes[m]);
+        }
+        /* Judge text read in each notation the puzzle names, as
+         * ?format=F asks: the same seeds, whichever notation they are. */
+        for (const char *const *f = p->text_formats; f && *f; f++) {
+            char dir[512];
+            snprintf(dir, sizeof dir, "%s/%s-text-%s", argv[1], p->name, *f);
+            if (mkdir_p(dir))
+                return 1;
+            int n = text_seeds(p, dir);
+            if (n < 0 || (n == 0 && write_seed(dir, 0, "", 0)))
+                return 1;
+            printf("%s text-%s\n", p->name, *f);
         }
     }
     return 0;
