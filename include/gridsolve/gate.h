@@ -30,7 +30,7 @@ typedef struct gs_gate_hooks {
     /* Takes the connection (fd and address); false when refused (the
      * callee closed fd). */
     bool (*pass)(void *ud, int fd, const struct sockaddr *addr, socklen_t len);
-    /* Writes the refusal (`status` 400 or 431) of a head (`method` and
+    /* Writes the refusal (`status` 400, 414 or 431) of a head (`method` and
      * `path` from its request line, printable; `id` and `origin` its
      * X-Request-Id and Origin, NULL when absent; `detail` says what is
      * wrong) on the non-blocking fd. The gate closes fd afterwards. */
@@ -99,6 +99,10 @@ bool gs_gate_length_ok(const char *v, size_t n);
 #define GS_GATE_HEAD_TOO_LARGE                                                 \
     "request head too large: its text and header lines take more than the "    \
     "connection holds (each header line counts 64 bytes more)"
+
+/* The problem detail of a request line longer than the gate reads. */
+#define GS_GATE_URI_TOO_LONG                                                   \
+    "request line too long: the request target must be shorter than 16 KiB"
 
 /* The problem detail of a refused Content-Length. */
 #define GS_GATE_BAD_LENGTH                                                     \

@@ -65,6 +65,7 @@ static const struct {
      "Method not allowed"},
     {413, "https://gridsolve.dev/problems/payload-too-large",
      "Payload too large"},
+    {414, "https://gridsolve.dev/problems/uri-too-long", "URI too long"},
     {415, "https://gridsolve.dev/problems/unsupported-media-type",
      "Unsupported media type"},
     {422, "https://gridsolve.dev/problems/invalid-puzzle", "Invalid puzzle"},

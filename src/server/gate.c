@@ -25,7 +25,7 @@
 #include "gridsolve/gate.h"
 #include "gridsolve/search.h"
 
-#define MAX_HEAD 16384        /* a longer head goes to MHD (its 431/400) */
+#define MAX_HEAD 16384        /* a longer head is refused: 431 or 414 */
 #define LINGER_NS 1000000000L /* a refused connection is read this long */
 #define BACKOFF_NS 100000000L /* accept paused this long after EMFILE */
 #define WAIT_MS 50
@@ -200,6 +200,10 @@ static void refuse(gs_gate *g, pending *p, const char *buf, size_t head_len,
 
     request_word(buf, head_len, 0, "-", method, sizeof method);
     request_word(buf, head_len, 1, "/", path, sizeof path);
+    /* The problem's instance is the path, as in every other answer. */
+    path[strcspn(path, "?#")] = '\0';
+    if (!path[0])
+        snprintf(path, sizeof path, "/");
     bool has_id = gs_gate_header(buf, head_len, "X-Request-Id", id, sizeof id);
     bool has_origin =
         gs_gate_header(buf, head_len, "Origin", origin, sizeof origin);
@@ -256,8 +260,14 @@ static void examine(gs_gate *g, pending *p)
              (buf[i + 1] == '\r' && i + 2 < n && buf[i + 2] == '\n')))
             eoh = buf + i + 1;
     if (!eoh) {
-        if (n == (ssize_t)sizeof buf)
-            pass(g, p); /* too long for us: MHD answers it */
+        /* A head that fills the buffer cannot fit MHD's connection
+         * memory either: refused here, as a problem document, not with
+         * MHD's HTML page. 414 when the request line alone is that long. */
+        if (n == (ssize_t)sizeof buf) {
+            bool line = memchr(buf, '\n', sizeof buf) != NULL;
+            refuse(g, p, buf, sizeof buf, line ? 431 : 414,
+                   line ? GS_GATE_HEAD_TOO_LARGE : GS_GATE_URI_TOO_LONG);
+        }
         return;
     }
     size_t head_len = (size_t)(eoh - buf) + (*eoh == '\r' ? 2 : 1);

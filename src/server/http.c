@@ -57,6 +57,7 @@
 #define SOLVE_PREFIX "/solve/"
 #define ALLOW_GET "GET, HEAD, OPTIONS"
 #define ALLOW_POST "POST, OPTIONS"
+#define ALLOW_ANY "GET, HEAD, POST, OPTIONS" /* OPTIONS *: every route's */
 #define RETRY_AFTER_S "1"
 #define IDLE_TIMEOUT_S 30 /* keep-alive idle, and MHD's inactivity timeout */
 #define WATCH_TICK_MS 20  /* hang-ups are seen within about this */
@@ -1029,10 +1030,13 @@ static bool read_query(req *r)
 }
 
 /* State of the walk over a request's query parameters. */
+#define QUERY_SEEN 8 /* more than the options of any mode */
 typedef struct query_walk {
     req *r;
     const gs_puzzle *p;
     bool bad;
+    int n_seen;
+    const char *seen[QUERY_SEEN];
 } query_walk;
 
 static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
@@ -1041,11 +1045,25 @@ static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
     query_walk *w = cls;
     gs_error err = {0};
 
-    if (gs_service_check_query(w->p, w->r->text, key ? key : "", &err)) {
+    key = key ? key : "";
+    if (gs_service_check_query(w->p, w->r->text, key, &err)) {
         set_problem_err(w->r, MHD_HTTP_BAD_REQUEST, &err);
         w->bad = true;
         return MHD_NO; /* stop at the first unknown one */
     }
+    /* A repeated option is refused: libmicrohttpd's lookup takes the
+     * first, a proxy or filter in front may check the last one. Every
+     * key seen is a known option, so a repeat shows up within the table. */
+    for (int i = 0; i < w->n_seen; i++)
+        if (strcmp(w->seen[i], key) == 0) {
+            set_problem(w->r, MHD_HTTP_BAD_REQUEST,
+                        "query parameter \"%.64s\" is repeated; give it once",
+                        key);
+            w->bad = true;
+            return MHD_NO;
+        }
+    if (w->n_seen < QUERY_SEEN)
+        w->seen[w->n_seen++] = key;
     return MHD_YES;
 }
 
@@ -1053,7 +1071,7 @@ static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
  * a misspelt option is a 400, not its default. False with a 400 stored. */
 static bool check_query(req *r, const gs_puzzle *p)
 {
-    query_walk w = {r, p, false};
+    query_walk w = {.r = r, .p = p};
 
     MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_arg, &w);
     return !w.bad;
@@ -1202,6 +1220,12 @@ static bool begin(req *r, const char *url, const char *method)
 
     if (!framing_ok(r)) {
         r->close = true;
+        return false;
+    }
+    if (strcmp(url, "*") == 0 && is_options(method)) {
+        /* RFC 9110 9.3.7: OPTIONS * asks about the server as a whole. */
+        r->allow = ALLOW_ANY;
+        set_response(r, MHD_HTTP_NO_CONTENT, NULL, NULL, 0);
         return false;
     }
     if (strncmp(url, SOLVE_PREFIX, plen) == 0 && url[plen] &&
@@ -1699,6 +1723,22 @@ static void line_note(struct MHD_Connection *conn, const char *uri)
     tls_lines[tls_nlines++] = (line_seen){conn, uri};
 }
 
+/* The origin-form path of a request target. RFC 9112 3.2.2: a server
+ * MUST accept the absolute-form (`POST http://host/solve/x`), which a
+ * client configured to use us as its proxy sends; libmicrohttpd hands it
+ * over as it came. The authority is ignored, as Host is; an empty path
+ * is "/". Any other target is returned as it is. */
+static const char *origin_form(const char *url)
+{
+    size_t n = strncasecmp(url, "http://", 7) == 0    ? 7
+               : strncasecmp(url, "https://", 8) == 0 ? 8
+                                                      : 0;
+    if (!n)
+        return url;
+    const char *path = strchr(url + n, '/');
+    return path ? path : "/";
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload_data,
@@ -1709,6 +1749,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 
     if (!r) {
         line_forget(conn); /* its head is done: MHD refused nothing */
+        url = origin_form(url);
         r = req_new(h, conn, url, method);
         if (!r)
             return MHD_NO; /* no memory even for the context: close */
@@ -2194,7 +2235,7 @@ static void cors_lines(const gs_http *h, const char *origin, gs_buf *out)
                       allow);
 }
 
-/* The gate's refusal (400 or 431) of a head libmicrohttpd would answer
+/* The gate's refusal (400, 414 or 431) of a head libmicrohttpd would answer
  * wrongly, with the headers every response carries. */
 static void gate_refuse(void *ud, int fd, int status, const char *method,
                         const char *path, const char *client_id,
@@ -2211,14 +2252,19 @@ static void gate_refuse(void *ud, int fd, int status, const char *method,
         format_id(id, h->id_prefix, next_id(h));
     gs_error_set(&e, GS_EBADREQ, "%s", detail);
     gs_service_problem_json(&e, status, path, &body);
+    const char *date = http_date(time(NULL));
+    const char *reason = status == MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE
+                             ? "Request Header Fields Too Large"
+                         : status == MHD_HTTP_URI_TOO_LONG ? "URI Too Long"
+                                                           : "Bad Request";
+    gs_buf_printf(&out, "HTTP/1.1 %d %s\r\n", status, reason);
+    /* RFC 9110 6.6.1: a 4xx from a server with a clock carries a Date. */
+    if (date)
+        gs_buf_printf(&out, "Date: %s\r\n", date);
     gs_buf_printf(&out,
-                  "HTTP/1.1 %d %s\r\nConnection: close\r\n"
+                  "Connection: close\r\n"
                   "Content-Type: application/problem+json\r\n"
                   "Cache-Control: no-store\r\nX-Request-Id: %s\r\n",
-                  status,
-                  status == MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE
-                      ? "Request Header Fields Too Large"
-                      : "Bad Request",
                   id);
     cors_lines(h, origin, &out);
     gs_buf_printf(&out, "Content-Length: %zu\r\n\r\n", body.len);

@@ -238,6 +238,57 @@ START_TEST(head_refusal_has_no_content)
 }
 END_TEST
 
+/* A first head longer than libmicrohttpd's 16 KiB of connection memory
+ * is refused by the gate as a problem document, not libmicrohttpd's HTML
+ * page: 414 for a request line alone that long, 431 for many headers.
+ * Each gate refusal carries a Date (RFC 9110 6.6.1), the 400 too, and
+ * its problem's instance is the path without the query. */
+START_TEST(head_over_16k_is_problem_json)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    size_t n = 20000;
+    char *path = malloc(n + 1), *hdrs = malloc(n + 64);
+    ck_assert(path && hdrs);
+    memset(path, 'a', n);
+    path[0] = '/';
+    path[n] = '\0';
+    size_t at = 0;
+    for (int i = 0; at < n; i++)
+        at += (size_t)sprintf(hdrs + at, "X-H-%d: vvvvvvvvvvvvvvvvvvvv\r\n", i);
+    char *reqs[] = {raw_request("GET", path, NULL, NULL, NULL),
+                    raw_request("GET", "/healthz", NULL, NULL, hdrs),
+                    raw_request("GET", "/healthz?x=1", NULL, NULL,
+                                "Content-Length: abc\r\n")};
+    const int want[] = {414, 431, 400};
+    const char *type[] = {"uri-too-long", "request-header-fields-too-large",
+                          "bad-request"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_ptr_nonnull(reqs[i]);
+        int fd = raw_connect(&s, NULL);
+        ck_assert(fd >= 0);
+        ck_assert(raw_send_str(fd, reqs[i]));
+        enum raw_end end;
+        char *got = raw_read(fd, 3000, NULL, &end);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_status(got) == want[i], "%d: %.300s", i, got);
+        ck_assert_msg(itest_icontains(got, "Content-Type: "
+                                           "application/problem+json") &&
+                          strstr(got, type[i]) &&
+                          itest_icontains(got, "\r\nDate: "),
+                      "%d: not a dated problem document:\n%.600s", i, got);
+        ck_assert_msg(i == 0 || strstr(got, "\"instance\":\"/healthz\""),
+                      "%d: the instance is not the path:\n%.600s", i, got);
+        free(got);
+        free(reqs[i]);
+    }
+    free(path);
+    free(hdrs);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* With an origin list the gate's 400 grants a listed origin, as every
  * other answer does, and says that it depends on Origin. */
 START_TEST(refusal_cors_origin_list)
@@ -277,6 +328,7 @@ Suite *gs_itest_framing_suite(void)
     tcase_add_test(tc, refusal_cors_origin_list);
     tcase_add_test(tc, head_too_large_431);
     tcase_add_test(tc, head_refusal_has_no_content);
+    tcase_add_test(tc, head_over_16k_is_problem_json);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -514,6 +514,78 @@ START_TEST(request_id_echoed_and_generated)
 }
 END_TEST
 
+/* Sends req on a fresh connection and returns the first answer. */
+static char *raw_exchange(const gs_srv *s, const char *req)
+{
+    int fd = raw_connect(s, NULL);
+    ck_assert(fd >= 0);
+    ck_assert(raw_send_str(fd, req));
+    char *got = raw_read_response(fd, 3000);
+    close(fd);
+    ck_assert_ptr_nonnull(got);
+    return got;
+}
+
+/* RFC 9112 3.2.2: a server MUST accept a target in absolute-form, as a
+ * client that takes the service for its proxy sends it. */
+START_TEST(absolute_form_target)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char *req = raw_request("POST", "http://127.0.0.1/solve/bloxorz",
+                            "application/json", GS_SAMPLE_BLOXORZ_JSON, NULL);
+    ck_assert_ptr_nonnull(req);
+    char *got = raw_exchange(&s, req);
+    ck_assert_msg(raw_status(got) == 200 && strstr(got, "\"solved\""),
+                  "absolute-form solve: %s", got);
+    free(got);
+    free(req);
+    got = raw_exchange(&s, "GET HTTP://example.test:8080/healthz HTTP/1.1\r\n"
+                           "Host: example.test\r\n\r\n");
+    ck_assert_msg(raw_status(got) == 200, "absolute-form GET: %s", got);
+    free(got);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* RFC 9110 9.3.7: OPTIONS * asks what the server supports: 204 with
+ * Allow, not a 404. */
+START_TEST(options_asterisk)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char *got = raw_exchange(&s, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
+    ck_assert_msg(raw_status(got) == 204 &&
+                      itest_icontains(got, "Allow: GET, HEAD, POST, OPTIONS"),
+                  "OPTIONS *: %s", got);
+    free(got);
+    ITEST_STOP(&s);
+}
+END_TEST
+
+/* A repeated query option is a 400 whichever copy is bad: the server
+ * took the first, and a filter in front may have checked the last. */
+START_TEST(repeated_query_refused)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    const char *paths[] = {"/solve/bloxorz?timeout_ms=5&timeout_ms=abc",
+                           "/solve/bloxorz?max_states=9&timeout_ms=5&"
+                           "max_states=100"};
+    for (int i = 0; i < 2; i++) {
+        char *req = raw_request("POST", paths[i], "text/plain",
+                                GS_SAMPLE_BLOXORZ_IN, NULL);
+        ck_assert_ptr_nonnull(req);
+        char *got = raw_exchange(&s, req);
+        ck_assert_msg(raw_status(got) == 400 && strstr(got, "repeated"),
+                      "%s: %s", paths[i], got);
+        free(got);
+        free(req);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_http_suite(void)
 {
     Suite *s = suite_create("http");
@@ -535,6 +607,9 @@ Suite *gs_itest_http_suite(void)
     tcase_add_test(tc, cors_configured_origin);
     tcase_add_test(tc, request_id_echoed_and_generated);
     tcase_add_test(tc, keep_alive_answers_are_each_their_own);
+    tcase_add_test(tc, absolute_form_target);
+    tcase_add_test(tc, options_asterisk);
+    tcase_add_test(tc, repeated_query_refused);
     suite_add_tcase(s, tc);
     return s;
 }

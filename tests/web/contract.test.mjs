@@ -238,9 +238,10 @@ function check(server, req, res) {
       note(o.key, status);
     }
     respRef = ops[0].op.responses[status] ?? ops[0].op.responses.default;
-    // A query the server took (anything but a 400) is one the operation
-    // documents, each value valid for its parameter's schema.
-    if (own && res.status !== 400) {
+    // A query the server took (anything but a 400, or a 414: the request
+    // line was not read) is one the operation documents, each value
+    // valid for its parameter's schema.
+    if (own && res.status !== 400 && res.status !== 414) {
       const params = [...(spec.paths[template].parameters ?? []), ...(own.op.parameters ?? [])]
         .map((x) => deref(x, '').node).filter((x) => x.in === 'query');
       for (const [k, v] of new URLSearchParams(req.path.split('?')[1] ?? '')) {
@@ -779,6 +780,22 @@ test('every operation but HEAD: ambiguous framing is a 400, a long first request
     const r = await call(A, m, p, { headers: [...ct, ...LONG_HEAD], body: m === 'POST' ? '{}' : undefined });
     assert.equal(r.status, 431, `${m} ${p} with a 14.5 KB head`);
     assert.equal(r.headers.connection, 'close');
+    // The request's X-Request-Id comes after the 16 KiB the server reads
+    // of the line: the 414 carries a generated one.
+    const u = await call(A, m, `${p}?pad=${'a'.repeat(17000)}`,
+      { headers: ct, body: m === 'POST' ? '{}' : undefined, echoId: false });
+    assert.equal(u.status, 414, `${m} ${p} with a 17 KB request line`);
+    assert.equal(u.headers.connection, 'close');
+  }
+});
+
+test('every HEAD operation: the 414 of a request line over 16 KiB has no body', async () => {
+  for (const o of operations.filter((x) => x.method === 'head')) {
+    const p = `${o.template}?pad=${'a'.repeat(17000)}`;
+    const res = await rawRequest(A.base, 'HEAD', p, []);
+    assert.equal(res.status, 414, `HEAD ${o.template}`);
+    assert.equal(res.body, '', `HEAD ${o.template}: no content`);
+    check(A, { method: 'HEAD', path: p, headers: [], echoId: false }, res);
   }
 });
 
@@ -803,10 +820,11 @@ test('every HEAD operation: the framing 400 and the 431 have no body', async () 
   assert.deepEqual(problems, []);
 });
 
-test('a first request head over 16 KiB: the 431 of libmicrohttpd itself, as the document says', async () => {
+test('a first request head over 16 KiB: a 431 problem document, as the document says', async () => {
   const res = await rawRequest(A.base, 'GET', '/healthz', [['X-Pad', 'a'.repeat(17000)]]);
   assert.equal(res.status, 431);
   assert.equal(res.headers.connection, 'close');
+  assert.equal(res.headers['content-type'], 'application/problem+json');
   note('GET /healthz (over 16 KiB)', res.status);
 });
 
