@@ -955,23 +955,58 @@ static bool media_type_is(const char *value, const char *want)
     return *value == '\0' || *value == ';';
 }
 
-/* True when the Accept header lists text/event-stream (with q > 0). */
-static bool accepts_event_stream(const char *a)
+/* The q value of one Accept item (after its media range): 1 without a
+ * q parameter, 0 for a malformed one. */
+static double accept_q(const char *params)
+{
+    for (const char *p = params; (p = strchr(p, ';')) != NULL;) {
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if ((p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+            char *end;
+            double q = strtod(p + 2, &end);
+            return end == p + 2 || !isfinite(q) || q < 0 ? 0 : q > 1 ? 1 : q;
+        }
+    }
+    return 1;
+}
+
+/* True when Accept asks for the event stream rather than the plain
+ * answer (`plain`, application/json or text/plain): text/event-stream is
+ * listed by name with q > 0, and no range covering the plain type is
+ * preferred to it (RFC 9110 12.5.1; the most specific range covering a
+ * type gives its q, and a tie goes to the stream the client named). So
+ * `application/json;q=0.9, text/event-stream;q=0.5` gets JSON. */
+static bool accepts_event_stream(const char *a, const char *plain)
 {
     char item[128];
+    double q_stream = 0, q_plain = 0;
+    int plain_rank = 0; /* 1: a wildcard, 2: type, 3: the type itself */
+    size_t slash = strcspn(plain, "/");
 
     while (a && *a) {
         size_t n = strcspn(a, ",");
         snprintf(item, sizeof item, "%.*s", (int)(n < 127 ? n : 127), a);
-        const char *q = strstr(item, "q=");
-        bool zero = q && strtod(q + 2, NULL) <= 0;
-        if (media_type_is(item, "text/event-stream") && !zero)
-            return true;
+        double q = accept_q(item);
+        int rank = media_type_is(item, plain)   ? 3
+                   : media_type_is(item, "*/*") ? 1
+                                                : 0;
+        const char *t = item + strspn(item, " \t");
+        if (!rank && strncasecmp(t, plain, slash + 1) == 0 &&
+            media_type_is(t + slash + 1, "*"))
+            rank = 2;
+        if (media_type_is(item, "text/event-stream") && q > q_stream)
+            q_stream = q;
+        if (rank > plain_rank || (rank == plain_rank && rank && q > q_plain)) {
+            plain_rank = rank;
+            q_plain = q;
+        }
         a += n;
         if (*a == ',')
             a++;
     }
-    return false;
+    return q_stream > 0 && q_stream >= q_plain;
 }
 
 /* Reads the judge-mode query options. False with a 400 stored. */
@@ -1166,7 +1201,8 @@ static bool route_solve(req *r, const char *name, const char *method)
     if (!check_media_type(r) || !check_query(r, p) ||
         (r->text && !read_query(r)))
         return false;
-    r->wants_stream = accepts_event_stream(r->hd.accept);
+    r->wants_stream = accepts_event_stream(
+        r->hd.accept, r->text ? "text/plain" : "application/json");
     if (!check_length(r))
         return false;
     if (atomic_load(&h->draining)) {

@@ -301,6 +301,54 @@ START_TEST(stream_queue_full_plain_503)
 }
 END_TEST
 
+/* Accept's q values choose between the stream and the plain answer
+ * (RFC 9110 12.5.1): a client that prefers JSON, or text, gets it even
+ * when it also lists the stream; a named stream wins a tie. */
+START_TEST(stream_accept_q_values)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    const struct {
+        const char *ctype, *body, *accept, *want;
+    } cases[] = {
+        {"application/json", GS_SAMPLE_BLOXORZ_JSON,
+         "Accept: application/json, text/event-stream;q=0.1",
+         "application/json"},
+        {"application/json", GS_SAMPLE_BLOXORZ_JSON,
+         "Accept: text/event-stream;q=0.5, application/json;q=0.9",
+         "application/json"},
+        {"application/json", GS_SAMPLE_BLOXORZ_JSON,
+         "Accept: text/event-stream;q=0.5, */*;q=0.9", "application/json"},
+        {"application/json", GS_SAMPLE_BLOXORZ_JSON,
+         "Accept: text/event-stream;q=0", "application/json"},
+        {"text/plain", GS_SAMPLE_BLOXORZ_IN,
+         "Accept: text/plain, text/event-stream;q=0.3", "text/plain"},
+        {"application/json", GS_SAMPLE_BLOXORZ_JSON,
+         "Accept: application/json;q=0.5, text/event-stream;q=0.5",
+         "text/event-stream"},
+        {"text/plain", GS_SAMPLE_BLOXORZ_IN,
+         "Accept: text/*;q=0.2, text/event-stream;q=0.4", "text/event-stream"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gs_req q = {.method = "POST",
+                    .path = "/solve/bloxorz",
+                    .content_type = cases[i].ctype,
+                    .body = cases[i].body,
+                    .headers = {cases[i].accept},
+                    .timeout_ms = 10000};
+        gs_resp r;
+        gs_http(&s, &q, &r);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_msg(
+            strncmp(r.content_type, cases[i].want, strlen(cases[i].want)) == 0,
+            "%s: Content-Type '%s', want %s", cases[i].accept, r.content_type,
+            cases[i].want);
+        gs_resp_free(&r);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_stream_suite(void)
 {
     Suite *s = suite_create("stream");
@@ -310,6 +358,7 @@ Suite *gs_itest_stream_suite(void)
     tcase_add_test(tc, stream_result_equals_plain);
     tcase_add_test(tc, stream_hangup_frees_worker);
     tcase_add_test(tc, stream_queue_full_plain_503);
+    tcase_add_test(tc, stream_accept_q_values);
     suite_add_tcase(s, tc);
     return s;
 }
