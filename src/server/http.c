@@ -2396,6 +2396,43 @@ static unsigned io_threads(const gs_http *h)
     return n ? n : 1;
 }
 
+/* The value of hex digit c, or -1. */
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decodes s in place (path, query keys and values). Unlike
+ * libmicrohttpd's own, it keeps "%00" as it came: a decoded NUL would end
+ * the string for every later reader, so /healthz%00/x was served as
+ * /healthz, another resource than the one a filter in front checked.
+ * Such a path is now a 404, such a query value refused as any bad one. */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    char *w = s;
+
+    (void)cls;
+    (void)conn;
+    for (const char *p = s; *p;) {
+        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
+        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
+        if (lo >= 0 && (hi | lo)) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 3;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
 int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
 {
     /* No listening socket of MHD's own: the gate accepts (gate.h) and
@@ -2430,6 +2467,7 @@ int gs_http_start(gs_http *h, int listen_fd, gs_error *err)
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, h},
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, h},
+        {MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)unescape, h},
         {MHD_OPTION_CONNECTION_LIMIT, UINT_MAX, NULL},
         {MHD_OPTION_PER_IP_CONNECTION_LIMIT,
          (intptr_t)h->cfg->max_connections_per_ip, NULL},
