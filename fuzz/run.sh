@@ -22,6 +22,13 @@ harnesses=("$@")
 nice_cmd=()
 [ -n "${FUZZ_NICE:-}" ] && nice_cmd=(nice -n "$FUZZ_NICE")
 
+for h in "${harnesses[@]}"; do
+  if [ ! -x "$build/$h" ]; then
+    echo "fuzz: no harness $build/$h (harnesses: fuzz_parse fuzz_service" \
+      "fuzz_http fuzz_config)" >&2
+    exit 2
+  fi
+done
 rm -rf "$build/seeds"
 targets=$("$build/fuzz_seeds" "$build/seeds") || exit 1
 mkdir -p "$build/artifacts" "$build/logs"
@@ -61,15 +68,18 @@ for h in "${harnesses[@]}"; do
       failed=$((failed + 1)) failed_names="$failed_names $name"
       seed=$(sed -n 's/^INFO: Seed: *//p' "$build/logs/$name.log")
       echo "fuzz: $name FAILED (seed ${seed:-?}); log $build/logs/$name.log:"
+      # The report's first lines, or the log's last when it has none.
       grep -E 'ERROR|SUMMARY|gs_fuzz_check|runtime error' \
-        "$build/logs/$name.log" | head -6 | sed 's/^/  /'
+        "$build/logs/$name.log" | head -6 | sed 's/^/  /' | grep . ||
+        tail -3 "$build/logs/$name.log" | sed 's/^/  /'
       # The input libFuzzer saved, and the command that runs it again.
       unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' \
         "$build/logs/$name.log" | tail -1)
       if [ -n "$unit" ]; then
         echo "  reproducer: $unit"
-        echo "  replay: GS_FUZZ_PUZZLE=$puzzle GS_FUZZ_MODE=$mode" \
-          "$build/$h ${extra[*]} $unit"
+        env="GS_FUZZ_PUZZLE=$puzzle GS_FUZZ_MODE=$mode "
+        [ "$mode" = raw ] && env=
+        echo "  replay: $env$build/$h ${extra[*]:+${extra[*]} }$unit"
       else
         echo "  no reproducer written (the harness failed outside an input)"
       fi
