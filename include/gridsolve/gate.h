@@ -104,6 +104,11 @@ bool gs_gate_length_ok(const char *v, size_t n);
 #define GS_GATE_URI_TOO_LONG                                                   \
     "request line too long: the request target must be shorter than 16 KiB"
 
+/* The problem detail of a head with obsolete line folding. */
+#define GS_GATE_OBS_FOLD                                                       \
+    "a header line starts with a blank (obsolete line folding); send each "    \
+    "header on one line"
+
 /* The problem detail of a refused Content-Length. */
 #define GS_GATE_BAD_LENGTH                                                     \
     "Content-Length must be a decimal byte count below 2^64"

@@ -132,6 +132,16 @@ const char *gs_gate_check_head(const char *head, size_t len, size_t room,
     while (next_header(&at, head + len, "content-length", &v, &n))
         if (!gs_gate_length_ok(v, n))
             return GS_GATE_BAD_LENGTH;
+    /* RFC 9112 5.2: obsolete line folding is refused. libmicrohttpd 0.9
+     * glues the continuation onto the name ("Transfer-Encoding:" then
+     * " chunked" becomes a header "Transfer-Encodingchunked"), so it
+     * would read no body where a proxy that unfolds reads a chunked one. */
+    for (at = first_header(head, len); at && at < head + len;) {
+        if (*at == ' ' || *at == '\t')
+            return GS_GATE_OBS_FOLD;
+        const char *nl = memchr(at, '\n', (size_t)(head + len - at));
+        at = nl ? nl + 1 : NULL;
+    }
     for (const char *p = head; (p = memchr(p, '\n', len - (size_t)(p - head)));
          p++)
         lines++;

@@ -107,8 +107,9 @@ enum { CANCEL_NONE = 0, CANCEL_GONE = 1, CANCEL_DRAIN = 2 };
 typedef struct heads {
     const char *content_length, *transfer_encoding, *content_type, *accept,
         *request_id, *traceparent, *origin, *if_none_match;
-    int n_content_length, n_transfer_encoding;
+    int n_content_length, n_transfer_encoding, n_host;
     const char *last_content_length, *last_transfer_encoding;
+    bool bad_name; /* a field name with a blank ("Content-Length :") */
 } heads;
 
 typedef struct req {
@@ -617,7 +618,15 @@ static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
     (void)kind;
     if (!key || !value)
         return MHD_YES;
+    /* libmicrohttpd keeps the blanks of "Content-Length : 5" in the name,
+     * so it reads no body where a lenient proxy reads one. */
+    if (key[strcspn(key, " \t")])
+        hd->bad_name = true;
     switch (strlen(key)) {
+    case 4:
+        if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0)
+            hd->n_host++;
+        break;
     case 6:
         if (strcasecmp(key, MHD_HTTP_HEADER_ACCEPT) == 0)
             note_first(&hd->accept, value);
@@ -1216,10 +1225,12 @@ static bool route_solve(req *r, const char *name, const char *method)
 /* Body framing libmicrohttpd accepts but a proxy in front of us may read
  * differently, which would let a request hide in another's body: two
  * Content-Length headers (it takes the first), a Transfer-Encoding other
- * than chunked (it reads until the connection closes), or both headers.
+ * than chunked (it reads until the connection closes), or both headers;
+ * and heads RFC 9112 says to refuse: a blank before a header's colon
+ * (libmicrohttpd then ignores the header), no Host in HTTP/1.1, or two.
  * False with a 400 stored; the connection is then closed. (A malformed
  * Content-Length value never reaches us: libmicrohttpd answers it.) */
-static bool framing_ok(req *r)
+static bool framing_ok(req *r, const char *version)
 {
     struct {
         int cl, te;
@@ -1228,6 +1239,20 @@ static bool framing_ok(req *r)
            r->hd.last_transfer_encoding};
     char shown[64];
 
+    /* RFC 9112 5.1 and 3.2: each a MUST-400. */
+    if (r->hd.bad_name) {
+        set_problem(
+            r, MHD_HTTP_BAD_REQUEST,
+            "a header name holds a blank (as in 'Content-Length : 5'); write "
+            "the colon right after the name");
+        return false;
+    }
+    if (r->hd.n_host > 1 ||
+        (r->hd.n_host == 0 && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "%d Host headers; send exactly one", r->hd.n_host);
+        return false;
+    }
     if (f.cl > 1) {
         set_problem(r, MHD_HTTP_BAD_REQUEST,
                     "%d Content-Length headers; send exactly one", f.cl);
@@ -1250,11 +1275,12 @@ static bool framing_ok(req *r)
 }
 
 /* First call for a request: routes it. True when the body must be read. */
-static bool begin(req *r, const char *url, const char *method)
+static bool begin(req *r, const char *url, const char *method,
+                  const char *version)
 {
     size_t plen = strlen(SOLVE_PREFIX);
 
-    if (!framing_ok(r)) {
+    if (!framing_ok(r, version)) {
         r->close = true;
         return false;
     }
@@ -1792,7 +1818,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         *con_cls = r;
         bool body = has_body(&r->hd);
         gs_conn_headers_done(h->conns, r->cr, body);
-        if (begin(r, url, method))
+        if (begin(r, url, method, version))
             return MHD_YES; /* read the body */
         /* Answering before the request is complete makes MHD close the
          * connection: right when refusing a body, wasteful otherwise. */

@@ -238,6 +238,55 @@ START_TEST(head_refusal_has_no_content)
 }
 END_TEST
 
+/* Heads RFC 9112 says a server must refuse with a 400, each of which
+ * libmicrohttpd 0.9 takes: a blank before a header's colon (5.1: it then
+ * ignores that Content-Length and reads the body as the next request),
+ * two Host headers or none in HTTP/1.1 (3.2), and obsolete line folding
+ * (5.2: it glues " chunked" onto the name "Transfer-Encoding", so no
+ * body is read). Folding is seen by the gate, on a connection's first
+ * request only; the others on later requests too. HTTP/1.0 needs no Host. */
+START_TEST(rfc9112_head_errors_refused)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    char cl[64], chunk[256], fold[64];
+    snprintf(cl, sizeof cl, "Content-Length : %zu\r\n", strlen(body));
+    snprintf(chunk, sizeof chunk, "%zx\r\n%s\r\n0\r\n\r\n", strlen(body), body);
+    snprintf(fold, sizeof fold, "Transfer-Encoding:\r\n chunked\r\n");
+    char two[96];
+    snprintf(two, sizeof two, "Host: other\r\nContent-Length: %zu\r\n",
+             strlen(body));
+    for (int later = 0; later < 2; later++) {
+        expect_one_400(&s, "blank before colon", cl, body, later, 0);
+        expect_one_400(&s, "two Host headers", two, body, later, 0);
+    }
+    expect_one_400(&s, "folded Transfer-Encoding", fold, chunk, false, 0);
+    for (int later = 0; later < 2; later++) {
+        int fd = raw_connect(&s, NULL);
+        ck_assert(fd >= 0);
+        if (later)
+            good_first(fd);
+        ck_assert(raw_send_str(fd, "GET /healthz HTTP/1.1\r\n\r\n"));
+        enum raw_end end;
+        char *got = raw_read(fd, 3000, NULL, &end);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_count(got, "HTTP/1.") == 1 &&
+                          strstr(got, "0 Host headers"),
+                      "no Host%s: %s", later ? " (later)" : "", got);
+        free(got);
+    }
+    int fd = raw_connect(&s, NULL);
+    ck_assert(fd >= 0);
+    ck_assert(raw_send_str(fd, "GET /healthz HTTP/1.0\r\n\r\n"));
+    char *got = raw_read_response(fd, 3000);
+    close(fd);
+    ck_assert_msg(got && raw_status(got) == 200, "HTTP/1.0: %s", got);
+    free(got);
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* A first head longer than libmicrohttpd's 16 KiB of connection memory
  * is refused by the gate as a problem document, not libmicrohttpd's HTML
  * page: 414 for a request line alone that long, 431 for many headers.
@@ -329,6 +378,7 @@ Suite *gs_itest_framing_suite(void)
     tcase_add_test(tc, head_too_large_431);
     tcase_add_test(tc, head_refusal_has_no_content);
     tcase_add_test(tc, head_over_16k_is_problem_json);
+    tcase_add_test(tc, rfc9112_head_errors_refused);
     suite_add_tcase(s, tc);
     return s;
 }

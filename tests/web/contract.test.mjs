@@ -180,6 +180,9 @@ function request(base, method, p, { headers = {}, body, onEvent, id = `ct-${++ne
   const given = list.find(([k]) => k.toLowerCase() === 'x-request-id');
   if (given) id = given[1];
   else if (id !== null) list.push(['X-Request-Id', id]);
+  // Headers as a list: node adds no Host of its own, and an HTTP/1.1
+  // request without one is a 400 (RFC 9112 3.2).
+  if (!list.some(([k]) => k.toLowerCase() === 'host')) list.push(['Host', url.host]);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method, path: p, agent: false,
       headers: list.flat() }, (res) => {
