@@ -1226,8 +1226,9 @@ static bool route_solve(req *r, const char *name, const char *method)
  * differently, which would let a request hide in another's body: two
  * Content-Length headers (it takes the first), a Transfer-Encoding other
  * than chunked (it reads until the connection closes), or both headers;
- * and heads RFC 9112 says to refuse: a blank before a header's colon
- * (libmicrohttpd then ignores the header), no Host in HTTP/1.1, or two.
+ * Transfer-Encoding in HTTP/1.0; and heads RFC 9112 says to refuse: a
+ * blank before a header's colon (libmicrohttpd then ignores the header),
+ * no Host in HTTP/1.1, or two.
  * False with a 400 stored; the connection is then closed. (A malformed
  * Content-Length value never reaches us: libmicrohttpd answers it.) */
 static bool framing_ok(req *r, const char *version)
@@ -1256,6 +1257,15 @@ static bool framing_ok(req *r, const char *version)
     if (f.cl > 1) {
         set_problem(r, MHD_HTTP_BAD_REQUEST,
                     "%d Content-Length headers; send exactly one", f.cl);
+        return false;
+    }
+    /* RFC 9112 6.1: HTTP/1.0 has no chunked framing, so a front end may
+     * read such a body as the next request; libmicrohttpd reads it
+     * chunked and would keep the connection. */
+    if (f.te && strcmp(version, MHD_HTTP_VERSION_1_0) == 0) {
+        set_problem(r, MHD_HTTP_BAD_REQUEST,
+                    "Transfer-Encoding needs HTTP version 1.1; send "
+                    "Content-Length");
         return false;
     }
     if (f.te && f.cl) {

@@ -244,7 +244,8 @@ END_TEST
  * two Host headers or none in HTTP/1.1 (3.2), and obsolete line folding
  * (5.2: it glues " chunked" onto the name "Transfer-Encoding", so no
  * body is read). Folding is seen by the gate, on a connection's first
- * request only; the others on later requests too. HTTP/1.0 needs no Host. */
+ * request only; the others on later requests too. HTTP/1.0 needs no Host
+ * but may not be chunked. */
 START_TEST(rfc9112_head_errors_refused)
 {
     gs_srv s;
@@ -276,7 +277,26 @@ START_TEST(rfc9112_head_errors_refused)
                       "no Host%s: %s", later ? " (later)" : "", got);
         free(got);
     }
+    /* HTTP/1.0 has no chunked framing: refused, the connection closed,
+     * even when the client asked to keep it (RFC 9112 6.1). */
+    char te10[512];
+    snprintf(te10, sizeof te10,
+             "POST /solve/bloxorz HTTP/1.0\r\nConnection: keep-alive\r\n"
+             "Content-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n%s"
+             "GET /healthz HTTP/1.0\r\n\r\n",
+             chunk);
     int fd = raw_connect(&s, NULL);
+    ck_assert(fd >= 0);
+    ck_assert(raw_send_str(fd, te10));
+    enum raw_end end;
+    char *all = raw_read(fd, 3000, NULL, &end);
+    close(fd);
+    ck_assert_msg(all && raw_count(all, "HTTP/1.") == 1 &&
+                      raw_status(all) == 400 && end == RAW_EOF,
+                  "chunked HTTP/1.0 (end %d): %s", (int)end, all);
+    free(all);
+    fd = raw_connect(&s, NULL);
     ck_assert(fd >= 0);
     ck_assert(raw_send_str(fd, "GET /healthz HTTP/1.0\r\n\r\n"));
     char *got = raw_read_response(fd, 3000);
