@@ -109,6 +109,13 @@ bool gs_gate_length_ok(const char *v, size_t n);
     "a header line starts with a blank (obsolete line folding); send each "    \
     "header on one line"
 
+/* The problem details of a malformed request line and header line. */
+#define GS_GATE_BAD_REQUEST_LINE                                               \
+    "malformed request line; send METHOD, a space, the target, a space "       \
+    "and the HTTP version"
+#define GS_GATE_BAD_HEADER_LINE                                                \
+    "malformed header line; send each header as Name: value"
+
 /* The problem detail of a refused Content-Length. */
 #define GS_GATE_BAD_LENGTH                                                     \
     "Content-Length must be a decimal byte count below 2^64"

@@ -123,6 +123,45 @@ bool gs_gate_header(const char *head, size_t len, const char *name, char *out,
     return true;
 }
 
+/* The end of the line at p (before its CR LF or LF) and, in *next, the
+ * start of the next one (end: none). */
+static const char *line_end(const char *p, const char *end, const char **next)
+{
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *e = nl ? nl : end;
+
+    *next = nl ? nl + 1 : end;
+    return e > p && e[-1] == '\r' ? e - 1 : e;
+}
+
+/* NULL when the request line is `method SP target SP HTTP/...` and each
+ * header line has a name and a colon, else the detail of the 400 (which
+ * libmicrohttpd would answer with an HTML page and none of the headers
+ * every answer carries). The version itself is libmicrohttpd's to judge
+ * (its 505). Empty lines before the request line are skipped (RFC 9112
+ * 2.2), as libmicrohttpd does. */
+static const char *check_lines(const char *head, size_t len)
+{
+    const char *p = head, *end = head + len, *next;
+
+    while (p < end && (*p == '\r' || *p == '\n'))
+        p++;
+    const char *e = line_end(p, end, &next);
+    const char *sp1 = memchr(p, ' ', (size_t)(e - p));
+    const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(e - sp1 - 1)) : NULL;
+    if (!sp1 || sp1 == p || !sp2 || sp2 == sp1 + 1 ||
+        memchr(sp2 + 1, ' ', (size_t)(e - sp2 - 1)) || e - sp2 - 1 < 6 ||
+        strncmp(sp2 + 1, "HTTP/", 5) != 0)
+        return GS_GATE_BAD_REQUEST_LINE;
+    for (p = next; p < end; p = next) {
+        e = line_end(p, end, &next);
+        const char *colon = memchr(p, ':', (size_t)(e - p));
+        if (e > p && (!colon || colon == p))
+            return GS_GATE_BAD_HEADER_LINE;
+    }
+    return NULL;
+}
+
 const char *gs_gate_check_head(const char *head, size_t len, size_t room,
                                int *status)
 {
@@ -142,6 +181,9 @@ const char *gs_gate_check_head(const char *head, size_t len, size_t room,
         const char *nl = memchr(at, '\n', (size_t)(head + len - at));
         at = nl ? nl + 1 : NULL;
     }
+    const char *bad = check_lines(head, len);
+    if (bad)
+        return bad;
     for (const char *p = head; (p = memchr(p, '\n', len - (size_t)(p - head)));
          p++)
         lines++;

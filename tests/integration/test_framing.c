@@ -307,6 +307,46 @@ START_TEST(rfc9112_head_errors_refused)
 }
 END_TEST
 
+/* A malformed request line or header line of a connection's first
+ * request gets a problem document with the request's id, not
+ * libmicrohttpd's HTML 400; an empty line before the request line is
+ * skipped (RFC 9112 2.2). */
+START_TEST(malformed_lines_problem_json)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    const struct {
+        const char *req;
+        int want;
+    } cases[] = {
+        {"GET /healthz\r\nX-Request-Id: bad-1\r\n\r\n", 400},
+        {"GET /healthz HTTP/1.1 x\r\nHost: a\r\nX-Request-Id: bad-1\r\n\r\n",
+         400},
+        {"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: bad-1\r\n"
+         "No colon here\r\n\r\n",
+         400},
+        {"\r\nGET /healthz HTTP/1.1\r\nHost: a\r\nX-Request-Id: bad-1\r\n\r\n",
+         200},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int fd = raw_connect(&s, NULL);
+        ck_assert(fd >= 0);
+        ck_assert(raw_send_str(fd, cases[i].req));
+        char *got = raw_read_response(fd, 3000);
+        close(fd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(raw_status(got) == cases[i].want &&
+                          (cases[i].want == 200 ||
+                           itest_icontains(got, "Content-Type: "
+                                                "application/problem+json")) &&
+                          itest_icontains(got, "X-Request-Id: bad-1\r\n"),
+                      "%zu: %s", i, got);
+        free(got);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 /* A first head longer than libmicrohttpd's 16 KiB of connection memory
  * is refused by the gate as a problem document, not libmicrohttpd's HTML
  * page: 414 for a request line alone that long, 431 for many headers.
@@ -399,6 +439,7 @@ Suite *gs_itest_framing_suite(void)
     tcase_add_test(tc, head_refusal_has_no_content);
     tcase_add_test(tc, head_over_16k_is_problem_json);
     tcase_add_test(tc, rfc9112_head_errors_refused);
+    tcase_add_test(tc, malformed_lines_problem_json);
     suite_add_tcase(s, tc);
     return s;
 }
