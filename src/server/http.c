@@ -1138,6 +1138,27 @@ static void known_puzzles(char *buf, size_t len)
 
 /* The solve's Content-Type: JSON, or text/plain (r->text) for judge
  * mode. False when a 415 is stored. */
+/* The charset parameter of a Content-Type value into out ("" when
+ * there is none; quotes dropped, truncated to cap). */
+static void charset_of(const char *ct, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (const char *p = strchr(ct, ';'); p; p = strchr(p, ';')) {
+        p++;
+        p += strspn(p, " \t");
+        if (strncasecmp(p, "charset", 7) != 0)
+            continue;
+        const char *v = p + 7 + strspn(p + 7, " \t");
+        if (*v != '=')
+            continue;
+        v++;
+        v += strspn(v, " \t\"");
+        size_t n = strcspn(v, "\"; \t");
+        snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+        return;
+    }
+}
+
 static bool check_media_type(req *r)
 {
     const char *ct = r->hd.content_type;
@@ -1156,6 +1177,17 @@ static bool check_media_type(req *r)
                     "unsupported Content-Type '%s'; use application/json "
                     "(JSON mode) or text/plain (judge mode)",
                     shown);
+        return false;
+    }
+    /* Bodies are read as UTF-8: one in another charset (UTF-16, say)
+     * would be misread into a 400 or 422 about its content. */
+    char cs[32];
+    charset_of(ct, cs, sizeof cs);
+    if (cs[0] && strcasecmp(cs, "utf-8") != 0 &&
+        strcasecmp(cs, "us-ascii") != 0) {
+        printable_copy(shown, sizeof shown, cs);
+        set_problem(r, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported charset '%s'; send UTF-8", shown);
         return false;
     }
     return true;

@@ -616,6 +616,39 @@ START_TEST(percent_nul_not_truncated)
 }
 END_TEST
 
+/* Bodies are read as UTF-8: a declared charset other than UTF-8 or
+ * US-ASCII is a 415, not a 400 or 422 about misread content; the media
+ * type and charset match in any case, quoted or not. */
+START_TEST(charset_other_than_utf8_is_415)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    const struct {
+        const char *ctype, *body;
+        int want;
+    } cases[] = {
+        {"text/plain; charset=utf-16", GS_SAMPLE_BLOXORZ_IN, 415},
+        {"application/json; charset=iso-8859-15", GS_SAMPLE_BLOXORZ_JSON, 415},
+        {"Application/JSON; charset=UTF-8", GS_SAMPLE_BLOXORZ_JSON, 200},
+        {"application/json;charset=\"utf-8\"", GS_SAMPLE_BLOXORZ_JSON, 200},
+        {"text/plain; charset=us-ascii", GS_SAMPLE_BLOXORZ_IN, 200},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *req = raw_request("POST", "/solve/bloxorz", cases[i].ctype,
+                                cases[i].body, NULL);
+        ck_assert_ptr_nonnull(req);
+        char *got = raw_exchange(&s, req);
+        ck_assert_msg(
+            raw_status(got) == cases[i].want &&
+                (cases[i].want == 200 || strstr(got, "unsupported charset")),
+            "%s: %s", cases[i].ctype, got);
+        free(got);
+        free(req);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_http_suite(void)
 {
     Suite *s = suite_create("http");
@@ -641,6 +674,7 @@ Suite *gs_itest_http_suite(void)
     tcase_add_test(tc, options_asterisk);
     tcase_add_test(tc, repeated_query_refused);
     tcase_add_test(tc, percent_nul_not_truncated);
+    tcase_add_test(tc, charset_other_than_utf8_is_415);
     suite_add_tcase(s, tc);
     return s;
 }
