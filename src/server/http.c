@@ -771,11 +771,20 @@ static void set_preflight(req *r, const char *allow)
     set_response(r, MHD_HTTP_NO_CONTENT, NULL, NULL, 0);
 }
 
+/* The method a problem's detail names: GET for a HEAD, whose answer
+ * carries no content but must have the Content-Length of the GET's
+ * (RFC 9110 9.3.2), so the details must be the same length. */
+static const char *detail_method(const req *r)
+{
+    return strcmp(r->method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET
+                                                        : r->method;
+}
+
 static void set_not_allowed(req *r, const char *allow)
 {
     r->allow = allow;
     set_problem(r, MHD_HTTP_METHOD_NOT_ALLOWED,
-                "method %s is not allowed on %s; allowed: %s", r->method,
+                "method %s is not allowed on %s; allowed: %s", detail_method(r),
                 r->path, allow);
 }
 
@@ -1337,8 +1346,8 @@ static bool begin(req *r, const char *url, const char *method,
         return route_solve(r, url + plen, method);
     if (route_get(r, url, method))
         return false;
-    set_problem(r, MHD_HTTP_NOT_FOUND, "no such resource: %s %s", r->method,
-                r->path);
+    set_problem(r, MHD_HTTP_NOT_FOUND, "no such resource: %s %s",
+                detail_method(r), r->path);
     return false;
 }
 

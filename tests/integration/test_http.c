@@ -649,6 +649,42 @@ START_TEST(charset_other_than_utf8_is_415)
 }
 END_TEST
 
+/* The Content-Length of a HEAD answer is the GET's (RFC 9110 9.3.2),
+ * errors included: a 404 or 405 whose detail names the method. */
+START_TEST(head_error_length_is_gets)
+{
+    gs_srv s;
+    ITEST_START(&s, NULL);
+    const char *paths[] = {"/nope", "/solve/bloxorz", "/solve/chess"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        char *len[2];
+        for (int head = 0; head < 2; head++) {
+            char *req = raw_request(head ? "HEAD" : "GET", paths[i], NULL, NULL,
+                                    "Connection: close\r\n");
+            ck_assert_ptr_nonnull(req);
+            int fd = raw_connect(&s, NULL);
+            ck_assert(fd >= 0);
+            ck_assert(raw_send_str(fd, req));
+            enum raw_end end;
+            char *got = raw_read(fd, 3000, NULL, &end);
+            close(fd);
+            ck_assert_ptr_nonnull(got);
+            char *cl = strstr(got, "Content-Length: ");
+            ck_assert_msg(cl, "%s: no Content-Length: %s", paths[i], got);
+            len[head] = strndup(cl, strcspn(cl, "\r"));
+            ck_assert_ptr_nonnull(len[head]);
+            free(got);
+            free(req);
+        }
+        ck_assert_msg(strcmp(len[0], len[1]) == 0, "%s: GET %s, HEAD %s",
+                      paths[i], len[0], len[1]);
+        free(len[0]);
+        free(len[1]);
+    }
+    ITEST_STOP(&s);
+}
+END_TEST
+
 Suite *gs_itest_http_suite(void)
 {
     Suite *s = suite_create("http");
@@ -675,6 +711,7 @@ Suite *gs_itest_http_suite(void)
     tcase_add_test(tc, repeated_query_refused);
     tcase_add_test(tc, percent_nul_not_truncated);
     tcase_add_test(tc, charset_other_than_utf8_is_415);
+    tcase_add_test(tc, head_error_length_is_gets);
     suite_add_tcase(s, tc);
     return s;
 }
