@@ -213,3 +213,34 @@ double raw_wait_metric(const gs_srv *s, const char *prefix, double want,
         gs_sleep_ms(10);
     return v;
 }
+
+/* Connects and sends req; -1 on either failure. */
+static int connect_send(const gs_srv *s, const char *req)
+{
+    int fd = raw_connect(s, NULL);
+    if (fd >= 0 && !raw_send_str(fd, req)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+char *raw_exchange(const gs_srv *s, const char *req)
+{
+    int fd = connect_send(s, req);
+    if (fd < 0)
+        return NULL;
+    char *got = raw_read_response(fd, 3000);
+    close(fd);
+    return got;
+}
+
+char *raw_exchange_all(const gs_srv *s, const char *req, enum raw_end *end)
+{
+    int fd = connect_send(s, req);
+    if (fd < 0)
+        return NULL;
+    char *got = raw_read(fd, 3000, NULL, end);
+    close(fd);
+    return got;
+}

@@ -35,6 +35,12 @@ char *raw_read(int fd, long timeout_ms, size_t *len, enum raw_end *end);
  * until timeout_ms; NUL-ended text, caller frees; NULL on EOF first. */
 char *raw_read_response(int fd, long timeout_ms);
 
+/* Sends req on a new connection and reads one response (raw_exchange)
+ * or everything until the server closes (raw_exchange_all, how it ended
+ * in *end); NULL when it cannot connect, send or read. */
+char *raw_exchange(const gs_srv *s, const char *req);
+char *raw_exchange_all(const gs_srv *s, const char *req, enum raw_end *end);
+
 /* Occurrences of needle in hay. */
 int raw_count(const char *hay, const char *needle);
 

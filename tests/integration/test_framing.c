@@ -168,12 +168,8 @@ START_TEST(head_too_large_431)
         memset(big + n, 'a', (size_t)sizes[i]);
         strcpy(big + n + sizes[i], "\r\nX-Request-Id: big-1\r\n");
         char *req = raw_request("GET", "/healthz", NULL, NULL, big);
-        int fd = raw_connect(&s, NULL);
-        ck_assert(fd >= 0);
-        ck_assert(raw_send_str(fd, req));
         enum raw_end end;
-        char *got = raw_read(fd, 3000, NULL, &end);
-        close(fd);
+        char *got = raw_exchange_all(&s, req, &end);
         ck_assert_ptr_nonnull(got);
         ck_assert_msg(raw_count(got, "HTTP/1.") == 1, "%d: %.300s", sizes[i],
                       got);
@@ -215,12 +211,8 @@ START_TEST(head_refusal_has_no_content)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *req = raw_request("HEAD", "/healthz", NULL, NULL, cases[i].extra);
         ck_assert_ptr_nonnull(req);
-        int fd = raw_connect(&s, NULL);
-        ck_assert(fd >= 0);
-        ck_assert(raw_send_str(fd, req));
         enum raw_end end;
-        char *got = raw_read(fd, 3000, NULL, &end);
-        close(fd);
+        char *got = raw_exchange_all(&s, req, &end);
         ck_assert_ptr_nonnull(got);
         ck_assert_msg(raw_status(got) == cases[i].status, "%zu: %.300s", i,
                       got);
@@ -286,21 +278,13 @@ START_TEST(rfc9112_head_errors_refused)
              "Transfer-Encoding: chunked\r\n\r\n%s"
              "GET /healthz HTTP/1.0\r\n\r\n",
              chunk);
-    int fd = raw_connect(&s, NULL);
-    ck_assert(fd >= 0);
-    ck_assert(raw_send_str(fd, te10));
     enum raw_end end;
-    char *all = raw_read(fd, 3000, NULL, &end);
-    close(fd);
+    char *all = raw_exchange_all(&s, te10, &end);
     ck_assert_msg(all && raw_count(all, "HTTP/1.") == 1 &&
                       raw_status(all) == 400 && end == RAW_EOF,
                   "chunked HTTP/1.0 (end %d): %s", (int)end, all);
     free(all);
-    fd = raw_connect(&s, NULL);
-    ck_assert(fd >= 0);
-    ck_assert(raw_send_str(fd, "GET /healthz HTTP/1.0\r\n\r\n"));
-    char *got = raw_read_response(fd, 3000);
-    close(fd);
+    char *got = raw_exchange(&s, "GET /healthz HTTP/1.0\r\n\r\n");
     ck_assert_msg(got && raw_status(got) == 200, "HTTP/1.0: %s", got);
     free(got);
     ITEST_STOP(&s);
@@ -329,11 +313,7 @@ START_TEST(malformed_lines_problem_json)
          200},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        int fd = raw_connect(&s, NULL);
-        ck_assert(fd >= 0);
-        ck_assert(raw_send_str(fd, cases[i].req));
-        char *got = raw_read_response(fd, 3000);
-        close(fd);
+        char *got = raw_exchange(&s, cases[i].req);
         ck_assert_ptr_nonnull(got);
         ck_assert_msg(raw_status(got) == cases[i].want &&
                           (cases[i].want == 200 ||
@@ -374,12 +354,8 @@ START_TEST(head_over_16k_is_problem_json)
                           "bad-request"};
     for (int i = 0; i < 3; i++) {
         ck_assert_ptr_nonnull(reqs[i]);
-        int fd = raw_connect(&s, NULL);
-        ck_assert(fd >= 0);
-        ck_assert(raw_send_str(fd, reqs[i]));
         enum raw_end end;
-        char *got = raw_read(fd, 3000, NULL, &end);
-        close(fd);
+        char *got = raw_exchange_all(&s, reqs[i], &end);
         ck_assert_ptr_nonnull(got);
         ck_assert_msg(raw_status(got) == want[i], "%d: %.300s", i, got);
         ck_assert_msg(itest_icontains(got, "Content-Type: "

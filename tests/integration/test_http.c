@@ -514,14 +514,10 @@ START_TEST(request_id_echoed_and_generated)
 }
 END_TEST
 
-/* Sends req on a fresh connection and returns the first answer. */
-static char *raw_exchange(const gs_srv *s, const char *req)
+/* raw_exchange, which must answer. */
+static char *exchange(const gs_srv *s, const char *req)
 {
-    int fd = raw_connect(s, NULL);
-    ck_assert(fd >= 0);
-    ck_assert(raw_send_str(fd, req));
-    char *got = raw_read_response(fd, 3000);
-    close(fd);
+    char *got = raw_exchange(s, req);
     ck_assert_ptr_nonnull(got);
     return got;
 }
@@ -535,13 +531,13 @@ START_TEST(absolute_form_target)
     char *req = raw_request("POST", "http://127.0.0.1/solve/bloxorz",
                             "application/json", GS_SAMPLE_BLOXORZ_JSON, NULL);
     ck_assert_ptr_nonnull(req);
-    char *got = raw_exchange(&s, req);
+    char *got = exchange(&s, req);
     ck_assert_msg(raw_status(got) == 200 && strstr(got, "\"solved\""),
                   "absolute-form solve: %s", got);
     free(got);
     free(req);
-    got = raw_exchange(&s, "GET HTTP://example.test:8080/healthz HTTP/1.1\r\n"
-                           "Host: example.test\r\n\r\n");
+    got = exchange(&s, "GET HTTP://example.test:8080/healthz HTTP/1.1\r\n"
+                       "Host: example.test\r\n\r\n");
     ck_assert_msg(raw_status(got) == 200, "absolute-form GET: %s", got);
     free(got);
     ITEST_STOP(&s);
@@ -554,7 +550,7 @@ START_TEST(options_asterisk)
 {
     gs_srv s;
     ITEST_START(&s, NULL);
-    char *got = raw_exchange(&s, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
+    char *got = exchange(&s, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n");
     ck_assert_msg(raw_status(got) == 204 &&
                       itest_icontains(got, "Allow: GET, HEAD, POST, OPTIONS"),
                   "OPTIONS *: %s", got);
@@ -576,7 +572,7 @@ START_TEST(repeated_query_refused)
         char *req = raw_request("POST", paths[i], "text/plain",
                                 GS_SAMPLE_BLOXORZ_IN, NULL);
         ck_assert_ptr_nonnull(req);
-        char *got = raw_exchange(&s, req);
+        char *got = exchange(&s, req);
         ck_assert_msg(raw_status(got) == 400 && strstr(got, "repeated"),
                       "%s: %s", paths[i], got);
         free(got);
@@ -606,7 +602,7 @@ START_TEST(percent_nul_not_truncated)
                                 post ? "application/json" : NULL,
                                 post ? GS_SAMPLE_BLOXORZ_JSON : NULL, NULL);
         ck_assert_ptr_nonnull(req);
-        char *got = raw_exchange(&s, req);
+        char *got = exchange(&s, req);
         ck_assert_msg(raw_status(got) == cases[i].want, "%s %s: %s",
                       cases[i].method, cases[i].path, got);
         free(got);
@@ -637,7 +633,7 @@ START_TEST(charset_other_than_utf8_is_415)
         char *req = raw_request("POST", "/solve/bloxorz", cases[i].ctype,
                                 cases[i].body, NULL);
         ck_assert_ptr_nonnull(req);
-        char *got = raw_exchange(&s, req);
+        char *got = exchange(&s, req);
         ck_assert_msg(
             raw_status(got) == cases[i].want &&
                 (cases[i].want == 200 || strstr(got, "unsupported charset")),
@@ -662,12 +658,8 @@ START_TEST(head_error_length_is_gets)
             char *req = raw_request(head ? "HEAD" : "GET", paths[i], NULL, NULL,
                                     "Connection: close\r\n");
             ck_assert_ptr_nonnull(req);
-            int fd = raw_connect(&s, NULL);
-            ck_assert(fd >= 0);
-            ck_assert(raw_send_str(fd, req));
             enum raw_end end;
-            char *got = raw_read(fd, 3000, NULL, &end);
-            close(fd);
+            char *got = raw_exchange_all(&s, req, &end);
             ck_assert_ptr_nonnull(got);
             char *cl = strstr(got, "Content-Length: ");
             ck_assert_msg(cl, "%s: no Content-Length: %s", paths[i], got);
