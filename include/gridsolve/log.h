@@ -47,6 +47,14 @@ typedef struct gs_log_entry {
  *   ["outcome":..]} */
 size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n);
 
+/* Writes the UTC time at `mono` (a gs_now_ns() value; 0: now) as
+ * "2026-11-29T16:04:50.904Z" into when (at least 32 bytes). Per thread,
+ * the wall clock is read once a second and the time in between derived
+ * from the monotonic clock the request's duration already read, and the
+ * part up to the seconds is formatted once a second (gmtime and strftime
+ * cost more than a solve of the README's example). */
+void gs_log_stamp(char *when, int64_t mono);
+
 /* The server's own lines (start, signals, drain), in the request log's
  * format so that a JSON log stays one object a line. text:
  *   gridsolve: MSG

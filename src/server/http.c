@@ -1918,52 +1918,12 @@ static const char *log_outcome(const req *r,
     return toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? NULL : "aborted";
 }
 
-/* Writes the UTC time at `mono` (a gs_now_ns() value; 0: now) as
- * "2026-11-29T16:04:50.904Z" into when (at least 32 bytes). Per thread,
- * the wall clock is read once a second and the time in between derived
- * from the monotonic clock the request's duration already read, and the
- * part up to the seconds is formatted once a second (gmtime and strftime
- * cost more than a solve of the README's example). */
-static void stamp_now(char *when, int64_t mono)
-{
-    static _Thread_local int64_t base_mono = INT64_MIN / 2, offset;
-    static _Thread_local time_t sec = (time_t)-1;
-    static _Thread_local char head[32];
-    static _Thread_local size_t head_len;
-
-    if (!mono)
-        mono = gs_now_ns();
-    if (mono - base_mono >= 1000000000LL || mono < base_mono) {
-        struct timespec real;
-        clock_gettime(CLOCK_REALTIME, &real);
-        base_mono = gs_now_ns();
-        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec - base_mono;
-    }
-    int64_t ns = mono + offset;
-    time_t now_sec = (time_t)(ns / 1000000000LL);
-    if (now_sec != sec) {
-        struct tm tm;
-        gmtime_r(&now_sec, &tm);
-        head_len = strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
-        sec = now_sec;
-    }
-    unsigned ms = (unsigned)(ns % 1000000000LL / 1000000);
-    memcpy(when, head, head_len);
-    char *p = when + head_len;
-    *p++ = '.';
-    *p++ = (char)('0' + ms / 100);
-    *p++ = (char)('0' + ms / 10 % 10);
-    *p++ = (char)('0' + ms % 10);
-    *p++ = 'Z';
-    *p = '\0';
-}
-
 /* Writes one request log line for e, stamped at mono (0: now). */
 static void log_line(const gs_http *h, gs_log_entry *e, int64_t mono)
 {
     char when[40], line[1024];
 
-    stamp_now(when, mono);
+    gs_log_stamp(when, mono);
     e->time = when;
     size_t n = gs_log_format(e, h->log_json, line, sizeof line);
     /* Batched (logq.h): no system call per request on the I/O thread. */

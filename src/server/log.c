@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gridsolve/log.h"
+#include "gridsolve/search.h"
 
 /* True when s[0..n) is lowercase hex; *all_zero tells whether every
  * digit is '0' (an invalid id in Trace Context). */
@@ -260,6 +261,40 @@ size_t gs_log_format(const gs_log_entry *e, bool json, char *buf, size_t n)
     return l.len;
 }
 
+void gs_log_stamp(char *when, int64_t mono)
+{
+    static _Thread_local int64_t base_mono = INT64_MIN / 2, offset;
+    static _Thread_local time_t sec = (time_t)-1;
+    static _Thread_local char head[32];
+    static _Thread_local size_t head_len;
+
+    if (!mono)
+        mono = gs_now_ns();
+    if (mono - base_mono >= 1000000000LL || mono < base_mono) {
+        struct timespec real;
+        clock_gettime(CLOCK_REALTIME, &real);
+        base_mono = gs_now_ns();
+        offset = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec - base_mono;
+    }
+    int64_t ns = mono + offset;
+    time_t now_sec = (time_t)(ns / 1000000000LL);
+    if (now_sec != sec) {
+        struct tm tm;
+        gmtime_r(&now_sec, &tm);
+        head_len = strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
+        sec = now_sec;
+    }
+    unsigned ms = (unsigned)(ns % 1000000000LL / 1000000);
+    memcpy(when, head, head_len);
+    char *p = when + head_len;
+    *p++ = '.';
+    *p++ = (char)('0' + ms / 100);
+    *p++ = (char)('0' + ms / 10 % 10);
+    *p++ = (char)('0' + ms % 10);
+    *p++ = 'Z';
+    *p = '\0';
+}
+
 static atomic_bool note_json;
 
 void gs_log_set_json(bool json)
@@ -299,16 +334,8 @@ void gs_log_note(const char *level, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     bool json = atomic_load(&note_json);
-    if (json) {
-        struct timespec ts;
-        struct tm tm;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        if (gmtime_r(&ts.tv_sec, &tm)) {
-            size_t k = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-            snprintf(stamp + k, sizeof stamp - k, ".%03ldZ",
-                     ts.tv_nsec / 1000000);
-        }
-    }
+    if (json)
+        gs_log_stamp(stamp, 0);
     size_t len = gs_log_format_note(stamp, level, msg, json, out, sizeof out);
     /* One write: a line is not split by another thread's. */
     if (write(STDERR_FILENO, out, len) < 0)
